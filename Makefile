@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: MIT
+#
+# rdnacompat — top-level build.
+#
+#   make              build/librdnacompat.so, build/bin/rdnacompat, build/sim/libhsakmt.so.1
+#   make check        install Debian deps if missing, build, build fixtures, run every test
+#   make deps         install the Debian 12 packages we need (idempotent)
+#   make demo         the main job on the embedded default (a simulated gfx1031)
+#   make asan         the whole suite under ASan+UBSan (separate build dir)
+#   make install      PREFIX=/usr/local DESTDIR=
+#   make CC=clang-15  the same with clang (both must stay warning-free)
+#
+# Tree and data flow (one way):
+#   shim/core/   the pure library: target ids, bundles, code objects, tables,
+#                policy.  Bytes in, decisions out.  -> build/librdc_core.a
+#   shim/hooks/  the LD_PRELOAD client: runtime call -> hook -> policy ->
+#                retargeted code object -> real function. -> build/librdnacompat.so
+#   tools/rdnacompat/  the command-line client.          -> build/bin/rdnacompat
+#   tools/simgpu/      the simulated GPU (KFD thunk).    -> build/sim/libhsakmt.so.1
+#   tools/tablegen/    tables/*.tsv -> build/gen/tables_data.c (generated C)
+#   tests/             unit (cmocka), integration (real ROCm on the simulator)
+
+CC       ?= gcc
+BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+OPT      ?= -O2 -g
+SAN      ?=
+VERSION  := 0.1.0
+
+WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS := -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -I/usr/include/hsa
+CFLAGS_ALL = -std=c11 $(WARN) $(OPT) $(SAN) -fPIC -fvisibility=hidden $(CPPFLAGS) $(EXTRA_CFLAGS)
+LDSAN    = $(SAN)
+CORE_LIBS := -lelf -lmsgpackc -lzstd -lz -lm
+
+# ---- the pure core -------------------------------------------------------
+CORE_SRC := $(sort $(wildcard shim/core/*.c))
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+GEN_C    := $(BUILD)/gen/tables_data.c
+GEN_OBJ  := $(BUILD)/obj/gen/tables_data.o
+TABLES   := $(sort $(wildcard tables/*.tsv))
+CORE_LIB := $(BUILD)/librdc_core.a
+
+# ---- clients ---------------------------------------------------------------
+HOOK_SRC := $(sort $(wildcard shim/hooks/*.c))
+HOOK_OBJ := $(HOOK_SRC:%.c=$(BUILD)/obj/%.o)
+SHIM     := $(BUILD)/librdnacompat.so
+TOOL_SRC := $(sort $(wildcard tools/rdnacompat/*.c))
+TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
+TOOL     := $(BUILD)/bin/rdnacompat
+SIM_SRC  := $(sort $(wildcard tools/simgpu/*.c))
+SIM_OBJ  := $(SIM_SRC:%.c=$(BUILD)/obj/%.o)
+SIM      := $(BUILD)/sim/libhsakmt.so.1
+TGEN_SRC := $(sort $(wildcard tools/tablegen/*.c))
+TGEN     := $(BUILD)/host/tablegen
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check deps demo asan install clean fixtures unit integration exports
+all: $(SHIM) $(TOOL) $(if $(SIM_SRC),$(SIM))
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# Core archive without the generated tables: what tablegen itself links.
+$(BUILD)/librdc_core_nodata.a: $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(CORE_LIB): $(CORE_OBJ) $(GEN_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(TGEN): $(TGEN_SRC) $(BUILD)/librdc_core_nodata.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TGEN_SRC) $(BUILD)/librdc_core_nodata.a $(CORE_LIBS) $(LDSAN) -o $@
+
+$(GEN_C): $(TGEN) $(TABLES)
+	@mkdir -p $(dir $@)
+	$(TGEN) tables $@.tmp && mv $@.tmp $@
+
+$(GEN_OBJ): $(GEN_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# The preload library: hidden by default, exports only the hooks, with the
+# symbol versions of the libraries they shadow (shim/exports.map).
+$(SHIM): $(HOOK_OBJ) $(CORE_LIB) shim/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(SAN) -Wl,--version-script=shim/exports.map -Wl,-z,defs -Wl,-soname,librdnacompat.so \
+		$(HOOK_OBJ) $(CORE_LIB) $(CORE_LIBS) -ldl -lpthread -o $@
+
+$(TOOL): $(TOOL_OBJ) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) $(TOOL_OBJ) $(CORE_LIB) $(CORE_LIBS) -lsqlite3 -lpthread -o $@
+
+$(SIM): $(SIM_OBJ) $(CORE_LIB) tools/simgpu/libhsakmt.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(SAN) -Wl,--version-script=tools/simgpu/libhsakmt.map -Wl,-soname,libhsakmt.so.1 \
+		$(SIM_OBJ) $(CORE_LIB) $(CORE_LIBS) -lpthread -lrt -o $@
+
+# ---- tests -------------------------------------------------------------------
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(CORE_LIB) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/unit $< $(CORE_LIB) $(CORE_LIBS) -lcmocka -o $@
+
+fixtures: all
+	bash tests/fixtures/build.sh $(BUILD)/fixtures
+
+unit: $(UNIT_BIN) fixtures
+	bash tests/run-unit.sh $(BUILD)
+
+integration: all fixtures
+	bash tests/run-integration.sh $(BUILD)
+
+exports: $(SHIM)
+	bash tests/check-exports.sh $(SHIM) shim/exports.allow
+
+deps:
+	bash tools/deps.sh
+
+check: deps
+	$(MAKE) all
+	$(MAKE) exports
+	$(MAKE) unit
+	$(MAKE) integration
+
+demo: deps
+	$(MAKE) all
+	bash tools/demo.sh $(BUILD)
+
+asan: deps
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OPT="-O1 -g" all unit
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rdnacompat/tables \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rdnacompat
+	install -m 0755 $(SHIM) $(DESTDIR)$(PREFIX)/lib/librdnacompat.so
+	install -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/rdnacompat
+	install -m 0644 $(TABLES) $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/
+	install -m 0644 include/rdnacompat/*.h $(DESTDIR)$(PREFIX)/include/rdnacompat/
+	install -m 0644 $(CORE_LIB) $(DESTDIR)$(PREFIX)/lib/librdc_core.a
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' docs/rdnacompat.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdnacompat.pc
+	install -m 0644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-asan
+
+-include $(CORE_OBJ:.o=.d) $(HOOK_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(SIM_OBJ:.o=.d)

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * codeobj.h — AMDGPU code objects (ELF, EM_AMDGPU = 224), read with libelf.
+ *
+ * What is read: e_flags (machine byte, xnack/sramecc bits per ABI version,
+ * generic version for v6), EI_ABIVERSION (code-object version 2..6), the
+ * NT_AMDGPU_METADATA note (MessagePack, decoded with msgpack-c) and each
+ * kernel's 64-byte descriptor at symbol "<kernel>.kd".  Sources: LLVM
+ * AMDGPUUsage "ELF Header", "Code Object V3+ Metadata", "Kernel Descriptor".
+ *
+ * Retargeting produces a code object for another processor of the same ISA
+ * (e_flags machine byte + metadata "amdhsa.target") and never writes the
+ * input bytes.
+ */
+#ifndef RDNACOMPAT_CODEOBJ_H
+#define RDNACOMPAT_CODEOBJ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rdnacompat/error.h"
+#include "rdnacompat/target.h"
+
+#define RDC_EM_AMDGPU 224
+
+struct rdc_kernel_arg {
+	char *name;              /* may be NULL */
+	char *value_kind;        /* ".value_kind", e.g. "global_buffer", "by_value" */
+	uint32_t offset;
+	uint32_t size;
+};
+
+/* Decoded from the kernel descriptor. */
+struct rdc_kernel_desc {
+	bool present;
+	uint32_t group_segment_fixed_size;
+	uint32_t private_segment_fixed_size;
+	uint32_t kernarg_size;
+	uint32_t rsrc1, rsrc2, rsrc3;
+	uint16_t code_properties;
+	bool wgp_mode;           /* COMPUTE_PGM_RSRC1 bit 29 (gfx10+) */
+	bool wave32;             /* kernel_code_properties bit 10 */
+	uint64_t file_offset;    /* where the 64 bytes are in the code object */
+};
+
+struct rdc_kernel {
+	char *name;              /* ".name" */
+	char *symbol;            /* ".symbol", e.g. "fill_iota.kd" */
+	uint32_t kernarg_size;
+	uint32_t kernarg_align;
+	uint32_t group_segment_fixed_size;
+	uint32_t private_segment_fixed_size;
+	uint32_t vgpr_count;
+	uint32_t sgpr_count;
+	uint32_t agpr_count;
+	uint32_t wavefront_size;
+	uint32_t max_flat_workgroup_size;
+	bool uses_dynamic_stack;
+	size_t n_args;
+	struct rdc_kernel_arg *args;
+	struct rdc_kernel_desc kd;
+};
+
+enum rdc_co_flags {
+	RDC_CO_HEADER_ONLY = 0,  /* e_flags / version / target only */
+	RDC_CO_METADATA    = 1,  /* + metadata note and kernels */
+	RDC_CO_DESCRIPTORS = 2,  /* + kernel descriptors (needs symtab) */
+};
+
+struct rdc_codeobj {
+	uint32_t e_flags;
+	uint8_t abi_version;     /* EI_ABIVERSION */
+	unsigned cov;            /* code-object version: 2..6 */
+	uint8_t mach;            /* e_flags & 0xff */
+	uint8_t generic_version; /* v6: e_flags >> 24, else 0 */
+	struct rdc_target target;/* from e_flags (proc via tables-free mach map) */
+	char *meta_target;       /* "amdhsa.target" string, NULL if absent */
+	uint32_t meta_version[2];/* "amdhsa.version" */
+	size_t n_kernels;
+	struct rdc_kernel *kernels;
+	/* Location of the metadata note's desc in the input, for patching. */
+	uint64_t note_desc_offset, note_desc_size;
+};
+
+/* Is this an AMDGPU ELF (magic, ELFCLASS64, EM_AMDGPU)? */
+bool rdc_is_codeobj(const void *p, uint64_t avail);
+
+/* Parse `n` bytes.  `flags` selects how much is read (headers only is what a
+ * quick listing needs).  Free with rdc_codeobj_free.  Errors: RDC_E_FORMAT,
+ * RDC_E_TRUNCATED, RDC_E_RANGE, RDC_E_UNSUPPORTED, RDC_E_NOMEM. */
+int rdc_codeobj_parse(const void *p, size_t n, unsigned flags, struct rdc_codeobj *co,
+		      struct rdc_diag *d);
+void rdc_codeobj_free(struct rdc_codeobj *co);
+
+/* e_flags machine byte <-> processor name (LLVM ELF.h EF_AMDGPU_MACH_*). */
+const char *rdc_mach_to_proc(uint8_t mach);
+int rdc_proc_to_mach(const char *proc);   /* -1 if unknown */
+
+/* A byte patch: write `len` bytes of `bytes` at `offset` of the original. */
+struct rdc_patch {
+	uint64_t offset;
+	uint32_t len;
+	uint8_t bytes[64];
+};
+
+/* The patches that turn code object `p` into one for `to` (same length:
+ * e_flags, the metadata target string when its length is unchanged).
+ * Returns RDC_E_UNSUPPORTED when the change cannot be expressed as in-place
+ * patches (then use rdc_codeobj_retarget).  *n_patches in: capacity. */
+int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_target *to,
+				 struct rdc_patch *patches, size_t *n_patches,
+				 struct rdc_diag *d);
+
+/* A new malloc'd code object for `to` (any name length: the metadata note is
+ * rewritten as needed).  Never writes `p`. */
+int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to,
+			 uint8_t **out, size_t *out_len, struct rdc_diag *d);
+
+#endif

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tables.h — the reviewed data: ISA facts and compatibility edges
+ * (tables/isa.tsv, tables/compat.tsv), the card database (tables/cards.tsv)
+ * and known-bad kernel rules (tables/badkernels.tsv).
+ *
+ * The built-in tables are generated C (build/gen/tables_data.c, from
+ * tables/ by tools/tablegen) and are const.  A user file given by
+ * RDNACOMPAT_TABLES adds or overrides rows: rdc_tables_load merges it into a
+ * new heap object; a bad row is refused with "file:line: reason".
+ */
+#ifndef RDNACOMPAT_TABLES_H
+#define RDNACOMPAT_TABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rdnacompat/error.h"
+
+struct rdc_isa {
+	const char *name;          /* "gfx1031", "gfx11-generic" */
+	const char *family;        /* "rdna2", "rdna3", "cdna2", "gcn5", ... */
+	uint8_t mach;              /* EF_AMDGPU_MACH value */
+	bool generic;
+	const char *generic_target;/* the generic this processor belongs to, or NULL */
+	uint8_t min_generic_version; /* for generics: lowest accepted version */
+	uint8_t default_wave;      /* 32 or 64 */
+	bool xnack_supported;
+	bool sramecc_supported;
+	uint32_t lds_per_workgroup;/* bytes */
+	uint32_t vgprs_per_simd_w32; /* allocatable VGPRs per SIMD lane, wave32 */
+	uint32_t vgprs_per_simd_w64;
+	uint32_t vgpr_granule_w32; /* allocation granule */
+	uint32_t vgpr_granule_w64;
+	uint32_t max_waves_per_simd;
+	const char *source;
+};
+
+/* "device may run code built for code_target", in preference order. */
+struct rdc_compat_edge {
+	const char *device;        /* processor of the card */
+	const char *code;          /* processor of the code object */
+	unsigned rank;             /* 1 = most preferred */
+	const char *condition;     /* "none" | "vgpr-fit" | ... (see tables/compat.tsv) */
+	const char *source;
+};
+
+enum rdc_card_status {
+	RDC_STATUS_UNKNOWN = 0,
+	RDC_STATUS_OFFICIAL,       /* on ROCm's Linux support matrix */
+	RDC_STATUS_UNOFFICIAL,     /* works with stock ROCm but not listed */
+	RDC_STATUS_UNSUPPORTED,    /* no code shipped for its target */
+};
+
+struct rdc_card {
+	uint16_t vendor;           /* 0x1002 */
+	uint16_t device;           /* PCI device id */
+	int16_t revision;          /* -1: any */
+	const char *name;          /* marketing name(s), "; "-separated */
+	const char *target;        /* gfx target */
+	int status;                /* enum rdc_card_status */
+	const char *kind;          /* "desktop" | "mobile" | "apu" | "pro" | "instinct" */
+	const char *source;
+};
+
+struct rdc_bad_kernel {
+	const char *target;        /* device processor the rule is for */
+	const char *code_target;   /* code object processor, "*" any */
+	const char *kernel_glob;   /* fnmatch pattern on the kernel name */
+	const char *action;        /* "refuse" | "fallback:<name>" */
+	const char *reason;
+	const char *source;
+};
+
+struct rdc_tables {
+	const struct rdc_isa *isa;          size_t n_isa;
+	const struct rdc_compat_edge *edges; size_t n_edges;
+	const struct rdc_card *cards;       size_t n_cards;
+	const struct rdc_bad_kernel *bad;   size_t n_bad;
+	void *owned_;                       /* NULL for the built-in tables */
+};
+
+/* The tables compiled into this build (static, never freed). */
+const struct rdc_tables *rdc_tables_builtin(void);
+
+/* Built-in tables merged with the user file at `path` (rows with the same
+ * key replace built-in ones).  Free with rdc_tables_free. */
+int rdc_tables_load(const char *path, struct rdc_tables **out, struct rdc_diag *d);
+void rdc_tables_free(struct rdc_tables *t);
+
+const struct rdc_isa *rdc_isa_find(const struct rdc_tables *t, const char *proc);
+/* Cards: exact device+revision first, then revision -1. */
+const struct rdc_card *rdc_card_find_pci(const struct rdc_tables *t, uint16_t vendor,
+					 uint16_t device, int revision);
+/* Case-insensitive substring search over names and targets; returns count
+ * written to out (up to max). */
+size_t rdc_card_search(const struct rdc_tables *t, const char *query,
+		       const struct rdc_card **out, size_t max);
+const char *rdc_card_status_name(int status);
+
+#endif

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# run-integration.sh BUILD — run tests/integration/*.sh in order.  Each script
+# gets BUILD (absolute) as $1 and exits 0 (pass), 77 (skip, with a reason on
+# stderr) or anything else (fail).  Closing line: "N passed, N failed, N skipped".
+set -u
+build=$(cd "${1:-build}" && pwd)
+export RDC_FIXTURES="$build/fixtures" RDC_SRCDIR="$PWD" RDC_BUILD="$build"
+pass=0; fail=0; skip=0; failed=()
+for t in tests/integration/*.sh; do
+  [ -f "$t" ] || continue
+  echo "== $t"
+  start=$(date +%s)
+  bash "$t" "$build"; rc=$?
+  echo "== $t rc=$rc ($(( $(date +%s) - start ))s)"
+  case $rc in
+    0) pass=$((pass+1));;
+    77) skip=$((skip+1));;
+    *) fail=$((fail+1)); failed+=("$t");;
+  esac
+done
+[ ${#failed[@]} -eq 0 ] || echo "integration: failed: ${failed[*]}"
+echo "integration: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# run-unit.sh BUILD — run every cmocka unit test binary in BUILD/tests with
+# the fixtures of BUILD/fixtures; print one closing line "N passed, N failed".
+set -u
+build=${1:-build}
+export RDC_FIXTURES="$PWD/$build/fixtures"
+export RDC_SRCDIR="$PWD"
+export RDC_BUILD="$PWD/$build"
+pass=0; fail=0; failed=()
+for t in "$build"/tests/test_*; do
+  [ -x "$t" ] || continue
+  echo "== $t"
+  if "$t"; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$(basename "$t")"); fi
+done
+[ ${#failed[@]} -eq 0 ] || echo "unit: failed: ${failed[*]}"
+echo "unit: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

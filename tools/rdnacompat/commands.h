@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commands.h — the subcommands of the `rdnacompat` tool.  Each lives in its
+ * own cmd_<name>.c and has the signature below: argv[0] is the subcommand
+ * name; returns the process exit code (documented per command in --help and
+ * docs/man/rdnacompat.1).
+ */
+#ifndef RDC_TOOL_COMMANDS_H
+#define RDC_TOOL_COMMANDS_H
+
+typedef int (*rdc_cmd_fn)(int argc, char **argv);
+
+struct rdc_command {
+	const char *name;
+	rdc_cmd_fn fn;
+	const char *summary;
+};
+
+/* One line per command: add yours here and in main.c's table. */
+int rdc_cmd_version(int argc, char **argv);
+
+#endif

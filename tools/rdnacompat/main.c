@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c — `rdnacompat` entry point: dispatches to one subcommand.
+ * Exit codes: the subcommand's; 2 for a usage error here.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+#ifndef RDC_VERSION
+#define RDC_VERSION "0.1.0"
+#endif
+
+int rdc_cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("rdnacompat %s\n", RDC_VERSION);
+	return 0;
+}
+
+static const struct rdc_command commands[] = {
+	{ "version", rdc_cmd_version, "print the version" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rdnacompat COMMAND [ARGS...]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'rdnacompat COMMAND --help' for details.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return rdc_cmd_version(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "rdnacompat: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
