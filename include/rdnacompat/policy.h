@@ -27,10 +27,21 @@
 enum rdc_verdict { RDC_VERDICT_NATIVE = 0, RDC_VERDICT_MAPPED, RDC_VERDICT_MISSING };
 
 struct rdc_kernel_verdict {
-	const char *kernel;        /* points into the code object's kernel */
+	const char *kernel;        /* points into the code object's kernel (for
+	                              choice->kernels: into choice->co, which the
+	                              choice owns) */
+	const struct rdc_kernel *k;/* the kernel checked (same lifetime) */
 	bool ok;
-	char check[24];            /* "vgpr", "lds", "wave", "scratch", "xnack", "badlist" */
-	char reason[200];
+	char check[24];            /* "vgpr", "lds", "wave", "waves", "xnack",
+	                              "sramecc", "badlist"; "" when ok */
+	char reason[200];          /* the numbers, without the kernel name */
+	/* The numbers of the VGPR check (also filled when ok). */
+	uint32_t wave;             /* wave size used: 32 or 64 */
+	uint32_t vgprs_alloc;      /* vgpr_count rounded up to the device granule */
+	uint32_t waves_per_simd;   /* needed for max_flat_workgroup_size */
+	uint32_t vgprs_needed;     /* vgprs_alloc * waves_per_simd */
+	uint32_t vgprs_have;       /* device register file per SIMD lane */
+	bool wgp_mode;
 };
 
 struct rdc_choice {
@@ -40,19 +51,30 @@ struct rdc_choice {
 	unsigned edge_rank;        /* 0 for native */
 	char reason[400];          /* one sentence: why this entry / why none */
 	char need[160];            /* for missing: "gfx11 family or gfx11-generic code" */
-	size_t n_kernels;          /* kernels in the chosen entry */
+	size_t n_kernels;          /* kernels in the chosen entry (or, when missing,
+	                              in the last refused candidate); 0 if unparsed */
 	size_t n_refused;          /* kernels that failed checks (in refused candidates) */
+	size_t n_candidates;       /* compatible entries tried (not counting native) */
+	long refused_entry;        /* last refused candidate entry, -1 if none */
 	struct rdc_kernel_verdict *kernels; /* n_kernels verdicts when asked for; owned */
+	struct rdc_codeobj *co;    /* parsed entry the verdicts point into; owned
+	                              (NULL when nothing was parsed) */
 };
 
 enum rdc_policy_flags {
 	RDC_POLICY_KERNELS = 1,    /* fill choice->kernels */
 };
 
-/* Check one kernel of a code object built for `code_isa` against `dev`. */
+/* Check one kernel of a code object built for `code` against device `dev`
+ * (its isa row) / `dev_target`.  Fills `v` (always) and returns v->ok. */
 bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
-		      const struct rdc_target *dev_target, const struct rdc_kernel *k,
-		      struct rdc_kernel_verdict *v);
+		      const struct rdc_target *dev_target, const struct rdc_target *code,
+		      const struct rdc_kernel *k, struct rdc_kernel_verdict *v);
+
+/* What a device would need (from the compat edges): "gfx1030..gfx1036 or
+ * gfx10-3-generic code".  Returns the length like snprintf. */
+size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char *buf,
+		       size_t n);
 
 /* Choose for one bundle.  Tries the exact entry, then each compatible entry
  * in table order; a candidate is accepted only when every kernel passes. */
