@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json_out.h — a tiny streaming JSON writer for the tool's --json output:
+ * objects, arrays, keys, strings (escaped per RFC 8259: quotes, backslash,
+ * control characters as \u00XX; invalid UTF-8 bytes as \ufffd), numbers,
+ * booleans and null.  Commas are inserted automatically.
+ */
+#ifndef RDC_TOOL_JSON_OUT_H
+#define RDC_TOOL_JSON_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RDC_JSON_DEPTH 32
+
+struct rdc_json {
+	FILE *f;
+	int depth;
+	bool first[RDC_JSON_DEPTH]; /* nothing written yet at this level */
+	bool after_key;
+};
+
+void rdc_json_init(struct rdc_json *j, FILE *f);
+void rdc_json_obj(struct rdc_json *j);      /* { */
+void rdc_json_obj_end(struct rdc_json *j);  /* } */
+void rdc_json_arr(struct rdc_json *j);      /* [ */
+void rdc_json_arr_end(struct rdc_json *j);  /* ] */
+void rdc_json_key(struct rdc_json *j, const char *k);
+void rdc_json_str(struct rdc_json *j, const char *s);          /* NULL -> null */
+void rdc_json_strn(struct rdc_json *j, const char *s, size_t n);
+void rdc_json_u64(struct rdc_json *j, uint64_t v);
+void rdc_json_i64(struct rdc_json *j, int64_t v);
+void rdc_json_bool(struct rdc_json *j, bool v);
+void rdc_json_null(struct rdc_json *j);
+/* Newline after the top-level value. */
+void rdc_json_end(struct rdc_json *j);
+
+/* Escape `n` bytes of `s` as a JSON string body (no quotes) into `f`. */
+void rdc_json_escape(FILE *f, const char *s, size_t n);
+
+#endif
