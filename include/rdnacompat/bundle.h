@@ -12,6 +12,16 @@
  *
  * Scanning: a host ELF keeps its bundles back to back in `.hip_fatbin`;
  * rdc_bundle_scan walks such a region.
+ *
+ * Layouts and their sources: docs/FORMATS.md.  In short (all little-endian):
+ *   plain:  "__CLANG_OFFLOAD_BUNDLE__" u64 n, n x {u64 offset, u64 size,
+ *           u64 id_len, id[id_len]}, then the entries (offsets from the start)
+ *   CCOB v1: "CCOB" u16 version u16 method u32 uncompressed u64 hash  (20 B,
+ *            no total size: the compressed stream's own end delimits it)
+ *   CCOB v2: "CCOB" u16 u16 u32 total u32 uncompressed u64 hash        (24 B)
+ *   CCOB v3: "CCOB" u16 u16 u64 total u64 uncompressed u64 hash        (32 B)
+ *   method = llvm::compression::Format: 0 zlib, 1 zstd.  hash = the first 8
+ *   bytes of the MD5 of the uncompressed bundle, read as little-endian u64.
  */
 #ifndef RDNACOMPAT_BUNDLE_H
 #define RDNACOMPAT_BUNDLE_H
@@ -46,6 +56,7 @@ struct rdc_bundle {
 	uint16_t ccob_version;   /* 0 when not compressed */
 	int method;              /* enum rdc_compression */
 	uint64_t uncompressed_size;
+	uint64_t hash;           /* CCOB: stored truncated MD5 (verified); 0 if plain */
 	const uint8_t *bytes;    /* the plain bundle: input or owned buffer */
 	uint64_t size;           /* size of `bytes` */
 	size_t n_entries;
@@ -55,13 +66,24 @@ struct rdc_bundle {
 
 /* Parse one bundle (plain or compressed) starting at `p`.  `avail` is how
  * many bytes starting at `p` may be read.  On success fills `b` (free with
- * rdc_bundle_free).  Errors: RDC_E_FORMAT (magic), RDC_E_TRUNCATED,
- * RDC_E_RANGE, RDC_E_UNSUPPORTED (CCOB version/method), RDC_E_CORRUPT,
- * RDC_E_NOMEM. */
+ * rdc_bundle_free; on failure `b` holds nothing to free).  Errors:
+ * RDC_E_FORMAT (magic, empty entry id), RDC_E_TRUNCATED, RDC_E_RANGE (an
+ * entry outside the bundle, overlapping the header or another entry, a lying
+ * count or size), RDC_E_UNSUPPORTED (CCOB version/method), RDC_E_CORRUPT
+ * (decompression failed, decompressed size or MD5 differs), RDC_E_NOMEM.
+ * Zero-size entries (the host entry) may sit anywhere in bounds, even at
+ * another entry's offset.  Entries whose id rdc_bundle_id_parse rejects are
+ * kept with parsed.kind == RDC_KIND_UNKNOWN.  Errors inside a CCOB's
+ * decompressed data report the CCOB's start as offset and name the
+ * decompressed byte in the message. */
 int rdc_bundle_parse(const void *p, uint64_t avail, struct rdc_bundle *b, struct rdc_diag *d);
 
 /* Only the extent: what __hipRegisterFatBinary's callee must derive, since
- * HIP hands a pointer without a size.  Reads headers only. */
+ * HIP hands a pointer without a size.  Reads headers only (plain: the entry
+ * table; CCOB v2/v3: the total size), except CCOB v1, whose end is found by
+ * walking the zstd frame headers or inflating the zlib stream into scratch
+ * (nothing allocated in proportion to the input).  Checks everything it
+ * reads against `avail`. */
 int rdc_bundle_extent(const void *p, uint64_t avail, uint64_t *extent, struct rdc_diag *d);
 
 /* True when `p` starts with either magic (needs avail >= 4 / 24). */
@@ -69,19 +91,28 @@ bool rdc_is_bundle(const void *p, uint64_t avail);
 
 void rdc_bundle_free(struct rdc_bundle *b);
 
+/* The truncated MD5 that CCOB headers store: the first 8 bytes of the MD5
+ * digest of `len` bytes, as a little-endian u64 (llvm::MD5Result::low()). */
+uint64_t rdc_bundle_hash(const void *p, size_t len);
+
 /* Index of the entry whose id is exactly `id` (len bytes), or -1. */
 long rdc_bundle_find(const struct rdc_bundle *b, const char *id, size_t len);
 
 /* Walk a region holding bundles back to back (a `.hip_fatbin` section):
  * calls `cb(index, offset_in_region, bundle, arg)` for each; stops early
  * when cb returns non-zero (that value is returned).  Padding between
- * bundles (zeros up to the next alignment) is skipped. */
+ * bundles (zeros up to the next alignment) is skipped; any other byte where
+ * a bundle should start is RDC_E_FORMAT.  The bundle passed to cb is freed
+ * when cb returns.  Diag offsets are relative to `region`. */
 typedef int (*rdc_bundle_cb)(size_t index, uint64_t offset, const struct rdc_bundle *b, void *arg);
 int rdc_bundle_scan(const void *region, uint64_t size, rdc_bundle_cb cb, void *arg,
 		    struct rdc_diag *d);
 
 /* Writing.  Entries are laid out in the given order, each aligned to `align`
- * (clang uses 4096; 1 allowed), like clang-offload-bundler. */
+ * (clang uses 4096; 1 allowed; any non-zero value), like clang-offload-
+ * bundler: the first entry starts at the aligned end of the header, a
+ * zero-size entry shares the next entry's offset, and the output ends at the
+ * last entry's end (no trailing padding).  Free *out with free(). */
 struct rdc_bundle_input {
 	const char *id;          /* NUL-terminated entry id */
 	const void *data;
@@ -90,7 +121,11 @@ struct rdc_bundle_input {
 int rdc_bundle_write(const struct rdc_bundle_input *in, size_t n, uint64_t align,
 		     uint8_t **out, size_t *out_len, struct rdc_diag *d);
 
-/* Wrap a plain bundle as CCOB `version` (1, 2 or 3) using `method`. */
+/* Wrap a plain bundle as CCOB `version` (1, 2 or 3) using `method`
+ * (RDC_COMP_ZLIB: zlib format, level 6; RDC_COMP_ZSTD: level 3 with long
+ * distance matching, as clang-offload-bundler does).  The input is not
+ * checked (any bytes may be wrapped).  Version 2 refuses inputs or outputs
+ * over 4 GiB - 1 with RDC_E_RANGE, like LLVM.  Free *out with free(). */
 int rdc_bundle_compress(const void *plain, size_t len, int method, unsigned version,
 			uint8_t **out, size_t *out_len, struct rdc_diag *d);
 
