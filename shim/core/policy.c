@@ -220,12 +220,13 @@ static bool in_list(const char **v, size_t n, const char *s)
 
 #define NEED_MAX 64
 
-size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char *buf, size_t n)
+size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char *out, size_t on)
 {
 	const char *procs[NEED_MAX], *gens[NEED_MAX];
 	size_t np = 0, ng = 0, len = 0;
-	if (n)
-		buf[0] = '\0';
+	char buf[1024];
+	size_t n = sizeof buf;
+	buf[0] = '\0';
 	const struct rdc_isa *dev = rdc_isa_find(t, device_proc);
 	if (!dev || !dev->generic)
 		procs[np++] = device_proc;
@@ -287,6 +288,8 @@ size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char
 		parts++;
 	}
 	cat(buf, n, &len, " code");
+	if (on)
+		snprintf(out, on, "%s", buf);
 	return len;
 }
 
