@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * codeobj_internal.h — shared between the shim/core/codeobj_*.c files and
+ * mach.c only (not installed, not part of the API).
+ *
+ * The split: mach.c (e_flags machine byte table), codeobj_elf.c (ELF header,
+ * note and symbol lookup with libelf, rdc_codeobj_parse), codeobj_meta.c
+ * (NT_AMDGPU_METADATA with msgpack-c), codeobj_kd.c (kernel descriptors),
+ * codeobj_retarget.c (patches and rewritten copies).
+ */
+#ifndef RDNACOMPAT_CODEOBJ_INTERNAL_H
+#define RDNACOMPAT_CODEOBJ_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libelf.h>
+
+#include "rdnacompat/codeobj.h"
+
+/* ELF constants of the AMDGPU ABI (LLVM BinaryFormat/ELF.h). */
+#define RDC_ELFOSABI_AMDGPU_HSA 64
+#define RDC_NT_AMDGPU_METADATA 32
+#define RDC_EF_MACH 0xffu
+#define RDC_EF_XNACK_V2 0x01u
+#define RDC_EF_XNACK_V3 0x100u
+#define RDC_EF_SRAMECC_V3 0x200u
+#define RDC_EF_XNACK_V4 0x300u
+#define RDC_EF_SRAMECC_V4 0xc00u
+#define RDC_EF_GENERIC_VERSION 0xff000000u
+#define RDC_EF_GENERIC_VERSION_SHIFT 24
+#define RDC_EHDR_FLAGS_OFF 48 /* offsetof(Elf64_Ehdr, e_flags) */
+
+struct rdc_mach_info {
+	uint8_t mach;
+	const char *name;
+	bool xnack;    /* processor supports the xnack feature (ROCR GetMachInfo) */
+	bool sramecc;  /* processor supports the sramecc feature */
+	bool generic;  /* a generic (code object v6) processor */
+};
+
+const struct rdc_mach_info *rdc_mach_info(uint8_t mach);
+const struct rdc_mach_info *rdc_mach_info_by_name(const char *proc);
+
+/* The ELF header facts, without libelf (cheap). */
+struct rdc_co_header {
+	uint32_t e_flags;
+	uint8_t abi_version;
+	unsigned cov;
+	uint16_t e_type;
+	uint64_t e_phoff, e_shoff;
+	uint16_t e_phnum, e_shnum, e_phentsize, e_shentsize;
+};
+int rdc_co_read_header(const void *p, size_t n, struct rdc_co_header *h, struct rdc_diag *d);
+
+/* Decode target (processor + features) from e_flags for that version. */
+int rdc_co_target_from_flags(uint32_t e_flags, unsigned cov, struct rdc_target *t,
+			     struct rdc_diag *d);
+
+/* A libelf handle over caller memory (never written: see codeobj_elf.c). */
+int rdc_co_elf_open(const void *p, size_t n, Elf **out, struct rdc_diag *d);
+
+/* Where the metadata note is. */
+struct rdc_co_note_loc {
+	bool found;
+	bool from_phdr;          /* found through a PT_NOTE program header */
+	size_t phdr_index;       /* that PT_NOTE */
+	bool has_section;        /* a SHT_NOTE section covers the same bytes */
+	size_t shdr_index;
+	uint64_t seg_offset, seg_size;   /* the whole note segment/section */
+	uint64_t align;                  /* 8: notes use 8-byte padding (ELF_T_NHDR8) */
+	uint64_t note_offset;            /* this note's header */
+	uint64_t note_size;              /* header + name + desc, padded */
+	uint64_t desc_offset, desc_size; /* its desc (MessagePack) */
+};
+int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_note_loc *loc,
+			      struct rdc_diag *d);
+
+/* Decode the MessagePack metadata into co (meta_target, meta_version,
+ * kernels).  `base` is desc's file offset, for messages. */
+int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base,
+			   struct rdc_codeobj *co, struct rdc_diag *d);
+
+/* Where the "amdhsa.target" string bytes are within desc (0 = absent). */
+int rdc_co_meta_target_span(const uint8_t *desc, size_t size, uint64_t base,
+			    size_t *str_off, size_t *str_len, struct rdc_diag *d);
+
+/* Re-encode the metadata with "amdhsa.target" = new_target (added when
+ * absent); everything else is packed back unchanged.  *out is malloc'd. */
+int rdc_co_meta_reencode(const uint8_t *desc, size_t size, uint64_t base,
+			 const char *new_target, uint8_t **out, size_t *out_len,
+			 struct rdc_diag *d);
+
+/* Read the "<kernel>.kd" descriptors of co->kernels. */
+int rdc_co_read_descriptors(Elf *e, const void *p, size_t n, struct rdc_codeobj *co,
+			    struct rdc_diag *d);
+
+/* e_flags for `to` (keeps all other bits of `from`; v6 generic version
+ * handled; RDC_E_UNSUPPORTED with a message when not expressible). */
+int rdc_co_retarget_flags(uint32_t from, unsigned cov, const struct rdc_target *to,
+			  uint32_t *out, struct rdc_diag *d);
+
+#endif

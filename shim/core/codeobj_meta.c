@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * codeobj_meta.c — the NT_AMDGPU_METADATA note (code object v3..v6), a
+ * MessagePack map, decoded and re-encoded with msgpack-c.
+ *
+ * Read: "amdhsa.version", "amdhsa.target", and per entry of
+ * "amdhsa.kernels": .name .symbol .kernarg_segment_size
+ * .kernarg_segment_align .group_segment_fixed_size
+ * .private_segment_fixed_size .vgpr_count .sgpr_count .agpr_count
+ * .wavefront_size .max_flat_workgroup_size .uses_dynamic_stack and .args
+ * (.name .offset .size .value_kind).  Unknown keys are ignored; a known key
+ * with the wrong type is an error.  Source: LLVM AMDGPUUsage "Code Object
+ * V3 Metadata" .. "V5 Metadata" (.uses_dynamic_stack is V5, backported by
+ * LLVM into V4 output too).
+ *
+ * msgpack_unpack_next leaves strings pointing into the input buffer, which
+ * is how error messages get byte offsets and how the retargeter finds the
+ * "amdhsa.target" bytes; every such pointer is range-checked before use.
+ */
+#include <msgpack.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codeobj_internal.h"
+
+/* Offset of a string object's bytes within [desc, desc+size), or -1. */
+static int64_t str_pos(const msgpack_object *o, const uint8_t *desc, size_t size)
+{
+	if (o->type != MSGPACK_OBJECT_STR)
+		return -1;
+	const uint8_t *s = (const uint8_t *)o->via.str.ptr;
+	if (s < desc || s > desc + size || o->via.str.size > (size_t)(desc + size - s))
+		return -1;
+	return s - desc;
+}
+
+static uint64_t where(const msgpack_object *key, const uint8_t *desc, size_t size, uint64_t base)
+{
+	int64_t pos = str_pos(key, desc, size);
+	return pos < 0 ? base : base + (uint64_t)pos;
+}
+
+static bool key_is(const msgpack_object *k, const char *s)
+{
+	size_t l = strlen(s);
+	return k->type == MSGPACK_OBJECT_STR && k->via.str.size == l && memcmp(k->via.str.ptr, s, l) == 0;
+}
+
+static char *dup_str(const msgpack_object *o)
+{
+	char *s = malloc(o->via.str.size + 1);
+	if (s) {
+		memcpy(s, o->via.str.ptr, o->via.str.size);
+		s[o->via.str.size] = '\0';
+	}
+	return s;
+}
+
+struct ctx {
+	const uint8_t *desc;
+	size_t size;
+	uint64_t base;
+	struct rdc_diag *d;
+};
+
+static int bad_type(struct ctx *c, const msgpack_object *key, const char *what, const char *want)
+{
+	return rdc_diag_set(c->d, RDC_E_FORMAT, where(key, c->desc, c->size, c->base),
+			    "metadata %s: %.*s is not %s", what,
+			    key->type == MSGPACK_OBJECT_STR ? (int)(key->via.str.size > 64 ? 64 : key->via.str.size) : 1,
+			    key->type == MSGPACK_OBJECT_STR ? key->via.str.ptr : "?", want);
+}
+
+static int get_u32(struct ctx *c, const msgpack_object *key, const msgpack_object *v, const char *what,
+		   uint32_t *out)
+{
+	if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 > UINT32_MAX)
+		return bad_type(c, key, what, "an unsigned 32-bit integer");
+	*out = (uint32_t)v->via.u64;
+	return 0;
+}
+
+static int get_str(struct ctx *c, const msgpack_object *key, const msgpack_object *v, const char *what,
+		   char **out)
+{
+	if (v->type != MSGPACK_OBJECT_STR)
+		return bad_type(c, key, what, "a string");
+	free(*out);
+	*out = dup_str(v);
+	return *out ? 0 : rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+}
+
+static int decode_arg(struct ctx *c, const msgpack_object *m, struct rdc_kernel_arg *a, const char *what)
+{
+	if (m->type != MSGPACK_OBJECT_MAP)
+		return rdc_diag_set(c->d, RDC_E_FORMAT, c->base, "metadata %s is not a map", what);
+	for (uint32_t i = 0; i < m->via.map.size; i++) {
+		const msgpack_object *k = &m->via.map.ptr[i].key, *v = &m->via.map.ptr[i].val;
+		int rc = 0;
+		if (key_is(k, ".name"))
+			rc = get_str(c, k, v, what, &a->name);
+		else if (key_is(k, ".value_kind"))
+			rc = get_str(c, k, v, what, &a->value_kind);
+		else if (key_is(k, ".offset"))
+			rc = get_u32(c, k, v, what, &a->offset);
+		else if (key_is(k, ".size"))
+			rc = get_u32(c, k, v, what, &a->size);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int decode_kernel(struct ctx *c, const msgpack_object *m, struct rdc_kernel *k, size_t idx)
+{
+	char what[48];
+	snprintf(what, sizeof what, "kernel %zu", idx);
+	if (m->type != MSGPACK_OBJECT_MAP)
+		return rdc_diag_set(c->d, RDC_E_FORMAT, c->base, "metadata %s is not a map", what);
+	for (uint32_t i = 0; i < m->via.map.size; i++) {
+		const msgpack_object *key = &m->via.map.ptr[i].key, *v = &m->via.map.ptr[i].val;
+		int rc = 0;
+		if (key_is(key, ".name"))
+			rc = get_str(c, key, v, what, &k->name);
+		else if (key_is(key, ".symbol"))
+			rc = get_str(c, key, v, what, &k->symbol);
+		else if (key_is(key, ".kernarg_segment_size"))
+			rc = get_u32(c, key, v, what, &k->kernarg_size);
+		else if (key_is(key, ".kernarg_segment_align"))
+			rc = get_u32(c, key, v, what, &k->kernarg_align);
+		else if (key_is(key, ".group_segment_fixed_size"))
+			rc = get_u32(c, key, v, what, &k->group_segment_fixed_size);
+		else if (key_is(key, ".private_segment_fixed_size"))
+			rc = get_u32(c, key, v, what, &k->private_segment_fixed_size);
+		else if (key_is(key, ".vgpr_count"))
+			rc = get_u32(c, key, v, what, &k->vgpr_count);
+		else if (key_is(key, ".sgpr_count"))
+			rc = get_u32(c, key, v, what, &k->sgpr_count);
+		else if (key_is(key, ".agpr_count"))
+			rc = get_u32(c, key, v, what, &k->agpr_count);
+		else if (key_is(key, ".wavefront_size"))
+			rc = get_u32(c, key, v, what, &k->wavefront_size);
+		else if (key_is(key, ".max_flat_workgroup_size"))
+			rc = get_u32(c, key, v, what, &k->max_flat_workgroup_size);
+		else if (key_is(key, ".uses_dynamic_stack")) {
+			if (v->type != MSGPACK_OBJECT_BOOLEAN)
+				rc = bad_type(c, key, what, "a boolean");
+			else
+				k->uses_dynamic_stack = v->via.boolean;
+		} else if (key_is(key, ".args")) {
+			if (v->type != MSGPACK_OBJECT_ARRAY)
+				return bad_type(c, key, what, "an array");
+			if (k->args)
+				return rdc_diag_set(c->d, RDC_E_FORMAT, where(key, c->desc, c->size, c->base),
+						    "metadata %s: .args given twice", what);
+			size_t na = v->via.array.size;
+			k->args = calloc(na ? na : 1, sizeof *k->args);
+			if (!k->args)
+				return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+			k->n_args = na;
+			for (size_t j = 0; j < na; j++) {
+				char aw[64];
+				snprintf(aw, sizeof aw, "kernel %zu arg %zu", idx, j);
+				rc = decode_arg(c, &v->via.array.ptr[j], &k->args[j], aw);
+				if (rc)
+					return rc;
+			}
+		}
+		if (rc)
+			return rc;
+	}
+	if (!k->name || !k->symbol)
+		return rdc_diag_set(c->d, RDC_E_FORMAT, c->base, "metadata %s has no %s", what,
+				    k->name ? ".symbol" : ".name");
+	return 0;
+}
+
+/* Unpack the whole desc into `up`; the root must be a map. */
+static int unpack_root(const uint8_t *desc, size_t size, uint64_t base, msgpack_unpacked *up,
+		       struct rdc_diag *d)
+{
+	size_t off = 0;
+	msgpack_unpacked_init(up);
+	if (size == 0)
+		return rdc_diag_set(d, RDC_E_FORMAT, base, "metadata note is empty");
+	msgpack_unpack_return r = msgpack_unpack_next(up, (const char *)desc, size, &off);
+	switch (r) {
+	case MSGPACK_UNPACK_SUCCESS:
+	case MSGPACK_UNPACK_EXTRA_BYTES:
+		break;
+	case MSGPACK_UNPACK_CONTINUE:
+		return rdc_diag_set(d, RDC_E_TRUNCATED, base + size,
+				    "metadata MessagePack ends before its root object does (%zu bytes)", size);
+	case MSGPACK_UNPACK_NOMEM_ERROR:
+		return rdc_diag_set(d, RDC_E_NOMEM, base,
+				    "metadata MessagePack: out of memory (a container declares more entries than fit)");
+	default:
+		return rdc_diag_set(d, RDC_E_FORMAT, base + off,
+				    "metadata is not valid MessagePack (msgpack-c error %d)", (int)r);
+	}
+	if (up->data.type != MSGPACK_OBJECT_MAP)
+		return rdc_diag_set(d, RDC_E_FORMAT, base, "metadata root is not a map (type %d)",
+				    (int)up->data.type);
+	return 0;
+}
+
+int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, struct rdc_codeobj *co,
+			   struct rdc_diag *d)
+{
+	msgpack_unpacked up;
+	struct ctx c = { desc, size, base, d };
+	int rc = unpack_root(desc, size, base, &up, d);
+	if (rc)
+		goto out;
+	const msgpack_object_map *root = &up.data.via.map;
+	for (uint32_t i = 0; i < root->size && !rc; i++) {
+		const msgpack_object *key = &root->ptr[i].key, *v = &root->ptr[i].val;
+		if (key_is(key, "amdhsa.target")) {
+			rc = get_str(&c, key, v, "root", &co->meta_target);
+		} else if (key_is(key, "amdhsa.version")) {
+			if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size < 2) {
+				rc = bad_type(&c, key, "root", "an array of two integers");
+				break;
+			}
+			for (int j = 0; j < 2 && !rc; j++)
+				rc = get_u32(&c, key, &v->via.array.ptr[j], "root", &co->meta_version[j]);
+		} else if (key_is(key, "amdhsa.kernels")) {
+			if (v->type != MSGPACK_OBJECT_ARRAY) {
+				rc = bad_type(&c, key, "root", "an array");
+				break;
+			}
+			if (co->kernels) {
+				rc = rdc_diag_set(d, RDC_E_FORMAT, where(key, desc, size, base),
+						  "metadata: amdhsa.kernels given twice");
+				break;
+			}
+			size_t nk = v->via.array.size;
+			co->kernels = calloc(nk ? nk : 1, sizeof *co->kernels);
+			if (!co->kernels) {
+				rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+				break;
+			}
+			co->n_kernels = nk;
+			for (size_t j = 0; j < nk && !rc; j++)
+				rc = decode_kernel(&c, &v->via.array.ptr[j], &co->kernels[j], j);
+		}
+	}
+out:
+	msgpack_unpacked_destroy(&up);
+	return rc;
+}
+
+int rdc_co_meta_target_span(const uint8_t *desc, size_t size, uint64_t base, size_t *str_off,
+			    size_t *str_len, struct rdc_diag *d)
+{
+	msgpack_unpacked up;
+	*str_off = *str_len = 0;
+	int rc = unpack_root(desc, size, base, &up, d);
+	if (rc)
+		goto out;
+	const msgpack_object_map *root = &up.data.via.map;
+	for (uint32_t i = 0; i < root->size; i++) {
+		const msgpack_object *key = &root->ptr[i].key, *v = &root->ptr[i].val;
+		if (!key_is(key, "amdhsa.target"))
+			continue;
+		int64_t pos = str_pos(v, desc, size);
+		if (pos < 0) {
+			rc = rdc_diag_set(d, RDC_E_FORMAT, where(key, desc, size, base),
+					  "metadata amdhsa.target is not a string inside the note");
+			goto out;
+		}
+		*str_off = (size_t)pos;
+		*str_len = v->via.str.size;
+		break;
+	}
+out:
+	msgpack_unpacked_destroy(&up);
+	return rc;
+}
+
+int rdc_co_meta_reencode(const uint8_t *desc, size_t size, uint64_t base, const char *new_target,
+			 uint8_t **out, size_t *out_len, struct rdc_diag *d)
+{
+	msgpack_unpacked up;
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	*out = NULL;
+	*out_len = 0;
+	msgpack_sbuffer_init(&sb);
+	int rc = unpack_root(desc, size, base, &up, d);
+	if (rc)
+		goto out;
+	const msgpack_object_map *root = &up.data.via.map;
+	bool have = false;
+	for (uint32_t i = 0; i < root->size; i++)
+		if (key_is(&root->ptr[i].key, "amdhsa.target"))
+			have = true;
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	size_t tl = strlen(new_target);
+	bool ok = msgpack_pack_map(&pk, root->size + (have ? 0 : 1)) == 0;
+	for (uint32_t i = 0; i < root->size && ok; i++) {
+		const msgpack_object *key = &root->ptr[i].key;
+		ok = msgpack_pack_object(&pk, *key) == 0;
+		if (ok && key_is(key, "amdhsa.target"))
+			ok = msgpack_pack_str(&pk, tl) == 0 && msgpack_pack_str_body(&pk, new_target, tl) == 0;
+		else if (ok)
+			ok = msgpack_pack_object(&pk, root->ptr[i].val) == 0;
+	}
+	if (ok && !have) {
+		static const char k[] = "amdhsa.target";
+		ok = msgpack_pack_str(&pk, sizeof k - 1) == 0 &&
+		     msgpack_pack_str_body(&pk, k, sizeof k - 1) == 0 &&
+		     msgpack_pack_str(&pk, tl) == 0 && msgpack_pack_str_body(&pk, new_target, tl) == 0;
+	}
+	if (!ok) {
+		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "re-encoding the metadata: out of memory");
+		goto out;
+	}
+	*out_len = sb.size;
+	*out = (uint8_t *)msgpack_sbuffer_release(&sb);
+out:
+	msgpack_sbuffer_destroy(&sb);
+	msgpack_unpacked_destroy(&up);
+	return rc;
+}

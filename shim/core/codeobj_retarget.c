@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * codeobj_retarget.c — make a code object claim another processor, never
+ * writing the input.
+ *
+ * What identifies the target (ROCR libamdhsacode GetIsa derives the ISA from
+ * e_flags alone; CLR/comgr read the metadata):
+ *   - e_flags: machine byte, xnack/sramecc fields, v6 generic version byte;
+ *   - metadata "amdhsa.target" ("amdgcn-amd-amdhsa--gfx1031").
+ * rdc_codeobj_retarget_patches: in-place byte patches when the target string
+ * keeps its length (gfx1030 -> gfx1031, gfx1100 -> gfx1101): the MessagePack
+ * string header is unchanged, so only its bytes and e_flags change.
+ * rdc_codeobj_retarget: a malloc'd copy for any target: the metadata is
+ * re-encoded with msgpack-c and, when its size changes, the whole note
+ * segment (with the new note in place of the old) is appended at the end of
+ * the file (8-aligned); the PT_NOTE program header and the SHT_NOTE section
+ * header are repointed there.  The relocated note is no longer inside a
+ * PT_LOAD, so the section loses SHF_ALLOC and its address, and PT_NOTE gets
+ * p_vaddr = p_paddr = 0 (ROCR's loader only maps PT_LOAD; comgr/LLVM read
+ * PT_NOTE by p_offset/p_filesz; llvm-readelf --notes reads the section).
+ * The old note bytes stay where they were, unreferenced.
+ * Generic targets need code object v6 (the generic version lives in e_flags
+ * bits 24..31, AMDGPUUsage "ELF Header"): generic -> specific clears that
+ * byte; specific -> generic is done only for v6 input (version 1); v4/v5
+ * input is refused with RDC_E_UNSUPPORTED.  Code object v2 (ISA in an
+ * NT_AMD_HSA_ISA_VERSION note) is refused too.
+ * Whether the code is correct on the new processor is the policy's question.
+ */
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codeobj_internal.h"
+
+static uint32_t feat_field_v4(uint8_t f, bool supported)
+{
+	switch (f) {
+	case RDC_FEAT_ON: return 3;
+	case RDC_FEAT_OFF: return 2;
+	default: return supported ? 1 : 0;
+	}
+}
+
+int rdc_co_retarget_flags(uint32_t from, unsigned cov, const struct rdc_target *to, uint32_t *out,
+			  struct rdc_diag *d)
+{
+	const struct rdc_mach_info *m = rdc_mach_info_by_name(to->proc);
+	if (!m)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
+				    "retarget: %.*s is not a known AMDGCN processor",
+				    (int)sizeof to->proc, to->proc);
+	if (cov < 3)
+		return rdc_diag_set(d, RDC_E_UNSUPPORTED, EI_ABIVERSION,
+				    "retarget: code object v2 keeps its ISA in an NT_AMD_HSA_ISA_VERSION note; not handled");
+	if (m->generic && cov < 6)
+		return rdc_diag_set(d, RDC_E_UNSUPPORTED, EI_ABIVERSION,
+				    "retarget: %s is a generic processor, which needs code object v6 "
+				    "(generic version in e_flags); this is v%u", m->name, cov);
+	uint32_t f = (from & ~RDC_EF_MACH) | m->mach;
+	if (cov == 3) {
+		f &= ~(RDC_EF_XNACK_V3 | RDC_EF_SRAMECC_V3);
+		/* LLVM sets the V3 bit for "on" and for "any" (isXnackOnOrAny). */
+		if (to->xnack == RDC_FEAT_ON || (to->xnack == RDC_FEAT_ANY && m->xnack))
+			f |= RDC_EF_XNACK_V3;
+		if (to->sramecc == RDC_FEAT_ON || (to->sramecc == RDC_FEAT_ANY && m->sramecc))
+			f |= RDC_EF_SRAMECC_V3;
+	} else {
+		f &= ~(RDC_EF_XNACK_V4 | RDC_EF_SRAMECC_V4);
+		f |= feat_field_v4(to->xnack, m->xnack) << 8;
+		f |= feat_field_v4(to->sramecc, m->sramecc) << 10;
+	}
+	if (cov >= 6) {
+		uint32_t gv = (from & RDC_EF_GENERIC_VERSION) >> RDC_EF_GENERIC_VERSION_SHIFT;
+		f &= ~RDC_EF_GENERIC_VERSION;
+		if (m->generic)
+			f |= (gv ? gv : 1u) << RDC_EF_GENERIC_VERSION_SHIFT;
+	}
+	*out = f;
+	return 0;
+}
+
+/* Everything both entry points need to know about the input. */
+struct plan {
+	struct rdc_co_header h;
+	uint32_t new_flags;
+	char new_target[96];
+	size_t new_target_len;
+	struct rdc_co_note_loc loc;
+	bool have_str;
+	size_t str_off, str_len; /* within the desc */
+};
+
+static int find_note_section(Elf *e, struct rdc_co_note_loc *loc, struct rdc_diag *d)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			return rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET, "libelf: section header: %s",
+					    elf_errmsg(-1));
+		if (sh.sh_type == SHT_NOTE && sh.sh_offset == loc->seg_offset &&
+		    sh.sh_size == loc->seg_size) {
+			loc->has_section = true;
+			loc->shdr_index = elf_ndxscn(scn);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int make_plan(const void *p, size_t n, const struct rdc_target *to, bool want_section,
+		     struct plan *pl, struct rdc_diag *d)
+{
+	memset(pl, 0, sizeof *pl);
+	if (!p || !to)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: no input or target");
+	int rc = rdc_co_read_header(p, n, &pl->h, d);
+	if (rc)
+		return rc;
+	struct rdc_target cur;
+	rc = rdc_co_target_from_flags(pl->h.e_flags, pl->h.cov, &cur, d);
+	if (rc)
+		return rc;
+	rc = rdc_co_retarget_flags(pl->h.e_flags, pl->h.cov, to, &pl->new_flags, d);
+	if (rc)
+		return rc;
+	pl->new_target_len = rdc_target_format_isa_name(to, pl->new_target, sizeof pl->new_target);
+	if (pl->new_target_len >= sizeof pl->new_target)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: target name too long");
+
+	Elf *e = NULL;
+	rc = rdc_co_elf_open(p, n, &e, d);
+	if (rc)
+		return rc;
+	rc = rdc_co_find_metadata_note(e, p, n, &pl->loc, d);
+	if (!rc && pl->loc.found && want_section && !pl->loc.has_section)
+		rc = find_note_section(e, &pl->loc, d);
+	elf_end(e);
+	if (rc)
+		return rc;
+	if (!pl->loc.found)
+		return 0; /* nothing but e_flags to change */
+	rc = rdc_co_meta_target_span((const uint8_t *)p + pl->loc.desc_offset, pl->loc.desc_size,
+				     pl->loc.desc_offset, &pl->str_off, &pl->str_len, d);
+	if (rc)
+		return rc;
+	pl->have_str = pl->str_len > 0;
+	return 0;
+}
+
+static size_t add_patch(struct rdc_patch *pt, size_t cap, size_t k, uint64_t off, const void *b,
+			size_t len)
+{
+	const uint8_t *s = b;
+	while (len) {
+		uint32_t l = len > sizeof pt->bytes ? (uint32_t)sizeof pt->bytes : (uint32_t)len;
+		if (k < cap) {
+			pt[k].offset = off;
+			pt[k].len = l;
+			memcpy(pt[k].bytes, s, l);
+		}
+		k++;
+		off += l;
+		s += l;
+		len -= l;
+	}
+	return k;
+}
+
+/* The patches for a same-length change; returns how many are needed. */
+static size_t plan_patches(const void *p, const struct plan *pl, struct rdc_patch *pt, size_t cap)
+{
+	size_t k = 0;
+	if (pl->new_flags != pl->h.e_flags) {
+		uint8_t b[4] = { (uint8_t)pl->new_flags, (uint8_t)(pl->new_flags >> 8),
+				 (uint8_t)(pl->new_flags >> 16), (uint8_t)(pl->new_flags >> 24) };
+		k = add_patch(pt, cap, k, RDC_EHDR_FLAGS_OFF, b, 4);
+	}
+	if (pl->have_str) {
+		uint64_t off = pl->loc.desc_offset + pl->str_off;
+		if (memcmp((const uint8_t *)p + off, pl->new_target, pl->str_len) != 0)
+			k = add_patch(pt, cap, k, off, pl->new_target, pl->str_len);
+	}
+	return k;
+}
+
+int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_target *to,
+				 struct rdc_patch *patches, size_t *n_patches, struct rdc_diag *d)
+{
+	struct plan pl;
+	if (!n_patches || (!patches && *n_patches))
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: no patch array");
+	size_t cap = *n_patches;
+	*n_patches = 0;
+	int rc = make_plan(p, n, to, false, &pl, d);
+	if (rc)
+		return rc;
+	if (pl.have_str && pl.str_len != pl.new_target_len)
+		return rdc_diag_set(d, RDC_E_UNSUPPORTED, pl.loc.desc_offset + pl.str_off,
+				    "retarget: amdhsa.target changes length (%zu -> %zu bytes): "
+				    "not expressible as in-place patches, use rdc_codeobj_retarget",
+				    pl.str_len, pl.new_target_len);
+	size_t need = plan_patches(p, &pl, patches, cap);
+	*n_patches = need;
+	if (need > cap)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
+				    "retarget: %zu patches needed, room for %zu", need, cap);
+	return 0;
+}
+
+static void put_le32(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	b[2] = (uint8_t)(v >> 16);
+	b[3] = (uint8_t)(v >> 24);
+}
+
+static size_t align_up(size_t v, size_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to, uint8_t **out,
+			 size_t *out_len, struct rdc_diag *d)
+{
+	struct plan pl;
+	if (!out || !out_len)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: no output");
+	*out = NULL;
+	*out_len = 0;
+	int rc = make_plan(p, n, to, true, &pl, d);
+	if (rc)
+		return rc;
+
+	if (!pl.loc.found || !pl.have_str || pl.str_len == pl.new_target_len) {
+		/* Same size (or v3: no amdhsa.target to change): copy and patch. */
+		struct rdc_patch pt[4];
+		size_t k = plan_patches(p, &pl, pt, 4);
+		uint8_t *c = malloc(n ? n : 1);
+		if (!c)
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+		memcpy(c, p, n);
+		for (size_t i = 0; i < k && i < 4; i++)
+			memcpy(c + pt[i].offset, pt[i].bytes, pt[i].len);
+		*out = c;
+		*out_len = n;
+		return 0;
+	}
+
+	/* Re-encode the metadata and append a new note segment. */
+	uint8_t *desc = NULL;
+	size_t dlen = 0;
+	rc = rdc_co_meta_reencode((const uint8_t *)p + pl.loc.desc_offset, pl.loc.desc_size,
+				  pl.loc.desc_offset, pl.new_target, &desc, &dlen, d);
+	if (rc)
+		return rc;
+	if (dlen > UINT32_MAX) {
+		free(desc);
+		return rdc_diag_set(d, RDC_E_RANGE, RDC_NO_OFFSET, "retarget: metadata too large");
+	}
+	const struct rdc_co_note_loc *L = &pl.loc;
+	size_t prefix = (size_t)(L->note_offset - L->seg_offset);
+	size_t suffix_off = (size_t)(L->note_offset + L->note_size);
+	size_t suffix = (size_t)(L->seg_offset + L->seg_size - suffix_off);
+	size_t a = L->align == 8 ? 8 : 4;
+	size_t desc_at = align_up(12 + 7, a); /* nhdr, "AMDGPU\0", padding */
+	size_t note_len = desc_at + align_up(dlen, a);
+	size_t blob = prefix + note_len + suffix;
+	size_t new_off = align_up(n, 8);
+	size_t total = new_off + blob;
+	uint8_t *c = calloc(1, total);
+	if (!c) {
+		free(desc);
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	}
+	memcpy(c, p, n);
+	uint8_t *w = c + new_off;
+	memcpy(w, (const uint8_t *)p + L->seg_offset, prefix);
+	w += prefix;
+	put_le32(w, 7);
+	put_le32(w + 4, (uint32_t)dlen);
+	put_le32(w + 8, RDC_NT_AMDGPU_METADATA);
+	memcpy(w + 12, "AMDGPU", 7);
+	memcpy(w + desc_at, desc, dlen);
+	w += note_len;
+	memcpy(w, (const uint8_t *)p + suffix_off, suffix);
+	free(desc);
+
+	put_le32(c + RDC_EHDR_FLAGS_OFF, pl.new_flags);
+	if (L->from_phdr) {
+		Elf64_Phdr ph;
+		uint8_t *at = c + pl.h.e_phoff + L->phdr_index * sizeof ph;
+		memcpy(&ph, at, sizeof ph);
+		ph.p_offset = new_off;
+		ph.p_vaddr = ph.p_paddr = 0;
+		ph.p_filesz = ph.p_memsz = blob;
+		memcpy(at, &ph, sizeof ph);
+	}
+	if (L->has_section) {
+		Elf64_Shdr sh;
+		uint8_t *at = c + pl.h.e_shoff + L->shdr_index * sizeof sh;
+		memcpy(&sh, at, sizeof sh);
+		sh.sh_offset = new_off;
+		sh.sh_size = blob;
+		sh.sh_addr = 0;
+		sh.sh_flags &= ~(uint64_t)SHF_ALLOC;
+		memcpy(at, &sh, sizeof sh);
+	}
+	*out = c;
+	*out_len = total;
+	return 0;
+}
