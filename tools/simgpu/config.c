@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+/*
+ * config.c — the simulated GPU's configuration, read once from the
+ * environment (documented in docs/SIMGPU.md):
+ *
+ *   RDNACOMPAT_SIM_GPUS   comma-separated GPUs, each TARGET[@CARD] or @CARD:
+ *                         "gfx1031", "gfx1031,gfx1030", "gfx1030@73bf",
+ *                         "gfx1030@1002:73a5", "gfx1031@RX 6700 XT".
+ *                         Default: one gfx1031.
+ *   RDNACOMPAT_SIM_TRACE  path of the JSON-lines dispatch trace.
+ *   RDNACOMPAT_SIM_VERBOSE=1  log queue/packet activity on stderr.
+ *
+ * CU count, VRAM and PCI id come from the built-in per-card defaults below
+ * (the card the target names by default, or the one CARD selects).  When the
+ * core's card table (tables.h) is linked in, CARD is also looked up there
+ * (rdc_card_find_pci / rdc_card_search) and its marketing name and target win.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rdnacompat/tables.h"
+#include "rdnacompat/target.h"
+#include "sim.h"
+
+/* The core's API, used when the core that implements it is linked in. */
+#pragma weak rdc_tables_builtin
+#pragma weak rdc_card_find_pci
+#pragma weak rdc_card_search
+#pragma weak rdc_proc_to_version
+
+/* Built-in defaults: one row per card we know the shape of.  The first row of
+ * a target is that target's default card.  CU counts and VRAM sizes are the
+ * public specifications of these boards; codename is the thunk's DID table
+ * name (ROCT-Thunk-Interface topology.c gfxip_lookup_table), NULL if absent. */
+struct card_default {
+	uint16_t did;
+	const char *proc;
+	unsigned cus;
+	unsigned vram_mb;
+	const char *name;
+	const char *codename;
+};
+
+static const struct card_default defaults[] = {
+	{ 0x73BF, "gfx1030", 72, 16384, "AMD Radeon RX 6800 XT", "SIENNA_CICHLID" },
+	{ 0x73A5, "gfx1030", 80, 16384, "AMD Radeon RX 6950 XT", "SIENNA_CICHLID" },
+	{ 0x73DF, "gfx1031", 40, 12288, "AMD Radeon RX 6700 XT", "NAVY_FLOUNDER" },
+	{ 0x73FF, "gfx1032", 32, 8192, "AMD Radeon RX 6600 XT", "DIMGREY_CAVEFISH" },
+	{ 0x163F, "gfx1033", 8, 1024, "AMD Custom GPU 0405 (Van Gogh)", "VanGogh" },
+	{ 0x743F, "gfx1034", 16, 4096, "AMD Radeon RX 6500 XT", "BEIGE_GOBY" },
+	{ 0x1681, "gfx1035", 12, 2048, "AMD Radeon 680M", "YELLOW_CARP" },
+	{ 0x164E, "gfx1036", 2, 512, "AMD Radeon Graphics (Raphael)", NULL },
+	{ 0x744C, "gfx1100", 96, 24576, "AMD Radeon RX 7900 XTX", NULL },
+	{ 0x747E, "gfx1101", 60, 16384, "AMD Radeon RX 7800 XT", NULL },
+	{ 0x7480, "gfx1102", 32, 8192, "AMD Radeon RX 7600", NULL },
+	{ 0x15BF, "gfx1103", 12, 2048, "AMD Radeon 780M", NULL },
+};
+#define N_DEFAULTS (sizeof defaults / sizeof defaults[0])
+
+static struct rdc_sim_config config;
+static int config_state; /* 0 unread, 1 good, -1 bad */
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+
+void rdc_sim_log(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof buf - 2)
+		n = sizeof buf - 2;
+	buf[n++] = '\n';
+	fputs("rdnacompat-sim: ", stderr);
+	fwrite(buf, 1, (size_t)n, stderr);
+}
+
+void rdc_sim_debug(const char *fmt, ...)
+{
+	if (!config.verbose)
+		return;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	rdc_sim_log("%s", buf);
+}
+
+/* "gfx1031" -> 10.3.1, "gfx90a" -> 9.0.10 (last two characters are hex). */
+static int proc_version(const char *proc, unsigned *ma, unsigned *mi, unsigned *st)
+{
+	if (rdc_proc_to_version)
+		return rdc_proc_to_version(proc, ma, mi, st) == 0 ? 0 : -1;
+	size_t n = strlen(proc);
+	if (n < 6 || strncmp(proc, "gfx", 3) != 0)
+		return -1;
+	for (size_t i = 3; i < n; i++)
+		if (!isxdigit((unsigned char)proc[i]) || (i < n - 2 && !isdigit((unsigned char)proc[i])))
+			return -1;
+	char maj[8] = { 0 };
+	if (n - 5 >= sizeof maj)
+		return -1;
+	memcpy(maj, proc + 3, n - 5);
+	*ma = (unsigned)strtoul(maj, NULL, 10);
+	*mi = (unsigned)(isdigit((unsigned char)proc[n - 2]) ? proc[n - 2] - '0'
+						     : tolower((unsigned char)proc[n - 2]) - 'a' + 10);
+	*st = (unsigned)(isdigit((unsigned char)proc[n - 1]) ? proc[n - 1] - '0'
+						     : tolower((unsigned char)proc[n - 1]) - 'a' + 10);
+	return 0;
+}
+
+static const struct card_default *default_for_proc(const char *proc)
+{
+	for (size_t i = 0; i < N_DEFAULTS; i++)
+		if (!strcmp(defaults[i].proc, proc))
+			return &defaults[i];
+	return NULL;
+}
+
+static const struct card_default *default_for_did(uint16_t did)
+{
+	for (size_t i = 0; i < N_DEFAULTS; i++)
+		if (defaults[i].did == did)
+			return &defaults[i];
+	return NULL;
+}
+
+/* "73bf", "0x73bf", "1002:73bf" -> device id; false if not a PCI id. */
+static bool parse_pci(const char *s, uint16_t *did)
+{
+	const char *p = s;
+	if (!strncasecmp(p, "1002:", 5))
+		p += 5;
+	else if (!strncasecmp(p, "0x", 2))
+		p += 2;
+	if (strlen(p) != 4)
+		return false;
+	for (int i = 0; i < 4; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return false;
+	*did = (uint16_t)strtoul(p, NULL, 16);
+	return true;
+}
+
+static void apply_default(struct rdc_sim_gpu *g, const struct card_default *d)
+{
+	g->cus = d->cus;
+	g->vram = (uint64_t)d->vram_mb << 20;
+	g->device_id = d->did;
+	snprintf(g->name, sizeof g->name, "%s", d->name);
+	g->codename = d->codename;
+}
+
+/* CARD: a PCI id or a name; fills what it knows.  Returns -1 if unknown. */
+static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
+{
+	uint16_t did;
+	const struct rdc_card *tc = NULL;
+	const struct rdc_tables *t = rdc_tables_builtin ? rdc_tables_builtin() : NULL;
+	bool pci = parse_pci(card, &did);
+
+	if (t && pci && rdc_card_find_pci)
+		tc = rdc_card_find_pci(t, 0x1002, did, -1);
+	if (t && !pci && rdc_card_search) {
+		const struct rdc_card *hits[4];
+		size_t n = rdc_card_search(t, card, hits, 4);
+		if (n >= 1)
+			tc = hits[0];
+		if (n > 1)
+			rdc_sim_log("card '%s' matches several cards; using %s", card, hits[0]->name);
+	}
+	const struct card_default *d = NULL;
+	if (tc) {
+		did = tc->device;
+		pci = true;
+	}
+	if (pci)
+		d = default_for_did(did);
+	if (!pci) { /* built-in names, case-insensitive substring */
+		for (size_t i = 0; i < N_DEFAULTS && !d; i++)
+			if (strcasestr(defaults[i].name, card))
+				d = &defaults[i];
+		if (!d)
+			return -1;
+		did = d->did;
+	}
+	const char *proc = tc && tc->target ? tc->target : d ? d->proc : NULL;
+	if (!have_proc) {
+		if (!proc)
+			return -1;
+		snprintf(g->proc, sizeof g->proc, "%s", proc);
+	} else if (proc && strcmp(proc, g->proc)) {
+		rdc_sim_log("card '%s' is a %s, simulating it as %s as asked", card, proc, g->proc);
+	}
+	const struct card_default *pd = default_for_proc(g->proc);
+	if (d && !strcmp(d->proc, g->proc))
+		apply_default(g, d);
+	else if (pd)
+		apply_default(g, pd);
+	g->device_id = did;
+	if (tc && tc->name) { /* first of the "; "-separated names */
+		size_t n = strcspn(tc->name, ";");
+		if (n >= sizeof g->name)
+			n = sizeof g->name - 1;
+		memcpy(g->name, tc->name, n);
+		g->name[n] = 0;
+	} else if (!d || strcmp(d->proc, g->proc)) {
+		char p[sizeof g->proc];
+		memcpy(p, g->proc, sizeof p);
+		snprintf(g->name, sizeof g->name, "AMD Radeon (simulated %s, PCI 1002:%04x)", p, did);
+	}
+	if (tc && tc->revision >= 0)
+		g->revision = (uint8_t)tc->revision;
+	return 0;
+}
+
+static int parse_gpu(struct rdc_sim_gpu *g, const char *spec)
+{
+	char buf[128];
+	if (strlen(spec) >= sizeof buf) {
+		rdc_sim_log("GPU spec too long: '%s'", spec);
+		return -1;
+	}
+	snprintf(buf, sizeof buf, "%s", spec);
+	char *card = strchr(buf, '@');
+	if (card)
+		*card++ = 0;
+	memset(g, 0, sizeof *g);
+	bool have_proc = buf[0] != 0;
+	if (have_proc) {
+		if (strlen(buf) >= sizeof g->proc || proc_version(buf, &g->major, &g->minor, &g->step)) {
+			rdc_sim_log("RDNACOMPAT_SIM_GPUS: '%s' is not a gfx target (e.g. gfx1031)", buf);
+			return -1;
+		}
+		snprintf(g->proc, sizeof g->proc, "%s", buf);
+		const struct card_default *d = default_for_proc(g->proc);
+		if (d) {
+			apply_default(g, d);
+		} else {
+			g->cus = 32;
+			g->vram = 8ull << 30;
+			g->device_id = 0x7fff;
+			snprintf(g->name, sizeof g->name, "AMD Radeon (simulated %s)", buf);
+		}
+	}
+	if (card && apply_card(g, card, have_proc)) {
+		rdc_sim_log("RDNACOMPAT_SIM_GPUS: unknown card '%s' (give a PCI id like 1002:73df, "
+			    "or a name like 'RX 6700 XT')", card);
+		return -1;
+	}
+	if (!have_proc && !card) {
+		rdc_sim_log("RDNACOMPAT_SIM_GPUS: empty GPU entry");
+		return -1;
+	}
+	if (proc_version(g->proc, &g->major, &g->minor, &g->step))
+		return -1;
+	g->wave_size = g->major >= 10 ? 32 : 64;
+	/* queues.c:87-103 of the thunk: 0x60000 for gfx1100/gfx1101, else 0x40000. */
+	g->vgpr_size_per_cu = (g->major == 11 && g->minor == 0 && g->step <= 1) ? 0x60000 : 0x40000;
+	return 0;
+}
+
+static void config_read(void)
+{
+	const char *gpus = getenv("RDNACOMPAT_SIM_GPUS");
+	const char *trace = getenv("RDNACOMPAT_SIM_TRACE");
+	const char *verbose = getenv("RDNACOMPAT_SIM_VERBOSE");
+	config.verbose = verbose && *verbose && strcmp(verbose, "0");
+	if (trace && *trace) {
+		if (strlen(trace) >= sizeof config.trace_path) {
+			rdc_sim_log("RDNACOMPAT_SIM_TRACE path too long");
+			config_state = -1;
+			return;
+		}
+		snprintf(config.trace_path, sizeof config.trace_path, "%s", trace);
+	}
+	if (!gpus || !*gpus)
+		gpus = "gfx1031";
+	char *list = strdup(gpus);
+	if (!list) {
+		config_state = -1;
+		return;
+	}
+	char *save = NULL;
+	config_state = 1;
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		if (config.n_gpus == RDC_SIM_MAX_GPUS) {
+			rdc_sim_log("RDNACOMPAT_SIM_GPUS: at most %d GPUs", RDC_SIM_MAX_GPUS);
+			config_state = -1;
+			break;
+		}
+		if (parse_gpu(&config.gpu[config.n_gpus], tok)) {
+			config_state = -1;
+			break;
+		}
+		config.n_gpus++;
+	}
+	free(list);
+	if (config_state > 0 && config.n_gpus == 0) {
+		rdc_sim_log("RDNACOMPAT_SIM_GPUS: no GPU given");
+		config_state = -1;
+	}
+}
+
+const struct rdc_sim_config *rdc_sim_config_get(void)
+{
+	pthread_once(&config_once, config_read);
+	return config_state > 0 ? &config : NULL;
+}

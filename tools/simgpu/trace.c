@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.c — RDNACOMPAT_SIM_TRACE: one JSON line per kernel dispatch,
+ *   {"gpu":0,"node":1,"target":"gfx1030","kernel":"_Z9fill_iotaPii",
+ *    "grid":[256,1,1],"workgroup":[64,1,1],"kernarg_size":16,"kernarg":"..."}
+ * gpu is the simulated GPU's index, target the processor of the code object
+ * the kernel was loaded from (e_flags machine byte), kernel the symbol whose
+ * address is the dispatch's kernel_object minus ".kd".
+ *
+ * Finding the code object: ROCR's loader copies each code object's PT_LOAD
+ * segments into memory it got from hsaKmtAllocMemory, the first segment
+ * (ELF header, program headers, .dynsym, .dynstr, .hash, kernel descriptors)
+ * at the image base.  So we scan back from kernel_object, page by page inside
+ * the allocation holding it, for an AMDGPU ELF header whose dynamic symbol
+ * table has a symbol at exactly kernel_object.  Every read is bounds-checked
+ * against that allocation.  Lines are written with one write(2) under a lock
+ * (O_APPEND), so concurrent queues never interleave.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <hsa.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdnacompat/codeobj.h"
+#include "sim.h"
+
+#pragma weak rdc_mach_to_proc
+
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static int trace_fd = -1;
+static bool trace_failed;
+
+/* EF_AMDGPU_MACH_* (LLVM ELF.h), used until the core's map is linked in. */
+static const char *mach_name(uint8_t mach)
+{
+	if (rdc_mach_to_proc) {
+		const char *s = rdc_mach_to_proc(mach);
+		if (s)
+			return s;
+	}
+	static const struct { uint8_t mach; const char *name; } t[] = {
+		{ 0x2c, "gfx900" }, { 0x2d, "gfx902" }, { 0x2e, "gfx904" }, { 0x2f, "gfx906" },
+		{ 0x30, "gfx908" }, { 0x31, "gfx909" }, { 0x32, "gfx90c" }, { 0x33, "gfx1010" },
+		{ 0x34, "gfx1011" }, { 0x35, "gfx1012" }, { 0x36, "gfx1030" }, { 0x37, "gfx1031" },
+		{ 0x38, "gfx1032" }, { 0x39, "gfx1033" }, { 0x3d, "gfx1035" }, { 0x3e, "gfx1034" },
+		{ 0x3f, "gfx90a" }, { 0x40, "gfx940" }, { 0x41, "gfx1100" }, { 0x42, "gfx1013" },
+		{ 0x43, "gfx1150" }, { 0x44, "gfx1103" }, { 0x45, "gfx1036" }, { 0x46, "gfx1101" },
+		{ 0x47, "gfx1102" }, { 0x4c, "gfx942" }, { 0x4e, "gfx1200" }, { 0x4f, "gfx1201" },
+		{ 0x51, "gfx9-generic" }, { 0x52, "gfx10-1-generic" }, { 0x53, "gfx10-3-generic" },
+		{ 0x54, "gfx11-generic" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (t[i].mach == mach)
+			return t[i].name;
+	return NULL;
+}
+
+struct image { const uint8_t *base; uint64_t size; }; /* base..end of allocation */
+
+static bool in(const struct image *im, const uint8_t *p, uint64_t len)
+{
+	return p >= im->base && len <= im->size && (uint64_t)(p - im->base) <= im->size - len;
+}
+
+/* If an AMDGPU ELF image starts at hdr and has a symbol at kobj, copy its name
+ * (without ".kd") and processor.  Returns true on a match. */
+static bool match_image(const struct image *im, const uint8_t *hdr, uintptr_t kobj,
+			char *kernel, size_t kn, char *proc, size_t pn)
+{
+	Elf64_Ehdr eh;
+	if (!in(im, hdr, sizeof eh))
+		return false;
+	memcpy(&eh, hdr, sizeof eh);
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_machine != EM_AMDGPU || eh.e_phentsize != sizeof(Elf64_Phdr))
+		return false;
+	const uint8_t *ph = hdr + eh.e_phoff;
+	if (eh.e_phoff > im->size || !in(im, ph, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr)))
+		return false;
+	uint64_t dyn_va = 0, dyn_sz = 0;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr p;
+		memcpy(&p, ph + i * sizeof p, sizeof p);
+		if (p.p_type == PT_DYNAMIC) {
+			dyn_va = p.p_vaddr;
+			dyn_sz = p.p_memsz;
+		}
+	}
+	if (!dyn_sz || dyn_va > im->size || !in(im, hdr + dyn_va, dyn_sz))
+		return false;
+	uint64_t symtab = 0, strtab = 0, strsz = 0, hash = 0;
+	for (uint64_t o = 0; o + sizeof(Elf64_Dyn) <= dyn_sz; o += sizeof(Elf64_Dyn)) {
+		Elf64_Dyn d;
+		memcpy(&d, hdr + dyn_va + o, sizeof d);
+		if (d.d_tag == DT_NULL)
+			break;
+		if (d.d_tag == DT_SYMTAB) symtab = d.d_un.d_ptr;
+		else if (d.d_tag == DT_STRTAB) strtab = d.d_un.d_ptr;
+		else if (d.d_tag == DT_STRSZ) strsz = d.d_un.d_val;
+		else if (d.d_tag == DT_HASH) hash = d.d_un.d_ptr;
+	}
+	uint32_t nchain;
+	if (!symtab || !strtab || !hash || hash > im->size || !in(im, hdr + hash + 4, 4) ||
+	    strtab > im->size || !in(im, hdr + strtab, strsz))
+		return false;
+	memcpy(&nchain, hdr + hash + 4, 4);
+	if (symtab > im->size || !in(im, hdr + symtab, (uint64_t)nchain * sizeof(Elf64_Sym)))
+		return false;
+	uint64_t want = kobj - (uintptr_t)hdr;
+	for (uint32_t i = 1; i < nchain; i++) {
+		Elf64_Sym s;
+		memcpy(&s, hdr + symtab + (uint64_t)i * sizeof s, sizeof s);
+		if (s.st_value != want || s.st_name >= strsz)
+			continue;
+		const char *name = (const char *)hdr + strtab + s.st_name;
+		size_t len = strnlen(name, strsz - s.st_name);
+		if (len >= 3 && !memcmp(name + len - 3, ".kd", 3))
+			len -= 3;
+		if (len >= kn)
+			len = kn - 1;
+		memcpy(kernel, name, len);
+		kernel[len] = 0;
+		const char *m = mach_name((uint8_t)(eh.e_flags & 0xff));
+		if (m)
+			snprintf(proc, pn, "%s", m);
+		else
+			snprintf(proc, pn, "mach-0x%02x", (unsigned)(eh.e_flags & 0xff));
+		return true;
+	}
+	return false;
+}
+
+static void find_kernel(uintptr_t kobj, char *kernel, size_t kn, char *proc, size_t pn)
+{
+	struct rdc_sim_range r;
+	snprintf(kernel, kn, "?");
+	snprintf(proc, pn, "?");
+	if (!rdc_sim_mem_find(kobj, &r))
+		return;
+	struct image im = { (const uint8_t *)r.base, r.size };
+	for (uintptr_t a = kobj & ~(uintptr_t)4095;; a -= 4096) {
+		if (match_image(&im, (const uint8_t *)a, kobj, kernel, kn, proc, pn))
+			return;
+		if (a < r.base + 4096)
+			break;
+	}
+}
+
+static void open_trace(const char *path)
+{
+	trace_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (trace_fd < 0) {
+		rdc_sim_log("cannot open RDNACOMPAT_SIM_TRACE=%s: %m", path);
+		trace_failed = true;
+	}
+}
+
+void rdc_sim_trace_dispatch(uint32_t node, const void *packet)
+{
+	const struct rdc_sim_config *c = rdc_sim_config_get();
+	if (!c || !c->trace_path[0])
+		return;
+	hsa_kernel_dispatch_packet_t pk;
+	memcpy(&pk, packet, sizeof pk);
+	char kernel[256], proc[32];
+	find_kernel((uintptr_t)pk.kernel_object, kernel, sizeof kernel, proc, sizeof proc);
+
+	/* kernarg_size from the kernel descriptor (offset 8), when readable. */
+	uint32_t ksize = 0;
+	if (rdc_sim_mem_valid((uintptr_t)pk.kernel_object, 64))
+		memcpy(&ksize, (const uint8_t *)(uintptr_t)pk.kernel_object + 8, 4);
+	bool kargs_ok = ksize <= 4096 && pk.kernarg_address &&
+			rdc_sim_mem_valid((uintptr_t)pk.kernarg_address, ksize);
+
+	char line[256 + 512 + 2 * 4096 + 64];
+	int n = snprintf(line, sizeof line,
+			 "{\"gpu\":%d,\"node\":%u,\"target\":\"%s\",\"kernel\":\"", rdc_sim_gpu_index(node),
+			 node, proc);
+	for (const char *k = kernel; *k && n < 600; k++) /* symbols: no quotes, but be safe */
+		n += snprintf(line + n, sizeof line - (size_t)n, (*k == '"' || *k == '\\') ? "\\%c" : "%c", *k);
+	n += snprintf(line + n, sizeof line - (size_t)n,
+		      "\",\"grid\":[%u,%u,%u],\"workgroup\":[%u,%u,%u],\"kernarg_size\":%u,\"kernarg\":\"",
+		      pk.grid_size_x, pk.grid_size_y, pk.grid_size_z, pk.workgroup_size_x,
+		      pk.workgroup_size_y, pk.workgroup_size_z, ksize);
+	if (kargs_ok) {
+		const uint8_t *ka = pk.kernarg_address;
+		for (uint32_t i = 0; i < ksize; i++)
+			n += snprintf(line + n, sizeof line - (size_t)n, "%02x", ka[i]);
+	}
+	n += snprintf(line + n, sizeof line - (size_t)n, "\"}\n");
+
+	pthread_mutex_lock(&trace_lock);
+	if (trace_fd < 0 && !trace_failed)
+		open_trace(c->trace_path);
+	if (trace_fd >= 0 && write(trace_fd, line, (size_t)n) != n)
+		rdc_sim_log("short write to the trace file");
+	pthread_mutex_unlock(&trace_lock);
+	rdc_sim_debug("dispatch node %u %s (%s)", node, kernel, proc);
+}
+
+void rdc_sim_trace_close(void)
+{
+	pthread_mutex_lock(&trace_lock);
+	if (trace_fd >= 0)
+		close(trace_fd);
+	trace_fd = -1;
+	trace_failed = false;
+	pthread_mutex_unlock(&trace_lock);
+}
