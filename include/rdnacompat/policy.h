@@ -63,6 +63,7 @@ struct rdc_choice {
 
 enum rdc_policy_flags {
 	RDC_POLICY_KERNELS = 1,    /* fill choice->kernels */
+	RDC_POLICY_OPT_IN  = 2,    /* also try edges whose condition has "opt-in" */
 };
 
 /* Check one kernel of a code object built for `code` against device `dev`
@@ -77,7 +78,10 @@ size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char
 		       size_t n);
 
 /* Choose for one bundle.  Tries the exact entry, then each compatible entry
- * in table order; a candidate is accepted only when every kernel passes. */
+ * in table order; a candidate is accepted only when every kernel passes
+ * rdc_check_kernel and the edge's conditions ("user-sgpr-16": each
+ * descriptor enables >= 16 user + system SGPRs; "opt-in" edges only with
+ * RDC_POLICY_OPT_IN). */
 int rdc_policy_choose(const struct rdc_tables *t, const struct rdc_target *device,
 		      const struct rdc_bundle *b, unsigned flags, struct rdc_choice *out,
 		      struct rdc_diag *d);

@@ -218,6 +218,15 @@ static bool in_list(const char **v, size_t n, const char *s)
 	return false;
 }
 
+static bool has_cond(const char *cond, const char *what)
+{
+	size_t l = strlen(what);
+	for (const char *p = cond; p && (p = strstr(p, what)); p += l)
+		if ((p == cond || p[-1] == '+') && (p[l] == '\0' || p[l] == '+'))
+			return true;
+	return false;
+}
+
 #define NEED_MAX 64
 
 size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char *out, size_t on)
@@ -232,7 +241,7 @@ size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char
 		procs[np++] = device_proc;
 	for (size_t i = 0; i < t->n_edges; i++) {
 		const struct rdc_compat_edge *e = &t->edges[i];
-		if (strcmp(e->device, device_proc))
+		if (strcmp(e->device, device_proc) || has_cond(e->condition, "opt-in"))
 			continue;
 		const struct rdc_isa *ci = rdc_isa_find(t, e->code);
 		if (ci && ci->generic) {
@@ -404,11 +413,31 @@ static void keep_co(struct rdc_choice *out, struct rdc_codeobj *co)
 	out->kernels = NULL;
 }
 
+/* Edge condition "user-sgpr-16": the device needs LLVM's UserSGPRInit16Bug
+ * workaround, i.e. each kernel's descriptor must enable at least 16 user +
+ * system SGPRs (COMPUTE_PGM_RSRC2: USER_SGPR_COUNT [5:1], workgroup id X/Y/Z
+ * bits 7-9, workgroup info bit 10; the private segment offset does not
+ * count, as in SIISelLowering's padding). */
+static bool check_user_sgpr16(const struct rdc_kernel *k, struct rdc_kernel_verdict *v)
+{
+	if (!k->kd.present)
+		return refuse(v, "user-sgpr", "no kernel descriptor to verify the 16 user+system SGPRs "
+			      "the device needs");
+	uint32_t r2 = k->kd.rsrc2;
+	uint32_t user = (r2 >> 1) & 0x1f;
+	uint32_t sys = ((r2 >> 7) & 1) + ((r2 >> 8) & 1) + ((r2 >> 9) & 1) + ((r2 >> 10) & 1);
+	if (user + sys < 16)
+		return refuse(v, "user-sgpr", "%u user + %u system SGPRs enabled, the device needs "
+			      ">= 16 (UserSGPRInit16Bug)", user, sys);
+	return true;
+}
+
 /* Parse item `it` and check every kernel.  Returns 1 accepted, 0 refused,
  * <0 on allocation failure.  On refusal appends to `why`. */
 static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
-		     const struct rdc_target *device, const struct item *it, unsigned flags,
-		     bool keep, struct rdc_choice *out, char *why, size_t cap, size_t *wlen)
+		     const struct rdc_target *device, const struct item *it, const char *cond,
+		     unsigned flags, bool keep, struct rdc_choice *out, char *why, size_t cap,
+		     size_t *wlen)
 {
 	char tt[64];
 	rdc_target_format(&it->target, tt, sizeof tt);
@@ -439,7 +468,10 @@ static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	bool first = true;
 	for (size_t i = 0; i < co->n_kernels; i++) {
 		struct rdc_kernel_verdict v;
-		if (!rdc_check_kernel(t, dev, device, &it->target, &co->kernels[i], &v)) {
+		bool ok = rdc_check_kernel(t, dev, device, &it->target, &co->kernels[i], &v);
+		if (ok && has_cond(cond, "user-sgpr-16"))
+			ok = check_user_sgpr16(&co->kernels[i], &v);
+		if (!ok) {
 			bad++;
 			if (first)
 				cat(why, cap, wlen, "%s%s refused: %s: %s: %s", *wlen ? "; " : "", tt,
@@ -505,7 +537,7 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 		bool check = (flags & RDC_POLICY_KERNELS) || bad_rules_for(t, dev->name, dev->name);
 		int acc = 1;
 		if (check) {
-			acc = try_entry(t, dev, device, ni, flags, true, out, why, sizeof why, &wlen);
+			acc = try_entry(t, dev, device, ni, NULL, flags, true, out, why, sizeof why, &wlen);
 			if (acc < 0)
 				return rdc_diag_set(d, acc, RDC_NO_OFFSET, "policy: out of memory");
 		}
@@ -567,8 +599,15 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 					}
 				}
 			}
+			if (has_cond(edges[e]->condition, "opt-in") && !(flags & RDC_POLICY_OPT_IN)) {
+				cat(why, sizeof why, &wlen,
+				    "%s%s not tried: the %s <- %s edge is opt-in (not established as safe)",
+				    wlen ? "; " : "", tt, dev->name, edges[e]->code);
+				continue;
+			}
 			size_t before = wlen;
-			int acc = try_entry(t, dev, device, c, flags, false, out, why, sizeof why, &wlen);
+			int acc = try_entry(t, dev, device, c, edges[e]->condition, flags, false, out, why,
+					    sizeof why, &wlen);
 			if (acc < 0)
 				return rdc_diag_set(d, acc, RDC_NO_OFFSET, "policy: out of memory");
 			if (acc == 1) {
