@@ -101,6 +101,19 @@ static int open_host_elf(int fd, const char *path, struct rdc_container *c, stru
 				  path, (unsigned long long)eh.e_shoff, elf_errmsg(-1));
 		goto out;
 	}
+	/* libelf reads section headers lazily and quietly finds none when the
+	 * table lies past the end: say so instead. */
+	uint64_t cnt = eh.e_shnum ? eh.e_shnum : (eh.e_shoff ? 1 : 0); /* 0: extended numbering */
+	if (nsec > cnt)
+		cnt = nsec;
+	uint64_t tab = cnt * eh.e_shentsize;
+	if (cnt > 0 && !rdc_in_bounds(eh.e_shoff, tab, c->file_size)) {
+		rc = rdc_diag_set(d, RDC_E_FORMAT, gelf_getclass(e) == ELFCLASS64 ? 0x28 : 0x20,
+				  "%s: section header table [%llu, +%llu) runs past the end of "
+				  "the %llu-byte file", path, (unsigned long long)eh.e_shoff,
+				  (unsigned long long)tab, (unsigned long long)c->file_size);
+		goto out;
+	}
 	Elf_Scn *scn = NULL;
 	size_t idx = 0;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {

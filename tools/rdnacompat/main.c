@@ -22,6 +22,7 @@ int rdc_cmd_version(int argc, char **argv)
 
 static const struct rdc_command commands[] = {
 	{ "version", rdc_cmd_version, "print the version" },
+	{ "run", rdc_cmd_run, "run a program with the shim preloaded and configured" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_run.c — `rdnacompat run [OPTIONS] -- CMD [ARGS]`: exec CMD with
+ * librdnacompat.so preloaded and the shim configured (run_env.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "run_env.h"
+#include "tool_util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: rdnacompat run [OPTIONS] -- CMD [ARGS...]\n"
+	      "\n"
+	      "Runs CMD with librdnacompat.so appended to LD_PRELOAD and the shim configured.\n"
+	      "\n"
+	      "  --gpu N[,N]          select real GPUs (HIP_VISIBLE_DEVICES=N)\n"
+	      "  --gpu TARGET[@CARD]  run on the simulated GPU (RDNACOMPAT_SIM_GPUS; needs\n"
+	      "                       sim/libhsakmt.so.1 beside the tool or RDNACOMPAT_SIM_LIB)\n"
+	      "  --mode MODE          map (default), spoof, audit or off (RDNACOMPAT_MODE)\n"
+	      "  --device N=MODE      mode for HIP device N only (RDNACOMPAT_DEVICE_N)\n"
+	      "  --log FILE           shim log file (RDNACOMPAT_LOG_FILE, made absolute)\n"
+	      "  --log-level LEVEL    error, warn (default), info or debug (RDNACOMPAT_LOG)\n"
+	      "  --log-format FMT     text or json (RDNACOMPAT_LOG_FORMAT); --json-log = json\n"
+	      "  --shim PATH          use this librdnacompat.so (default: beside the tool,\n"
+	      "                       ../librdnacompat.so or ../lib/librdnacompat.so; RDNACOMPAT_SHIM)\n"
+	      "\n"
+	      "exit: CMD's exit status (exec replaces this process); 2 usage or setup error,\n"
+	      "126 CMD cannot be executed, 127 CMD not found\n",
+	      f);
+}
+
+int rdc_cmd_run(int argc, char **argv)
+{
+	struct rdc_run_opts o = { 0 };
+	int i = 1;
+	for (; i < argc; i++) {
+		if (rdc_is_help(argv[i])) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		int r = rdc_run_parse_opt(&o, argc, argv, &i);
+		if (r == 1)
+			continue;
+		if (r < 0 || argv[i][0] == '-') {
+			fprintf(stderr, "rdnacompat run: %s '%s'\n", r < 0 ? "missing value for" : "unknown option",
+				argv[i]);
+			usage(stderr);
+			return 2;
+		}
+		break; /* CMD without "--" */
+	}
+	if (i >= argc) {
+		fprintf(stderr, "rdnacompat run: no command given\n");
+		usage(stderr);
+		return 2;
+	}
+	if (rdc_run_setup_env(&o) != 0)
+		return 2;
+	return rdc_run_exec(argv + i);
+}

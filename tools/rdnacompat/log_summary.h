@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * log_summary.h — reads a shim log (docs/SHIM.md: text lines
+ * "rdnacompat[PID]: LEVEL: EVENT: k=v ..." or JSON lines
+ * {"pid":..,"level":..,"event":..,...}) and sums it up per library: which
+ * devices the shim saw, what it mapped, refused, found missing, spoofed,
+ * redirected or routed, and the warnings.  Used by `explain --log`,
+ * `explain -- CMD` and `report`.
+ *
+ * Events are classified by name (assumption while the shim's event list is
+ * not final): "device"; names containing "map" (mapped), "refus" (refused),
+ * "missing"/"nobinary"/"no_binary"/"no-code" (missing), "spoof", "redirect",
+ * "route"/"fallback" (routed).  The library is the "lib" key (else
+ * "library", "caller", else "(process)").  Any other warn/error line is kept
+ * as a warning.
+ */
+#ifndef RDC_TOOL_LOG_SUMMARY_H
+#define RDC_TOOL_LOG_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rdnacompat/error.h"
+
+enum rdc_log_cat {
+	RDC_CAT_DEVICE = 0, RDC_CAT_MAPPED, RDC_CAT_REFUSED, RDC_CAT_MISSING, RDC_CAT_SPOOFED,
+	RDC_CAT_REDIRECTED, RDC_CAT_ROUTED, RDC_CAT_WARNING, RDC_CAT_N
+};
+
+struct rdc_log_item {
+	char *text;                /* "k=v k=v" without pid/level/event/lib */
+	unsigned count;
+};
+
+struct rdc_log_lib {
+	char *name;
+	size_t n[RDC_CAT_N];       /* events per category (with repeats) */
+	size_t n_items[RDC_CAT_N];
+	struct rdc_log_item *items[RDC_CAT_N]; /* distinct details */
+};
+
+struct rdc_log_summary {
+	bool json;                 /* the log was JSON lines */
+	size_t n_lines, n_events, n_unparsed;
+	size_t n_libs;
+	struct rdc_log_lib *libs;
+	char *mode;                /* from a "device" event's mode, if any */
+};
+
+/* Read `path`.  Errors: RDC_E_IO (cannot read).  Unparseable lines are
+ * counted, not fatal. */
+int rdc_log_summarize(const char *path, struct rdc_log_summary *s, struct rdc_diag *d);
+void rdc_log_summary_free(struct rdc_log_summary *s);
+const char *rdc_log_cat_name(int cat);
+
+/* Human summary (with what would fix the rest) or JSON. */
+void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json);
+
+#endif

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_env.c — builds the shim's environment for a child program (see
+ * run_env.h) and execs it.
+ */
+#include "run_env.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool_util.h"
+
+static bool valid_mode(const char *m)
+{
+	return !strcmp(m, "map") || !strcmp(m, "spoof") || !strcmp(m, "audit") || !strcmp(m, "off");
+}
+
+int rdc_run_parse_opt(struct rdc_run_opts *o, int argc, char **argv, int *i)
+{
+	static const char *const names[] = { "--gpu", "--mode", "--log", "--log-level", "--log-format",
+					     "--shim", "--device", NULL };
+	const char *a = argv[*i];
+	int which = -1;
+	const char *val = NULL;
+	for (int k = 0; names[k]; k++) {
+		size_t n = strlen(names[k]);
+		if (!strcmp(a, names[k])) {
+			if (*i + 1 >= argc)
+				return -1;
+			val = argv[++*i];
+			which = k;
+			break;
+		}
+		if (!strncmp(a, names[k], n) && a[n] == '=') {
+			val = a + n + 1;
+			which = k;
+			break;
+		}
+	}
+	switch (which) {
+	case 0: o->gpu = val; return 1;
+	case 1: o->mode = val; return 1;
+	case 2: o->log_file = val; return 1;
+	case 3: o->log_level = val; return 1;
+	case 4: o->log_format = val; return 1;
+	case 5: o->shim = val; return 1;
+	case 6:
+		if (o->n_devices < 16)
+			o->devices[o->n_devices++] = val;
+		return 1;
+	default:
+		if (!strcmp(a, "--json-log")) {
+			o->log_format = "json";
+			return 1;
+		}
+		return 0;
+	}
+}
+
+static void setenv_or_die(const char *k, const char *v)
+{
+	if (setenv(k, v, 1) != 0) {
+		fprintf(stderr, "rdnacompat: setenv %s: %s\n", k, strerror(errno));
+		exit(70);
+	}
+}
+
+/* Prepend `dir` to the ':'-list variable `var`. */
+static void prepend_path(const char *var, const char *dir)
+{
+	const char *old = getenv(var);
+	struct rdc_sbuf b = { 0 };
+	rdc_sb_add(&b, dir);
+	if (old && *old)
+		rdc_sb_printf(&b, ":%s", old);
+	setenv_or_die(var, b.s);
+	rdc_sb_free(&b);
+}
+
+int rdc_run_setup_env(const struct rdc_run_opts *o)
+{
+	char *shim = o->shim ? realpath(o->shim, NULL) : rdc_shim_path();
+	if (!shim) {
+		fprintf(stderr, "rdnacompat: librdnacompat.so not found%s%s (looked beside the tool: "
+				"../librdnacompat.so, ../lib/librdnacompat.so; or set RDNACOMPAT_SHIM)\n",
+			o->shim ? " at " : "", o->shim ? o->shim : "");
+		return -1;
+	}
+	const char *pre = getenv("LD_PRELOAD");
+	if (!pre || !strstr(pre, shim)) {
+		struct rdc_sbuf b = { 0 };
+		if (pre && *pre)
+			rdc_sb_printf(&b, "%s:", pre);
+		rdc_sb_add(&b, shim);
+		setenv_or_die("LD_PRELOAD", b.s);
+		rdc_sb_free(&b);
+	}
+	free(shim);
+	if (o->mode) {
+		if (!valid_mode(o->mode)) {
+			fprintf(stderr, "rdnacompat: --mode %s: expected map, spoof, audit or off\n", o->mode);
+			return -1;
+		}
+		setenv_or_die("RDNACOMPAT_MODE", o->mode);
+	}
+	for (int i = 0; i < o->n_devices; i++) {
+		char *end;
+		long n = strtol(o->devices[i], &end, 10);
+		if (end == o->devices[i] || *end != '=' || n < 0 || n > 63 || !valid_mode(end + 1)) {
+			fprintf(stderr, "rdnacompat: --device %s: expected N=MODE (e.g. 1=off)\n", o->devices[i]);
+			return -1;
+		}
+		char name[40];
+		snprintf(name, sizeof name, "RDNACOMPAT_DEVICE_%ld", n);
+		setenv_or_die(name, end + 1);
+	}
+	if (o->log_file) {
+		/* Absolute, since the program may change directory. */
+		char *abs = NULL;
+		if (o->log_file[0] != '/') {
+			char cwd[4096];
+			if (getcwd(cwd, sizeof cwd)) {
+				struct rdc_sbuf b = { 0 };
+				rdc_sb_printf(&b, "%s/%s", cwd, o->log_file);
+				abs = b.s;
+			}
+		}
+		setenv_or_die("RDNACOMPAT_LOG_FILE", abs ? abs : o->log_file);
+		free(abs);
+	}
+	if (o->log_level) {
+		const char *l = o->log_level;
+		if (strcmp(l, "error") && strcmp(l, "warn") && strcmp(l, "info") && strcmp(l, "debug")) {
+			fprintf(stderr, "rdnacompat: --log-level %s: expected error, warn, info or debug\n", l);
+			return -1;
+		}
+		setenv_or_die("RDNACOMPAT_LOG", l);
+	}
+	if (o->log_format) {
+		if (strcmp(o->log_format, "text") && strcmp(o->log_format, "json")) {
+			fprintf(stderr, "rdnacompat: --log-format %s: expected text or json\n", o->log_format);
+			return -1;
+		}
+		setenv_or_die("RDNACOMPAT_LOG_FORMAT", o->log_format);
+	}
+	if (o->gpu) {
+		bool numeric = true;
+		for (const char *p = o->gpu; *p; p++)
+			numeric &= isdigit((unsigned char)*p) || *p == ',';
+		if (numeric && *o->gpu) {
+			setenv_or_die("HIP_VISIBLE_DEVICES", o->gpu);
+		} else {
+			static const char *const rel[] = { "../sim/libhsakmt.so.1", "../lib/rdnacompat/sim/libhsakmt.so.1",
+							   NULL };
+			char *sim = rdc_find_shipped("RDNACOMPAT_SIM_LIB", rel);
+			if (!sim) {
+				fprintf(stderr, "rdnacompat: --gpu %s names a target, which needs the simulated GPU "
+						"(sim/libhsakmt.so.1 beside the tool, or RDNACOMPAT_SIM_LIB), not found; "
+						"to select a real GPU give its index (--gpu 1)\n", o->gpu);
+				return -1;
+			}
+			char *slash = strrchr(sim, '/');
+			*slash = '\0';
+			prepend_path("LD_LIBRARY_PATH", sim);
+			free(sim);
+			setenv_or_die("RDNACOMPAT_SIM_GPUS", o->gpu);
+		}
+	}
+	if (getenv("HSA_OVERRIDE_GFX_VERSION"))
+		fprintf(stderr, "rdnacompat: warning: HSA_OVERRIDE_GFX_VERSION is set: the runtime then reports "
+				"the overridden target and the shim cannot see the real one; unset it\n");
+	return 0;
+}
+
+int rdc_run_exec(char **argv)
+{
+	fflush(NULL);
+	execvp(argv[0], argv);
+	int e = errno;
+	fprintf(stderr, "rdnacompat: cannot run %s: %s\n", argv[0], strerror(e));
+	return e == ENOENT ? 127 : 126;
+}
