@@ -60,6 +60,7 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtCreateEvent(HsaEventDescriptor *desc, bool manua
 			return HSAKMT_STATUS_NO_MEMORY;
 		}
 		mailboxes = p;
+		rdc_sim_mem_track(p, MAX_EVENTS * 8);
 	}
 	uint32_t id = 0;
 	for (uint32_t k = 0; k < MAX_EVENTS - 1; k++) {
@@ -202,8 +203,10 @@ void rdc_sim_events_close(void)
 		free(table[i]);
 		table[i] = NULL;
 	}
-	if (mailboxes)
+	if (mailboxes) {
+		rdc_sim_mem_untrack(mailboxes);
 		munmap(mailboxes, MAX_EVENTS * 8);
+	}
 	mailboxes = NULL;
 	pthread_mutex_unlock(&ev_lock);
 }

@@ -95,6 +95,25 @@ bool rdc_sim_mem_valid(uintptr_t addr, uint64_t len)
 	return len <= r.size && addr - r.base <= r.size - len;
 }
 
+int rdc_sim_mem_track(void *addr, uint64_t len)
+{
+	struct region r = { .base = (uintptr_t)addr, .size = len, .owned = false,
+			    .type = HSA_POINTER_ALLOCATED, .node = 0 };
+	pthread_mutex_lock(&mem_lock);
+	int rc = insert_locked(&r);
+	pthread_mutex_unlock(&mem_lock);
+	return rc;
+}
+
+void rdc_sim_mem_untrack(void *addr)
+{
+	pthread_mutex_lock(&mem_lock);
+	ptrdiff_t i = find_locked((uintptr_t)addr);
+	if (i >= 0 && regions[i].base == (uintptr_t)addr && !regions[i].owned)
+		remove_locked((size_t)i);
+	pthread_mutex_unlock(&mem_lock);
+}
+
 void rdc_sim_mem_atfork_child(void)
 {
 	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;

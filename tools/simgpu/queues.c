@@ -19,6 +19,7 @@
 #include <hsa_ext_amd.h>
 #include <amd_hsa_signal.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,6 +87,26 @@ static bool cond_holds(uint32_t cond, int64_t v, int64_t want)
 	}
 }
 
+static void dispatch(struct sim_queue *q, const uint8_t *pkt)
+{
+	char kernel[256], proc[32];
+	uint64_t kobj;
+	memcpy(&kobj, pkt + 32, 8);
+	bool elf = rdc_sim_kernel_lookup((uintptr_t)kobj, kernel, sizeof kernel, proc, sizeof proc);
+	uint32_t ksize = 0;
+	const char *internal = elf ? NULL : rdc_sim_blit_emulate(pkt, &ksize);
+	if (internal) {
+		snprintf(kernel, sizeof kernel, "%s", internal);
+		snprintf(proc, sizeof proc, "%s", rdc_sim_node_proc(q->ring.node));
+	} else if (!elf && !q->ring.warned) {
+		rdc_sim_log("queue %llu: dispatch of kernel object 0x%llx that lies in no loaded code "
+			    "object; retired without effect", (unsigned long long)q->id,
+			    (unsigned long long)kobj);
+		q->ring.warned = true;
+	}
+	rdc_sim_trace_dispatch(q->ring.node, pkt, kernel, proc, ksize);
+}
+
 /* One AQL packet: true if retired (or unsupported and retired). */
 static bool aql_packet(struct sim_queue *q, uint8_t *pkt, uint16_t header)
 {
@@ -94,7 +115,7 @@ static bool aql_packet(struct sim_queue *q, uint8_t *pkt, uint16_t header)
 	memcpy(&completion, pkt + 56, 8);
 	switch (type) {
 	case HSA_PACKET_TYPE_KERNEL_DISPATCH:
-		rdc_sim_trace_dispatch(q->ring.node, pkt);
+		dispatch(q, pkt);
 		break;
 	case HSA_PACKET_TYPE_BARRIER_AND:
 	case HSA_PACKET_TYPE_BARRIER_OR: {

@@ -65,6 +65,9 @@ struct rdc_sim_range { uintptr_t base; uint64_t size; };
 bool rdc_sim_mem_find(uintptr_t addr, struct rdc_sim_range *out);
 void rdc_sim_mem_close(void);
 void rdc_sim_mem_atfork_child(void);
+/* Memory of the simulator itself that "the GPU" writes (event mailboxes). */
+int rdc_sim_mem_track(void *addr, uint64_t len);
+void rdc_sim_mem_untrack(void *addr);
 /* Is [addr, addr+len) inside one tracked range? */
 bool rdc_sim_mem_valid(uintptr_t addr, uint64_t len);
 
@@ -94,8 +97,17 @@ struct rdc_sim_ring {
  * Returns true if it made progress; false if idle or waiting (POLL_REGMEM). */
 bool rdc_sim_sdma_poll(struct rdc_sim_ring *r);
 
+/* blit.c: apply the effect of ROCR's own copy/fill blit kernels; returns a
+ * name for the trace ("rocr-blit:copy-aligned") or NULL if not one of them. */
+const char *rdc_sim_blit_emulate(const void *packet, uint32_t *kernarg_size);
+
 /* trace.c */
-void rdc_sim_trace_dispatch(uint32_t node, const void *packet);
+/* Kernel symbol (no ".kd") and code-object processor of a kernel object, from
+ * the ELF image it was loaded in; false (and "?") if it is in none. */
+bool rdc_sim_kernel_lookup(uintptr_t kobj, char *kernel, size_t kn, char *proc, size_t pn);
+/* kernarg_size: 0 = read it from the kernel descriptor. */
+void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kernel, const char *proc,
+			    uint32_t kernarg_size);
 void rdc_sim_trace_close(void);
 
 #endif

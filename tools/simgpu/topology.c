@@ -282,7 +282,7 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeMemoryProperties(HSAuint32 node, HSAuint3
 		banks[0].MemoryClockMax = 3200;
 		nb = 1;
 	} else {
-		banks[0].HeapType = HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE;
+		banks[0].HeapType = HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC;
 		banks[0].SizeInBytes = snap.node[node].LocalMemSize;
 		banks[0].Width = 256;
 		banks[0].MemoryClockMax = 2000;

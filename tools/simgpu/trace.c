@@ -132,20 +132,26 @@ static bool match_image(const struct image *im, const uint8_t *hdr, uintptr_t ko
 	return false;
 }
 
-static void find_kernel(uintptr_t kobj, char *kernel, size_t kn, char *proc, size_t pn)
+bool rdc_sim_kernel_lookup(uintptr_t kobj, char *kernel, size_t kn, char *proc, size_t pn)
 {
 	struct rdc_sim_range r;
 	snprintf(kernel, kn, "?");
 	snprintf(proc, pn, "?");
-	if (!rdc_sim_mem_find(kobj, &r))
-		return;
+	if (!rdc_sim_mem_find(kobj, &r)) {
+		rdc_sim_debug("kernel object 0x%llx is in no simulated allocation",
+			      (unsigned long long)kobj);
+		return false;
+	}
 	struct image im = { (const uint8_t *)r.base, r.size };
 	for (uintptr_t a = kobj & ~(uintptr_t)4095;; a -= 4096) {
 		if (match_image(&im, (const uint8_t *)a, kobj, kernel, kn, proc, pn))
-			return;
+			return true;
 		if (a < r.base + 4096)
 			break;
 	}
+	rdc_sim_debug("kernel object 0x%llx: no code object found in [0x%llx, +0x%llx)",
+		      (unsigned long long)kobj, (unsigned long long)r.base, (unsigned long long)r.size);
+	return false;
 }
 
 static void open_trace(const char *path)
@@ -157,20 +163,19 @@ static void open_trace(const char *path)
 	}
 }
 
-void rdc_sim_trace_dispatch(uint32_t node, const void *packet)
+void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kernel, const char *proc,
+			    uint32_t kernarg_size)
 {
 	const struct rdc_sim_config *c = rdc_sim_config_get();
 	if (!c || !c->trace_path[0])
 		return;
 	hsa_kernel_dispatch_packet_t pk;
 	memcpy(&pk, packet, sizeof pk);
-	char kernel[256], proc[32];
-	find_kernel((uintptr_t)pk.kernel_object, kernel, sizeof kernel, proc, sizeof proc);
-
-	/* kernarg_size from the kernel descriptor (offset 8), when readable. */
-	uint32_t ksize = 0;
-	if (rdc_sim_mem_valid((uintptr_t)pk.kernel_object, 64))
-		memcpy(&ksize, (const uint8_t *)(uintptr_t)pk.kernel_object + 8, 4);
+	uint32_t ksize = kernarg_size;
+	const uint8_t *ko = (const uint8_t *)(uintptr_t)pk.kernel_object;
+	if (!ksize && rdc_sim_mem_valid((uintptr_t)ko, 64)) {
+		memcpy(&ksize, ko + 8, 4); /* kernel descriptor: kernarg_size */
+	}
 	bool kargs_ok = ksize <= 4096 && pk.kernarg_address &&
 			rdc_sim_mem_valid((uintptr_t)pk.kernarg_address, ksize);
 

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/*
+ * blit.c — ROCR's own blit kernels.  ROCR 5.2 copies and fills device
+ * memory with three small kernels of its own (BlitKernel: CopyAligned,
+ * CopyMisaligned, Fill; raw machine code with an amd_kernel_code_t header, no
+ * ELF, its kernel object in no code object) — the loader uses them to put code objects into VRAM, and all copies
+ * use them when SDMA is off.  The simulator executes no kernel, but without
+ * their effect no code object would ever reach "device memory", so these
+ * three are recognised by the exact argument layout ROCR builds
+ * (amd_blit_kernel.h KernelArgs: monotonic phase pointers, a constant
+ * dst - src offset, num_workitems == grid size) and their effect is applied
+ * with memmove/fill.  User kernels are never executed.
+ */
+#include <hsa.h>
+#include <string.h>
+
+#include "sim.h"
+
+static uint64_t u64at(const uint8_t *p, unsigned off)
+{
+	uint64_t v;
+	memcpy(&v, p + off, 8);
+	return v;
+}
+
+static uint32_t u32at(const uint8_t *p, unsigned off)
+{
+	uint32_t v;
+	memcpy(&v, p + off, 4);
+	return v;
+}
+
+static bool copy_ok(uint64_t src, uint64_t dst, uint64_t n)
+{
+	return rdc_sim_mem_valid((uintptr_t)src, n) && rdc_sim_mem_valid((uintptr_t)dst, n);
+}
+
+const char *rdc_sim_blit_emulate(const void *packet, uint32_t *kernarg_size)
+{
+	hsa_kernel_dispatch_packet_t pk;
+	memcpy(&pk, packet, sizeof pk);
+	const uint8_t *code = (const uint8_t *)(uintptr_t)pk.kernel_object;
+	const uint8_t *ka = pk.kernarg_address;
+	/* Callers only ask for kernel objects that lie in no ELF code object. */
+	if (!code || !ka || !rdc_sim_mem_valid((uintptr_t)ka, 88))
+		return NULL;
+	uint64_t grid = pk.grid_size_x;
+
+	/* CopyAligned: 10 pointers (src/dst pairs), num_workitems at 80. */
+	if (u32at(ka, 80) == grid) {
+		uint64_t s[5], d[5];
+		bool ok = true;
+		for (int i = 0; i < 5; i++) {
+			s[i] = u64at(ka, (unsigned)i * 16);
+			d[i] = u64at(ka, (unsigned)i * 16 + 8);
+			if (i && (s[i] < s[i - 1] || d[i] < d[i - 1] || d[i] - s[i] != d[0] - s[0]))
+				ok = false;
+		}
+		if (ok && s[4] > s[0]) {
+			if (copy_ok(s[0], d[0], s[4] - s[0])) {
+				memmove((void *)(uintptr_t)d[0], (const void *)(uintptr_t)s[0], s[4] - s[0]);
+				*kernarg_size = 84;
+				return "rocr-blit:copy-aligned";
+			}
+		}
+	}
+	/* CopyMisaligned: 6 pointers, num_workitems at 48. */
+	if (u32at(ka, 48) == grid) {
+		uint64_t s[3], d[3];
+		bool ok = true;
+		for (int i = 0; i < 3; i++) {
+			s[i] = u64at(ka, (unsigned)i * 16);
+			d[i] = u64at(ka, (unsigned)i * 16 + 8);
+			if (i && (s[i] < s[i - 1] || d[i] < d[i - 1] || d[i] - s[i] != d[0] - s[0]))
+				ok = false;
+		}
+		if (ok && s[2] > s[0] && copy_ok(s[0], d[0], s[2] - s[0])) {
+			memmove((void *)(uintptr_t)d[0], (const void *)(uintptr_t)s[0], s[2] - s[0]);
+			*kernarg_size = 52;
+			return "rocr-blit:copy-misaligned";
+		}
+	}
+	/* Fill: 3 pointers, fill_value at 24, num_workitems at 28. */
+	if (u32at(ka, 28) == grid) {
+		uint64_t d0 = u64at(ka, 0), d1 = u64at(ka, 8), end = u64at(ka, 16);
+		uint32_t v = u32at(ka, 24);
+		if (d0 <= d1 && d1 <= end && end > d0 && (end - d0) % 4 == 0 &&
+		    rdc_sim_mem_valid((uintptr_t)d0, end - d0)) {
+			uint32_t *p = (uint32_t *)(uintptr_t)d0;
+			for (uint64_t i = 0; i < (end - d0) / 4; i++)
+				p[i] = v;
+			*kernarg_size = 32;
+			return "rocr-blit:fill";
+		}
+	}
+	return NULL;
+}
