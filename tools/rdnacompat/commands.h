@@ -21,6 +21,7 @@ int rdc_cmd_version(int argc, char **argv);
 int rdc_cmd_doctor(int argc, char **argv);   /* cmd_doctor.c */
 int rdc_cmd_explain(int argc, char **argv);  /* cmd_explain.c */
 int rdc_cmd_run(int argc, char **argv);      /* cmd_run.c */
+int rdc_cmd_sim(int argc, char **argv);      /* cmd_sim.c */
 int rdc_cmd_report(int argc, char **argv);   /* cmd_report.c */
 int rdc_cmd_db(int argc, char **argv);       /* cmd_db.c */
 int rdc_cmd_cards(int argc, char **argv);    /* cmd_cards.c */

@@ -23,6 +23,7 @@ int rdc_cmd_version(int argc, char **argv)
 static const struct rdc_command commands[] = {
 	{ "version", rdc_cmd_version, "print the version" },
 	{ "run", rdc_cmd_run, "run a program with the shim preloaded and configured" },
+	{ "sim", rdc_cmd_sim, "run a program on simulated AMD GPUs (kernels not executed)" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_sim.c — `rdnacompat sim --gpu TARGET [--gpu TARGET ...] [--card NAME |
+ * --pci ID] -- CMD [ARGS]`: run CMD on simulated AMD GPUs.  Sets
+ * RDNACOMPAT_SIM_GPUS (and RDNACOMPAT_SIM_TRACE / _VERBOSE) and puts the
+ * simulator's libhsakmt.so.1 first on LD_LIBRARY_PATH, then execs CMD.
+ * The simulator is docs/SIMGPU.md; kernels are not executed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "tool_util.h"
+
+#define MAX_GPUS 8
+
+static void usage(FILE *f)
+{
+	fputs("usage: rdnacompat sim [--gpu TARGET [--card NAME | --pci ID]]... [OPTIONS] -- CMD [ARGS...]\n"
+	      "\n"
+	      "Runs CMD with Debian's real ROCm 5.2.3 stack (ROCR, HIP, rocminfo, ROCm libraries)\n"
+	      "seeing simulated AMD GPUs: a test-only replacement of the KFD thunk libhsakmt.so.1.\n"
+	      "KERNELS ARE NOT EXECUTED: dispatches are retired (and traced), so kernel results are\n"
+	      "garbage; memory copies (SDMA) really move bytes.  For testing code-object selection,\n"
+	      "HSA_OVERRIDE_GFX_VERSION and the shim without an AMD GPU.  See docs/SIMGPU.md.\n"
+	      "\n"
+	      "  --gpu TARGET     add a simulated GPU (gfx1030, gfx1031, ...; repeat for more;\n"
+	      "                   default: one gfx1031).  ROCR 5.2.3 knows gfx1030-gfx1035, not gfx11.\n"
+	      "  --card NAME      card of the last --gpu by name ('RX 6700 XT'): CU count, VRAM,\n"
+	      "                   PCI id, marketing name; without --gpu the card's own target\n"
+	      "  --pci ID         same by PCI device id (73df or 1002:73df)\n"
+	      "  --trace FILE     one JSON line per kernel dispatch (RDNACOMPAT_SIM_TRACE)\n"
+	      "  --verbose        log queues and dispatches on stderr (RDNACOMPAT_SIM_VERBOSE=1)\n"
+	      "  --print-env      print the environment that would be set, do not run CMD\n"
+	      "  (HSA_OVERRIDE_GFX_VERSION[_<node>] in the environment is honoured like the real thunk.)\n"
+	      "\n"
+	      "The simulator is sim/libhsakmt.so.1 beside the tool's directory (build tree),\n"
+	      "../lib/rdnacompat/sim/ when installed, or RDNACOMPAT_SIM_LIB.\n"
+	      "\n"
+	      "exit: CMD's exit status (exec replaces this process); 2 usage or setup error,\n"
+	      "126 CMD cannot be executed, 127 CMD not found\n",
+	      f);
+}
+
+static char *sim_lib_dir(void)
+{
+	static const char *const rel[] = { "../sim/libhsakmt.so.1", "../lib/rdnacompat/sim/libhsakmt.so.1",
+					   NULL };
+	char *lib = rdc_find_shipped("RDNACOMPAT_SIM_LIB", rel);
+	if (!lib)
+		return NULL;
+	char *slash = strrchr(lib, '/');
+	if (slash)
+		*slash = 0;
+	return lib;
+}
+
+static int set(const char *k, const char *v, bool print)
+{
+	if (print) {
+		printf("%s=%s\n", k, v);
+		return 0;
+	}
+	if (setenv(k, v, 1)) {
+		fprintf(stderr, "rdnacompat sim: setenv %s: %s\n", k, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int rdc_cmd_sim(int argc, char **argv)
+{
+	const char *gpus[MAX_GPUS], *cards[MAX_GPUS];
+	int n = 0;
+	const char *trace = NULL;
+	bool verbose = false, print = false;
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (rdc_is_help(a)) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		bool takes = !strcmp(a, "--gpu") || !strcmp(a, "--card") || !strcmp(a, "--pci") ||
+			     !strcmp(a, "--trace");
+		if (takes && i + 1 >= argc) {
+			fprintf(stderr, "rdnacompat sim: missing value for '%s'\n", a);
+			return 2;
+		}
+		if (!strcmp(a, "--gpu") || ((!strcmp(a, "--card") || !strcmp(a, "--pci")) &&
+					    (n == 0 || cards[n - 1]))) {
+			if (n == MAX_GPUS) {
+				fprintf(stderr, "rdnacompat sim: at most %d GPUs\n", MAX_GPUS);
+				return 2;
+			}
+			gpus[n] = "";
+			cards[n] = NULL;
+			n++;
+			if (!strcmp(a, "--gpu")) {
+				gpus[n - 1] = argv[++i];
+				if (strchr(gpus[n - 1], ',')) {
+					fprintf(stderr, "rdnacompat sim: one target per --gpu\n");
+					return 2;
+				}
+				continue;
+			}
+		}
+		if (!strcmp(a, "--card") || !strcmp(a, "--pci")) {
+			cards[n - 1] = argv[++i];
+			if (strchr(cards[n - 1], ',')) {
+				fprintf(stderr, "rdnacompat sim: ',' is not allowed in a card name\n");
+				return 2;
+			}
+		} else if (!strcmp(a, "--trace")) {
+			trace = argv[++i];
+		} else if (!strcmp(a, "--verbose")) {
+			verbose = true;
+		} else if (!strcmp(a, "--print-env")) {
+			print = true;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "rdnacompat sim: unknown option '%s'\n", a);
+			usage(stderr);
+			return 2;
+		} else {
+			break; /* CMD without "--" */
+		}
+	}
+	if (i >= argc && !print) {
+		fprintf(stderr, "rdnacompat sim: no command given\n");
+		usage(stderr);
+		return 2;
+	}
+	struct rdc_sbuf spec = { 0 };
+	for (int k = 0; k < n; k++) {
+		if (k)
+			rdc_sb_add(&spec, ",");
+		rdc_sb_add(&spec, gpus[k]);
+		if (cards[k]) {
+			rdc_sb_add(&spec, "@");
+			rdc_sb_add(&spec, cards[k]);
+		}
+	}
+	if (n == 0)
+		rdc_sb_add(&spec, "gfx1031");
+	char *dir = sim_lib_dir();
+	if (!dir) {
+		fprintf(stderr, "rdnacompat sim: the simulator (sim/libhsakmt.so.1) was not found beside "
+				"the tool; build it (make) or set RDNACOMPAT_SIM_LIB\n");
+		rdc_sb_free(&spec);
+		return 2;
+	}
+	struct rdc_sbuf ld = { 0 };
+	const char *old = getenv("LD_LIBRARY_PATH");
+	rdc_sb_printf(&ld, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+	char *abs_trace = NULL;
+	if (trace && trace[0] != '/') {
+		char cwd[4096];
+		if (getcwd(cwd, sizeof cwd)) {
+			struct rdc_sbuf t = { 0 };
+			rdc_sb_printf(&t, "%s/%s", cwd, trace);
+			abs_trace = t.s;
+		}
+	}
+	int rc = set("RDNACOMPAT_SIM_GPUS", rdc_sb_str(&spec), print) ||
+		 set("LD_LIBRARY_PATH", rdc_sb_str(&ld), print) ||
+		 (trace && set("RDNACOMPAT_SIM_TRACE", abs_trace ? abs_trace : trace, print)) ||
+		 (verbose && set("RDNACOMPAT_SIM_VERBOSE", "1", print));
+	free(abs_trace);
+	free(dir);
+	rdc_sb_free(&spec);
+	rdc_sb_free(&ld);
+	if (rc)
+		return 2;
+	if (print)
+		return 0;
+	execvp(argv[i], argv + i);
+	int e = errno;
+	fprintf(stderr, "rdnacompat sim: cannot run '%s': %s\n", argv[i], strerror(e));
+	return e == ENOENT ? 127 : 126;
+}
