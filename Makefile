@@ -58,7 +58,7 @@ TGEN     := $(BUILD)/host/tablegen
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check deps demo asan install clean fixtures unit integration exports
+.PHONY: all check deps demo asan install clean fixtures unit integration exports fuzz-smoke
 all: $(SHIM) $(TOOL) $(if $(SIM_SRC),$(SIM))
 
 $(BUILD)/obj/%.o: %.c
@@ -118,6 +118,19 @@ integration: all fixtures
 
 exports: $(SHIM)
 	bash tests/check-exports.sh $(SHIM) shim/exports.allow
+
+# Bundle-reader fuzzing (libFuzzer, clang-15): the bundle sources built
+# straight into the fuzzer with ASan+UBSan; fuzz-smoke runs it ~25 s on seeds
+# made from the fixtures (tests/fuzz/smoke.sh).
+FUZZ_CC  ?= clang-15
+FUZZ_SRC := tests/fuzz/fuzz_bundle.c $(sort $(wildcard shim/core/bundle*.c)) shim/core/error.c shim/core/target.c
+$(BUILD)/fuzz/fuzz_bundle: $(FUZZ_SRC) $(wildcard include/rdnacompat/*.h shim/core/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(CPPFLAGS) $(FUZZ_SRC) -lzstd -lz -o $@
+
+fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle fixtures
+	bash tests/fuzz/smoke.sh $(BUILD)
 
 deps:
 	bash tools/deps.sh
