@@ -42,7 +42,13 @@ struct rdc_compat_edge {
 	const char *device;        /* processor of the card */
 	const char *code;          /* processor of the code object */
 	unsigned rank;             /* 1 = most preferred */
-	const char *condition;     /* "none" | "vgpr-fit" | ... (see tables/compat.tsv) */
+	const char *condition;     /* "none", or "+"-joined: "vgpr-fit" (each kernel's
+	                              VGPRs must fit the device's smaller file),
+	                              "user-sgpr-16" (the code lacks LLVM's
+	                              UserSGPRInit16Bug workaround the device needs:
+	                              its descriptors must enable >= 16 user+system
+	                              SGPRs), "opt-in" (not established as safe: use
+	                              only when the user asks).  tables/README.md */
 	const char *source;
 };
 
@@ -98,5 +104,10 @@ const struct rdc_card *rdc_card_find_pci(const struct rdc_tables *t, uint16_t ve
 size_t rdc_card_search(const struct rdc_tables *t, const char *query,
 		       const struct rdc_card **out, size_t max);
 const char *rdc_card_status_name(int status);
+
+/* The compat edges of `device` sorted by rank (most preferred first);
+ * returns the count written to out (up to max). */
+size_t rdc_compat_edges_for(const struct rdc_tables *t, const char *device,
+			    const struct rdc_compat_edge **out, size_t max);
 
 #endif

@@ -1,10 +1,138 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tablegen.c — compiles the tables/ TSV files into build/gen/tables_data.c.
+ * tablegen.c — compiles tables/{isa,compat,cards,badkernels}.tsv into
+ * build/gen/tables_data.c: const arrays and rdc_tables_builtin().
  * Usage: tablegen TABLES_DIR OUT.c
- * (Bootstrap version: emits empty tables; replaced by the real generator.)
+ *
+ * Rows are parsed and validated by the same code as the run-time override
+ * loader (shim/core/tables_parse.c); any bad row prints "file:line: reason"
+ * and fails the build.  Output order is file order.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdnacompat/tables_parse.h"
+
+static void cstr(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("NULL", f);
+		return;
+	}
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\%03o", *p);
+		else if (*p == '?' && p[1] == '?')
+			fputs("?\"\"", f); /* no trigraphs */
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static const char *b(bool v) { return v ? "true" : "false"; }
+
+static void emit(FILE *f, const struct rdc_tables *t, const char *dir)
+{
+	fprintf(f, "/* SPDX-License-Identifier: MIT */\n"
+		   "/*\n * tables_data.c — generated from %s/isa.tsv, %s/compat.tsv, %s/cards.tsv\n"
+		   " * and %s/badkernels.tsv by tools/tablegen — do not edit.\n */\n",
+		dir, dir, dir, dir);
+	fputs("#include <stddef.h>\n#include \"rdnacompat/tables.h\"\n\n", f);
+
+	if (t->n_isa) {
+		fputs("/* generated from tables/isa.tsv — do not edit */\n"
+		      "static const struct rdc_isa isa[] = {\n", f);
+		for (size_t i = 0; i < t->n_isa; i++) {
+			const struct rdc_isa *r = &t->isa[i];
+			fputs("\t{ .name = ", f);
+			cstr(f, r->name);
+			fputs(", .family = ", f);
+			cstr(f, r->family);
+			fprintf(f, ", .mach = 0x%03x, .generic = %s, .generic_target = ", r->mach, b(r->generic));
+			cstr(f, r->generic_target);
+			fprintf(f,
+				", .min_generic_version = %u, .default_wave = %u, .xnack_supported = %s, "
+				".sramecc_supported = %s, .lds_per_workgroup = %u, .vgprs_per_simd_w32 = %u, "
+				".vgprs_per_simd_w64 = %u, .vgpr_granule_w32 = %u, .vgpr_granule_w64 = %u, "
+				".max_waves_per_simd = %u, .source = ",
+				r->min_generic_version, r->default_wave, b(r->xnack_supported),
+				b(r->sramecc_supported), r->lds_per_workgroup, r->vgprs_per_simd_w32,
+				r->vgprs_per_simd_w64, r->vgpr_granule_w32, r->vgpr_granule_w64,
+				r->max_waves_per_simd);
+			cstr(f, r->source);
+			fputs(" },\n", f);
+		}
+		fputs("};\n\n", f);
+	}
+	if (t->n_edges) {
+		fputs("/* generated from tables/compat.tsv — do not edit */\n"
+		      "static const struct rdc_compat_edge edges[] = {\n", f);
+		for (size_t i = 0; i < t->n_edges; i++) {
+			const struct rdc_compat_edge *r = &t->edges[i];
+			fputs("\t{ .device = ", f);
+			cstr(f, r->device);
+			fputs(", .code = ", f);
+			cstr(f, r->code);
+			fprintf(f, ", .rank = %u, .condition = ", r->rank);
+			cstr(f, r->condition);
+			fputs(", .source = ", f);
+			cstr(f, r->source);
+			fputs(" },\n", f);
+		}
+		fputs("};\n\n", f);
+	}
+	if (t->n_cards) {
+		fputs("/* generated from tables/cards.tsv — do not edit */\n"
+		      "static const struct rdc_card cards[] = {\n", f);
+		for (size_t i = 0; i < t->n_cards; i++) {
+			const struct rdc_card *r = &t->cards[i];
+			fprintf(f, "\t{ .vendor = 0x%04x, .device = 0x%04x, .revision = %d, .name = ", r->vendor,
+				r->device, r->revision);
+			cstr(f, r->name);
+			fputs(", .target = ", f);
+			cstr(f, r->target);
+			fprintf(f, ", .status = %d, .kind = ", r->status);
+			cstr(f, r->kind);
+			fputs(", .source = ", f);
+			cstr(f, r->source);
+			fputs(" },\n", f);
+		}
+		fputs("};\n\n", f);
+	}
+	if (t->n_bad) {
+		fputs("/* generated from tables/badkernels.tsv — do not edit */\n"
+		      "static const struct rdc_bad_kernel bad[] = {\n", f);
+		for (size_t i = 0; i < t->n_bad; i++) {
+			const struct rdc_bad_kernel *r = &t->bad[i];
+			fputs("\t{ .target = ", f);
+			cstr(f, r->target);
+			fputs(", .code_target = ", f);
+			cstr(f, r->code_target);
+			fputs(", .kernel_glob = ", f);
+			cstr(f, r->kernel_glob);
+			fputs(", .action = ", f);
+			cstr(f, r->action);
+			fputs(", .reason = ", f);
+			cstr(f, r->reason);
+			fputs(", .source = ", f);
+			cstr(f, r->source);
+			fputs(" },\n", f);
+		}
+		fputs("};\n\n", f);
+	}
+	fputs("static const struct rdc_tables builtin = {\n", f);
+	fprintf(f, "\t.isa = %s, .n_isa = %zu,\n", t->n_isa ? "isa" : "NULL", t->n_isa);
+	fprintf(f, "\t.edges = %s, .n_edges = %zu,\n", t->n_edges ? "edges" : "NULL", t->n_edges);
+	fprintf(f, "\t.cards = %s, .n_cards = %zu,\n", t->n_cards ? "cards" : "NULL", t->n_cards);
+	fprintf(f, "\t.bad = %s, .n_bad = %zu,\n", t->n_bad ? "bad" : "NULL", t->n_bad);
+	fputs("\t.owned_ = NULL,\n};\n\n"
+	      "const struct rdc_tables *rdc_tables_builtin(void)\n{\n\treturn &builtin;\n}\n", f);
+}
 
 int main(int argc, char **argv)
 {
@@ -12,14 +140,49 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: tablegen TABLES_DIR OUT.c\n");
 		return 2;
 	}
+	struct rdc_tables_build bld;
+	rdc_tables_build_init(&bld);
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	for (int k = 0; k < RDC_TAB_N; k++) {
+		char path[4096];
+		int n = snprintf(path, sizeof path, "%s/%s.tsv", argv[1], rdc_table_kind_name(k));
+		if (n < 0 || (size_t)n >= sizeof path) {
+			fprintf(stderr, "tablegen: path too long\n");
+			return 1;
+		}
+		char *text = NULL;
+		size_t len = 0;
+		int rc = rdc_tables_read_file(path, &text, &len, &d);
+		if (!rc)
+			rc = rdc_tables_parse_tsv(&bld, (enum rdc_table_kind)k, text, len, path, &d);
+		free(text);
+		if (rc) {
+			fprintf(stderr, "%s\n", d.msg);
+			rdc_tables_build_free(&bld);
+			return 1;
+		}
+	}
+	if (rdc_tables_validate(&bld, &d)) {
+		fprintf(stderr, "%s\n", d.msg);
+		rdc_tables_build_free(&bld);
+		return 1;
+	}
 	FILE *f = fopen(argv[2], "w");
 	if (!f) {
 		perror(argv[2]);
+		rdc_tables_build_free(&bld);
 		return 1;
 	}
-	fprintf(f, "/* generated from %s by tools/tablegen — do not edit */\n", argv[1]);
-	fprintf(f, "#include \"rdnacompat/tables.h\"\n"
-		   "static const struct rdc_tables builtin = {0};\n"
-		   "const struct rdc_tables *rdc_tables_builtin(void) { return &builtin; }\n");
-	return fclose(f) == 0 ? 0 : 1;
+	emit(f, &bld.t, argv[1]);
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		perror(argv[2]);
+		rdc_tables_build_free(&bld);
+		return 1;
+	}
+	fprintf(stderr, "tablegen: %zu isa, %zu compat, %zu cards, %zu badkernels rows\n", bld.t.n_isa,
+		bld.t.n_edges, bld.t.n_cards, bld.t.n_bad);
+	rdc_tables_build_free(&bld);
+	return 0;
 }
