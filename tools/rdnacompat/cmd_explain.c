@@ -97,8 +97,13 @@ static void print_targets(const char *text, struct rdc_json *j)
 			continue;
 		}
 		printf("\n%s is the target of:", tgt);
-		for (size_t i = 0; i < n; i++)
-			printf("%s %s (%s)", i ? ";" : "", cards[i]->name, rdc_card_status_name(cards[i]->status));
+		for (size_t i = 0; i < n; i++) {
+			bool dup = false;
+			for (size_t k = 0; k < i; k++)
+				dup |= !strcmp(cards[k]->name, cards[i]->name);
+			if (!dup)
+				printf("%s %s (%s)", i ? ";" : "", cards[i]->name, rdc_card_status_name(cards[i]->status));
+		}
 		printf("\n");
 	}
 	if (opened)

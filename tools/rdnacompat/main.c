@@ -22,6 +22,8 @@ int rdc_cmd_version(int argc, char **argv)
 
 static const struct rdc_command commands[] = {
 	{ "version", rdc_cmd_version, "print the version" },
+	{ "doctor", rdc_cmd_doctor, "check this machine's GPUs, drivers, permissions, ROCm and environment" },
+	{ "explain", rdc_cmd_explain, "explain an error message, a shim log, or a command run in audit mode" },
 	{ "run", rdc_cmd_run, "run a program with the shim preloaded and configured" },
 	{ "sim", rdc_cmd_sim, "run a program on simulated AMD GPUs (kernels not executed)" },
 };
