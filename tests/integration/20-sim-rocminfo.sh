@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 20-sim-rocminfo.sh BUILD — Debian's real rocminfo on the simulated GPU:
+# names one agent, two mixed agents, HSA_OVERRIDE_GFX_VERSION (global and
+# per node, node 0 = CPU), a bad override value, and a gfx11 GPU that this
+# ROCR does not know (clear error, no hang).
+BUILD=${1:?usage: $0 BUILD}
+source "$(dirname "$0")/progs/sim_common.bash"
+
+agents() { grep -E '^  Name: +gfx' | awk '{print $2}' | tr '\n' ' ' | sed 's/ $//'; }
+
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 2>&1) || fail "rocminfo on gfx1031: $out"
+[ "$(echo "$out" | agents)" = "gfx1031" ] || fail "one gfx1031 agent expected, got '$(echo "$out" | agents)'"
+echo "$out" | grep -q 'Marketing Name: *AMD Radeon RX 6700 XT' || fail "marketing name of the default gfx1031 card missing"
+echo "$out" | grep -q 'amdgcn-amd-amdhsa--gfx1031' || fail "ISA name amdgcn-amd-amdhsa--gfx1031 missing"
+echo "ok: one gfx1031"
+
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 2>&1) || fail "rocminfo on gfx1030,gfx1031: $out"
+[ "$(echo "$out" | agents)" = "gfx1030 gfx1031" ] || fail "two mixed agents expected, got '$(echo "$out" | agents)'"
+echo "ok: gfx1030 + gfx1031"
+
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0 2>&1) || fail "override: $out"
+[ "$(echo "$out" | agents)" = "gfx1030" ] || fail "HSA_OVERRIDE_GFX_VERSION=10.3.0 should make gfx1031 report gfx1030"
+echo "$out" | grep -q 'Marketing Name: *AMD Radeon RX 6700 XT' || fail "the card itself should stay a 6700 XT"
+echo "ok: global override"
+
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031,gfx1031 HSA_OVERRIDE_GFX_VERSION_2=10.3.0 2>&1) || fail "per-node: $out"
+[ "$(echo "$out" | agents)" = "gfx1031 gfx1030" ] || fail "HSA_OVERRIDE_GFX_VERSION_2 must hit node 2 (2nd GPU) only, got '$(echo "$out" | agents)'"
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031,gfx1032 HSA_OVERRIDE_GFX_VERSION=10.3.0 HSA_OVERRIDE_GFX_VERSION_1=10.3.2 2>&1) || fail "precedence: $out"
+[ "$(echo "$out" | agents)" = "gfx1032 gfx1030" ] || fail "per-node must win over global, got '$(echo "$out" | agents)'"
+echo "ok: per-node override and precedence"
+
+for bad in 10.3 10.3.0x 10.3.0.1 abc 64.0.0; do
+  # The thunk fails hsaKmtAcquireSystemProperties; ROCR 5.2 then reports no agents at all.
+  out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=$bad 2>&1)
+  echo "$out" | grep -qF "HSA_OVERRIDE_GFX_VERSION $bad is invalid" || fail "no thunk message for bad override '$bad': $out"
+  [ -z "$(echo "$out" | agents)" ] || fail "override '$bad' accepted: $(echo "$out" | agents)"
+done
+echo "ok: bad override values fail like the thunk"
+
+start=$(date +%s)
+# ROCR 5.2 warns "Agent creation failed" and goes on without that agent.
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 2>&1); rc=$?
+[ $rc -ne 124 ] || fail "gfx1100: rocminfo hung"
+[ -z "$(echo "$out" | agents)" ] || fail "gfx1100 should give no GPU agent on ROCR 5.2.3"
+echo "$out" | grep -q 'does not know this ISA' || fail "simulator's gfx11 explanation missing: $out"
+echo "$out" | grep -q 'unrecognized id' || fail "ROCR's own 'unrecognized id' message missing"
+[ $(( $(date +%s) - start )) -lt 60 ] || fail "gfx1100 took too long (hang?)"
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 HSA_OVERRIDE_GFX_VERSION_1=10.3.0 2>&1) || fail "gfx1100 overridden to 10.3.0: $out"
+[ "$(echo "$out" | agents)" = "gfx1030" ] || fail "gfx1100 overridden should show gfx1030"
+echo "ok: gfx11 is a clear error on ROCR 5.2.3; overriding it works"
+
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1030@73a5 2>&1) || fail "card by PCI id: $out"
+echo "$out" | grep -q 'Chip ID: *29605(0x73a5)' || fail "PCI id 73a5 not reported"
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=bogus 2>&1) && fail "bad RDNACOMPAT_SIM_GPUS accepted"
+echo "$out" | grep -q 'not a gfx target' || fail "bad RDNACOMPAT_SIM_GPUS: no clear message"
+echo "ok: card selection and config errors"
