@@ -24,14 +24,14 @@ static void sep(struct rdc_json *j)
 		return;
 	}
 	if (!j->first[j->depth])
-		fputc(',', j->f);
+		fputc_unlocked(',', j->f);
 	j->first[j->depth] = false;
 }
 
 static void open_(struct rdc_json *j, char c)
 {
 	sep(j);
-	fputc(c, j->f);
+	fputc_unlocked(c, j->f);
 	if (j->depth + 1 < RDC_JSON_DEPTH)
 		j->depth++;
 	j->first[j->depth] = true;
@@ -39,7 +39,7 @@ static void open_(struct rdc_json *j, char c)
 
 static void close_(struct rdc_json *j, char c)
 {
-	fputc(c, j->f);
+	fputc_unlocked(c, j->f);
 	if (j->depth > 0)
 		j->depth--;
 }
@@ -85,40 +85,48 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 void rdc_json_escape(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t run = 0; /* start of the pending run of bytes written as they are */
 	for (size_t i = 0; i < n;) {
 		unsigned c = p[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		size_t l = c >= 0x80 ? utf8_len(p + i, n - i) : 0;
+		if (l) {
+			i += l;
+			continue;
+		}
+		if (i > run)
+			fwrite_unlocked(p + run, 1, i - run, f);
 		switch (c) {
-		case '"': fputs("\\\"", f); i++; continue;
-		case '\\': fputs("\\\\", f); i++; continue;
-		case '\b': fputs("\\b", f); i++; continue;
-		case '\f': fputs("\\f", f); i++; continue;
-		case '\n': fputs("\\n", f); i++; continue;
-		case '\r': fputs("\\r", f); i++; continue;
-		case '\t': fputs("\\t", f); i++; continue;
-		default: break;
+		case '"': fputs_unlocked("\\\"", f); break;
+		case '\\': fputs_unlocked("\\\\", f); break;
+		case '\b': fputs_unlocked("\\b", f); break;
+		case '\f': fputs_unlocked("\\f", f); break;
+		case '\n': fputs_unlocked("\\n", f); break;
+		case '\r': fputs_unlocked("\\r", f); break;
+		case '\t': fputs_unlocked("\\t", f); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputs_unlocked("\\ufffd", f); /* not valid UTF-8 */
+			break;
 		}
-		if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-			i++;
-			continue;
-		}
-		size_t l = utf8_len(p + i, n - i);
-		if (l == 0) {
-			fputs("\\ufffd", f);
-			i++;
-			continue;
-		}
-		fwrite(p + i, 1, l, f);
-		i += l;
+		i++;
+		run = i;
 	}
+	if (n > run)
+		fwrite_unlocked(p + run, 1, n - run, f);
 }
 
 void rdc_json_key(struct rdc_json *j, const char *k)
 {
 	sep(j);
-	fputc('"', j->f);
+	fputc_unlocked('"', j->f);
 	rdc_json_escape(j->f, k, strlen(k));
-	fputs("\":", j->f);
+	fputs_unlocked("\":", j->f);
 	j->after_key = true;
 }
 
@@ -129,9 +137,9 @@ void rdc_json_strn(struct rdc_json *j, const char *s, size_t n)
 		return;
 	}
 	sep(j);
-	fputc('"', j->f);
+	fputc_unlocked('"', j->f);
 	rdc_json_escape(j->f, s, n);
-	fputc('"', j->f);
+	fputc_unlocked('"', j->f);
 }
 
 void rdc_json_str(struct rdc_json *j, const char *s)
@@ -141,8 +149,14 @@ void rdc_json_str(struct rdc_json *j, const char *s)
 
 void rdc_json_u64(struct rdc_json *j, uint64_t v)
 {
+	char buf[24];
+	size_t i = sizeof buf;
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
 	sep(j);
-	fprintf(j->f, "%" PRIu64, v);
+	fwrite_unlocked(buf + i, 1, sizeof buf - i, j->f);
 }
 
 void rdc_json_i64(struct rdc_json *j, int64_t v)
@@ -154,16 +168,16 @@ void rdc_json_i64(struct rdc_json *j, int64_t v)
 void rdc_json_bool(struct rdc_json *j, bool v)
 {
 	sep(j);
-	fputs(v ? "true" : "false", j->f);
+	fputs_unlocked(v ? "true" : "false", j->f);
 }
 
 void rdc_json_null(struct rdc_json *j)
 {
 	sep(j);
-	fputs("null", j->f);
+	fputs_unlocked("null", j->f);
 }
 
 void rdc_json_end(struct rdc_json *j)
 {
-	fputc('\n', j->f);
+	fputc_unlocked('\n', j->f);
 }
