@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * devices.c — the device registry: each GPU agent's true target, in HIP's
+ * device order (the order hsa_iterate_agents reports GPU agents, which is
+ * how HIP 5.2 numbers devices), its mode and the target spoof mode reports.
+ *
+ * HIP 5.2 digests a fat binary either at its first API call or, when it is
+ * already initialised, inside __hipRegisterFatBinary (clr hip_platform.cpp:
+ * PlatformState::addFatBinary(data, initialized_) / PlatformState::init).
+ * Either way the bundle it keeps is the one handed over at registration, so
+ * the devices must be known then: when HSA is not up yet, the registry calls
+ * the real hsa_init itself and keeps that reference for the life of the
+ * process (ROCR counts references; HIP's own hsa_init then only adds one).
+ * Also holds the tables (built-in or RDNACOMPAT_TABLES), loaded once.
+ */
+#include <hsa.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shim.h"
+
+pthread_mutex_t rdc_dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rdc_device devs[RDC_MAX_DEVICES];
+static _Atomic size_t n_devs;
+static bool filled, tried;
+static _Atomic bool runtime_up;
+static const struct rdc_tables *tables;
+static struct rdc_tables *tables_owned;
+
+bool rdc_runtime_up(void)
+{
+	return atomic_load(&runtime_up);
+}
+
+const struct rdc_tables *rdc_tables(void)
+{
+	pthread_mutex_lock(&rdc_dev_lock);
+	if (!tables) {
+		rdc_guard_enter();
+		if (rdc_cfg.tables_file[0]) {
+			struct rdc_diag d = { 0 };
+			int rc = rdc_tables_load(rdc_cfg.tables_file, &tables_owned, &d);
+			if (rc == 0) {
+				tables = tables_owned;
+				rdc_logf(RDC_LOG_INFO, "tables: built-in merged with %s",
+					 rdc_cfg.tables_file);
+			} else {
+				rdc_logf(RDC_LOG_ERROR, "tables: %s refused (%s); using the built-in tables",
+					 rdc_cfg.tables_file, d.msg[0] ? d.msg : rdc_strerror(rc));
+			}
+		}
+		if (!tables)
+			tables = rdc_tables_builtin();
+		rdc_guard_leave();
+	}
+	pthread_mutex_unlock(&rdc_dev_lock);
+	return tables;
+}
+
+struct isa_ctx {
+	char name[96];
+};
+
+static hsa_status_t first_isa(hsa_isa_t isa, void *arg)
+{
+	struct isa_ctx *c = arg;
+	uint32_t len = 0;
+	__typeof__(&hsa_isa_get_info_alt) get = RDC_REAL(hsa_isa_get_info_alt);
+	if (!get || get(isa, HSA_ISA_INFO_NAME_LENGTH, &len) != HSA_STATUS_SUCCESS ||
+	    len == 0 || len >= sizeof c->name)
+		return HSA_STATUS_SUCCESS;
+	char tmp[sizeof c->name + 8];
+	memset(tmp, 0, sizeof tmp);
+	if (get(isa, HSA_ISA_INFO_NAME, tmp) != HSA_STATUS_SUCCESS)
+		return HSA_STATUS_SUCCESS;
+	memcpy(c->name, tmp, sizeof c->name - 1);
+	c->name[sizeof c->name - 1] = 0;
+	return HSA_STATUS_INFO_BREAK;
+}
+
+/* The spoof target: the most preferred specific (non-generic) processor the
+ * tables let this device run. */
+static void pick_spoof(const struct rdc_tables *t, struct rdc_device *d)
+{
+	unsigned best = ~0u;
+	d->spoof_as[0] = 0;
+	for (size_t i = 0; t && i < t->n_edges; i++) {
+		const struct rdc_compat_edge *e = &t->edges[i];
+		if (strcmp(e->device, d->target.proc) != 0 || strcmp(e->code, d->target.proc) == 0)
+			continue;
+		const struct rdc_isa *isa = rdc_isa_find(t, e->code);
+		if (isa && isa->generic)
+			continue;
+		if (e->rank < best) {
+			best = e->rank;
+			snprintf(d->spoof_as, sizeof d->spoof_as, "%s", e->code);
+		}
+	}
+}
+
+static hsa_status_t add_agent(hsa_agent_t agent, void *arg)
+{
+	(void)arg;
+	hsa_device_type_t type;
+	__typeof__(&hsa_agent_get_info) info = RDC_REAL(hsa_agent_get_info);
+	__typeof__(&hsa_agent_iterate_isas) isas = RDC_REAL(hsa_agent_iterate_isas);
+	if (!info || !isas || info(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS ||
+	    type != HSA_DEVICE_TYPE_GPU)
+		return HSA_STATUS_SUCCESS;
+	size_t n = atomic_load(&n_devs);
+	if (n >= RDC_MAX_DEVICES)
+		return HSA_STATUS_SUCCESS;
+	struct rdc_device *d = &devs[n];
+	memset(d, 0, sizeof *d);
+	d->index = (int)n;
+	d->agent = agent.handle;
+	struct isa_ctx c = { { 0 } };
+	isas(agent, first_isa, &c);
+	if (!c.name[0]) {
+		char name[64] = { 0 };
+		info(agent, HSA_AGENT_INFO_NAME, name);
+		snprintf(c.name, sizeof c.name, "amdgcn-amd-amdhsa--%s", name);
+	}
+	snprintf(d->isa_name, sizeof d->isa_name, "%s", c.name);
+	struct rdc_diag dg = { 0 };
+	if (rdc_target_parse(c.name, (size_t)-1, &d->target, &dg) != 0) {
+		rdc_logf(RDC_LOG_WARN, "device %zu: ISA name '%s' not understood (%s); leaving it alone",
+			 n, c.name, dg.msg);
+		d->mode = RDC_MODE_OFF;
+	} else {
+		d->mode = rdc_config_device_mode(&rdc_cfg, d->index);
+	}
+	atomic_store(&n_devs, n + 1);
+	return HSA_STATUS_SUCCESS;
+}
+
+/* Called with rdc_dev_lock held and the guard set. */
+static void enumerate(void)
+{
+	__typeof__(&hsa_iterate_agents) it = RDC_REAL(hsa_iterate_agents);
+	if (!it) {
+		rdc_logf(RDC_LOG_WARN, "devices: hsa_iterate_agents not found; passing everything through");
+		return;
+	}
+	it(add_agent, NULL);
+	filled = true;
+	size_t n = atomic_load(&n_devs);
+	pthread_mutex_unlock(&rdc_dev_lock);
+	const struct rdc_tables *t = rdc_tables();
+	pthread_mutex_lock(&rdc_dev_lock);
+	for (size_t i = 0; i < n; i++) {
+		struct rdc_device *d = &devs[i];
+		pick_spoof(t, d);
+		char tgt[64];
+		rdc_target_format(&d->target, tgt, sizeof tgt);
+		struct rdc_kv kv[] = {
+			RDC_KV_N("device", d->index), RDC_KV_S("target", tgt),
+			RDC_KV_S("isa", d->isa_name), RDC_KV_S("mode", rdc_mode_name(d->mode)),
+			RDC_KV_S("spoof_as", d->spoof_as[0] ? d->spoof_as : "-"),
+		};
+		rdc_log_event(RDC_LOG_INFO, "device", kv, sizeof kv / sizeof kv[0]);
+	}
+}
+
+static bool any_device_active(void)
+{
+	if (rdc_cfg.mode != RDC_MODE_OFF)
+		return true;
+	for (int i = 0; i < RDC_MAX_DEVICES; i++)
+		if (rdc_cfg.device_mode[i] >= 0 && rdc_cfg.device_mode[i] != RDC_MODE_OFF)
+			return true;
+	return false;
+}
+
+int rdc_devices_ensure(void)
+{
+	if (!any_device_active())
+		return 0;
+	pthread_mutex_lock(&rdc_dev_lock);
+	if (!filled && !tried) {
+		tried = true;
+		rdc_guard_enter();
+		if (!atomic_load(&runtime_up)) {
+			__typeof__(&hsa_init) init = RDC_REAL(hsa_init);
+			hsa_status_t st = init ? init() : HSA_STATUS_ERROR_NOT_INITIALIZED;
+			if (st != HSA_STATUS_SUCCESS) {
+				rdc_logf(RDC_LOG_WARN, "devices: hsa_init failed (status 0x%x); "
+					 "passing fat binaries through", (unsigned)st);
+			} else {
+				rdc_logf(RDC_LOG_DEBUG, "devices: started HSA to learn the devices "
+					 "(reference kept)");
+				enumerate();
+			}
+		} else {
+			enumerate();
+		}
+		rdc_guard_leave();
+	}
+	int n = (int)atomic_load(&n_devs);
+	pthread_mutex_unlock(&rdc_dev_lock);
+	return filled ? n : RDC_E_NOTFOUND;
+}
+
+void rdc_devices_note_runtime_up(void)
+{
+	atomic_store(&runtime_up, true);
+	if (!any_device_active())
+		return;
+	pthread_mutex_lock(&rdc_dev_lock);
+	if (!filled) {
+		tried = true;
+		rdc_guard_enter();
+		enumerate();
+		rdc_guard_leave();
+	}
+	pthread_mutex_unlock(&rdc_dev_lock);
+}
+
+size_t rdc_devices_count(void)
+{
+	return atomic_load(&n_devs);
+}
+
+const struct rdc_device *rdc_device_get(size_t i)
+{
+	return i < atomic_load(&n_devs) ? &devs[i] : NULL;
+}
+
+const struct rdc_device *rdc_device_by_agent(uint64_t handle)
+{
+	size_t n = atomic_load(&n_devs);
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].agent == handle)
+			return &devs[i];
+	return NULL;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diagnose.c — the answer to hipErrorNoBinaryForGpu.  When a device has no
+ * compatible code in a bundle, the decision is recorded here; one block is
+ * printed before HIP 5.2 aborts (it digests every registered fat binary
+ * right after its own hsa_init, so the hsa_init hook flushes; when HIP is
+ * already up the registration itself digests, so the registration flushes).
+ * The block names each library and bundle without code for the card, what
+ * it has, what the card would need, and what to do.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "shim.h"
+
+pthread_mutex_t rdc_diag_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define MAX_RECORDS 32
+
+struct missing {
+	char lib[160];
+	long index;
+	int device;
+	char target[48];
+	char has[200];
+	char need[160];
+};
+
+static struct missing rec[MAX_RECORDS];
+static size_t n_rec, n_more;
+
+void rdc_diag_note_missing(const char *lib, long index, const struct rdc_bundle *b,
+			   const struct rdc_device *dev, const struct rdc_choice *c)
+{
+	pthread_mutex_lock(&rdc_diag_lock);
+	if (n_rec >= MAX_RECORDS) {
+		n_more++;
+		pthread_mutex_unlock(&rdc_diag_lock);
+		return;
+	}
+	struct missing *m = &rec[n_rec++];
+	memset(m, 0, sizeof *m);
+	snprintf(m->lib, sizeof m->lib, "%s", lib);
+	m->index = index;
+	m->device = dev->index;
+	rdc_target_format(&dev->target, m->target, sizeof m->target);
+	size_t pos = 0;
+	for (size_t i = 0; i < b->n_entries && pos + 1 < sizeof m->has; i++) {
+		const struct rdc_bundle_id *id = &b->entries[i].parsed;
+		if (!id->has_target)
+			continue;
+		char t[48];
+		rdc_target_format(&id->target, t, sizeof t);
+		int w = snprintf(m->has + pos, sizeof m->has - pos, "%s%s", pos ? ", " : "", t);
+		if (w < 0)
+			break;
+		pos += (size_t)w;
+	}
+	if (!pos)
+		snprintf(m->has, sizeof m->has, "no GPU code at all");
+	if (c && c->need[0])
+		snprintf(m->need, sizeof m->need, "%s", c->need);
+	else
+		rdc_policy_need(rdc_tables(), dev->target.proc, m->need, sizeof m->need);
+	pthread_mutex_unlock(&rdc_diag_lock);
+}
+
+size_t rdc_diag_pending(void)
+{
+	pthread_mutex_lock(&rdc_diag_lock);
+	size_t n = n_rec + n_more;
+	pthread_mutex_unlock(&rdc_diag_lock);
+	return n;
+}
+
+void rdc_diag_flush(void)
+{
+	pthread_mutex_lock(&rdc_diag_lock);
+	if (!n_rec && !n_more) {
+		pthread_mutex_unlock(&rdc_diag_lock);
+		return;
+	}
+	static char buf[16384];
+	size_t pos = 0;
+#define OUT(...)                                                                          \
+	do {                                                                              \
+		if (pos < sizeof buf) {                                                   \
+			int w_ = snprintf(buf + pos, sizeof buf - pos, __VA_ARGS__);      \
+			if (w_ > 0)                                                       \
+				pos += (size_t)w_;                                        \
+		}                                                                         \
+	} while (0)
+	OUT("rdnacompat: ---------------------------------------------------------------\n");
+	OUT("rdnacompat: no compatible GPU code: HIP will report hipErrorNoBinaryForGpu\n");
+	for (size_t i = 0; i < n_rec; i++) {
+		const struct missing *m = &rec[i];
+		OUT("rdnacompat:   %s, bundle %ld: device %d (%s) has no usable entry\n", m->lib,
+		    m->index, m->device, m->target);
+		OUT("rdnacompat:       it has:       %s\n", m->has);
+		OUT("rdnacompat:       card needs:   %s\n", m->need[0] ? m->need : m->target);
+	}
+	if (n_more)
+		OUT("rdnacompat:   ... and %zu more bundles like these\n", n_more);
+	OUT("rdnacompat: what to do: install a build of these libraries that includes code for\n"
+	    "rdnacompat:   the card's target (or its family's generic target), rebuild your own\n"
+	    "rdnacompat:   code with --offload-arch=<target>, or, if a compatible target is known\n"
+	    "rdnacompat:   to be safe, add the edge with RDNACOMPAT_TABLES=<file>.  Details:\n"
+	    "rdnacompat:   `rdnacompat explain <library>`; the log above names refused kernels.\n");
+	OUT("rdnacompat: ---------------------------------------------------------------\n");
+#undef OUT
+	if (pos >= sizeof buf)
+		pos = sizeof buf - 1;
+	n_rec = 0;
+	n_more = 0;
+	rdc_log_block(buf, pos);   /* lock order: diag -> log */
+	pthread_mutex_unlock(&rdc_diag_lock);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fork.c — every internal lock, from one list, taken before fork() and
+ * released in both parent and child (musl src/process/fork.c does the same),
+ * so a child forked while another thread held one never deadlocks in the
+ * shim.  Order = the lock order written in shim.h.  The registry survives:
+ * the child has the same devices (its HSA state is the runtime's business).
+ */
+#include "shim.h"
+
+static pthread_mutex_t *const locks[] = {
+	&rdc_dev_lock, &rdc_fatbin_lock, &rdc_module_lock, &rdc_reader_lock,
+	&rdc_diag_lock, &rdc_log_lock,
+};
+#define N_LOCKS (sizeof locks / sizeof locks[0])
+
+static void prepare(void)
+{
+	for (size_t i = 0; i < N_LOCKS; i++)
+		pthread_mutex_lock(locks[i]);
+}
+
+static void release(void)
+{
+	for (size_t i = N_LOCKS; i-- > 0;)
+		pthread_mutex_unlock(locks[i]);
+}
+
+void rdc_fork_install(void)
+{
+	if (pthread_atfork(prepare, release, release) != 0)
+		rdc_logf(RDC_LOG_WARN, "pthread_atfork failed: fork() while the shim works may hang");
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hook_fatbin.c — __hipRegisterFatBinary / __hipUnregisterFatBinary.
+ *
+ * HIP 5.2's wrapper is {magic 0x48495046 "HIPF", version 1, bundle pointer,
+ * dummy} (clr hipamd/src/hip_platform.cpp, __CudaFatBinaryWrapper); the
+ * runtime keeps only the bundle pointer and digests it at its first API
+ * call or, when already initialised, right here.  The bundle's size is not
+ * given: it is bounded by the loaded segment holding the pointer
+ * (segment.c) and then measured with rdc_bundle_extent.
+ *
+ * When some device's target has no exact entry and the policy maps one, the
+ * runtime gets our wrapper pointing at a rebuilt bundle (remap.c) — the
+ * caller's wrapper and bundle are never written.  Each bundle pointer is
+ * processed once (cache below); the rebuilt bundle is released when HIP
+ * unregisters the handle (dlclose).  Any doubt: pass the original through
+ * and log why.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+#define HIP_FAT_MAGIC 0x48495046u
+
+struct fat_wrapper {
+	unsigned int magic;
+	unsigned int version;
+	const void *binary;
+	void *dummy1;
+};
+
+struct fb_entry {
+	struct fb_entry *next;
+	const void *orig;        /* caller's bundle pointer (cache key) */
+	void *handle;            /* what HIP returned (hip::FatBinaryInfo**) */
+	struct fat_wrapper wrapper;
+	struct rdc_region region;/* empty when passed through */
+	char lib[512];
+	long index;
+	unsigned refs;           /* registrations of the same pointer */
+};
+
+pthread_mutex_t rdc_fatbin_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fb_entry *entries;
+
+static long next_index(const char *lib)
+{
+	long n = 0;
+	for (struct fb_entry *e = entries; e; e = e->next)
+		if (strcmp(e->lib, lib) == 0)
+			n++;
+	return n;
+}
+
+static void lib_name(const struct rdc_segment *seg, char *buf, size_t n)
+{
+	if (strcmp(seg->path, "/proc/self/exe") == 0) {
+		ssize_t r = readlink("/proc/self/exe", buf, n - 1);
+		buf[r > 0 ? (size_t)r : 0] = 0;
+		if (r > 0)
+			return;
+	}
+	snprintf(buf, n, "%s", seg->name);
+}
+
+/* Decide and rebuild for one bundle.  Fills e->region when the runtime must
+ * get another bundle.  Called with the guard set and rdc_fatbin_lock held. */
+static void process(struct fb_entry *e)
+{
+	struct rdc_segment seg;
+	if (rdc_segment_find(e->orig, &seg) != 0 || !seg.file_backed) {
+		rdc_logf(RDC_LOG_INFO, "fat binary %p: not inside a file-backed loaded segment; "
+			 "its size cannot be bounded, passing it through", e->orig);
+		return;
+	}
+	lib_name(&seg, e->lib, sizeof e->lib);
+	e->index = next_index(e->lib);
+	struct rdc_diag d = { 0 };
+	uint64_t extent = 0;
+	int rc = rdc_bundle_extent(e->orig, seg.avail, &extent, &d);
+	if (rc != 0) {
+		rdc_logf(RDC_LOG_WARN, "%s bundle %ld: not a readable offload bundle (%s); passing through",
+			 e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
+		return;
+	}
+	/* Parse from a private mapping of the file, not the library's own
+	 * pages, so the pages the runtime reads later are the only ones. */
+	void *mbase = NULL;
+	size_t mlen = 0;
+	const void *q = rdc_map_file_range(seg.path, seg.file_offset, extent, &mbase, &mlen);
+	const void *src = q;
+	bool file_ok = false;
+	if (q) {
+		uint64_t cmp = extent < 4096 ? extent : 4096;
+		file_ok = memcmp(q, e->orig, (size_t)cmp) == 0;
+		if (!file_ok)
+			rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file bytes differ from memory; using memory",
+				 e->lib, e->index);
+	}
+	if (!file_ok)
+		src = e->orig;
+	struct rdc_bundle b;
+	rc = rdc_bundle_parse(src, extent, &b, &d);
+	if (rc != 0) {
+		rdc_logf(RDC_LOG_WARN, "%s bundle %ld: cannot parse (%s); passing through", e->lib,
+			 e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
+		goto out;
+	}
+	struct rdc_add add[RDC_MAX_DEVICES];
+	size_t n_add = 0;
+	rdc_decide_bundle(&b, e->lib, e->index, "fatbin", add, &n_add);
+	if (n_add) {
+		if (file_ok)
+			rc = rdc_remap_file(&b, seg.path, seg.file_offset, add, n_add, &e->region, &d);
+		if (!file_ok || rc != 0) {
+			if (file_ok)
+				rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file mapping failed (%s); copying",
+					 e->lib, e->index, d.msg);
+			rc = rdc_remap_copy(&b, add, n_add, &e->region, &d);
+		}
+		if (rc != 0) {
+			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: rebuilding failed (%s); passing the "
+				 "original through", e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
+			rdc_region_free(&e->region);
+		} else {
+			struct rdc_kv kv[] = {
+				RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
+				RDC_KV_N("added", n_add), RDC_KV_N("bundle_bytes", e->region.bundle_size),
+				RDC_KV_N("private_bytes", e->region.private_bytes),
+				RDC_KV_S("how", e->region.file_mapped ? "file-mapping" : "copy"),
+			};
+			rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
+		}
+	}
+	rdc_bundle_free(&b);
+out:
+	if (mbase)
+		munmap(mbase, mlen);
+}
+
+RDC_HOOK void **__hipRegisterFatBinary(const void *data)
+{
+	__typeof__(&__hipRegisterFatBinary) real = RDC_REAL(__hipRegisterFatBinary);
+	if (!rdc_guard_active())
+		rdc_init();
+	if (!real) {
+		rdc_logf(RDC_LOG_ERROR, "__hipRegisterFatBinary: real function not found");
+		return NULL;
+	}
+	const struct fat_wrapper *w = data;
+	if (rdc_guard_active() || !w || w->magic != HIP_FAT_MAGIC || w->version != 1 || !w->binary)
+		return real(data);
+	int saved = errno;
+	rdc_guard_enter();
+	struct fb_entry *e = NULL;
+	if (rdc_devices_ensure() > 0) {
+		e = calloc(1, sizeof *e);
+		if (e) {
+			e->orig = w->binary;
+			e->wrapper = *w;
+			pthread_mutex_lock(&rdc_fatbin_lock);
+			struct fb_entry *prev = NULL;
+			for (struct fb_entry *x = entries; x; x = x->next)
+				if (x->orig == w->binary)
+					prev = x;
+			if (prev) {   /* the same input is processed once */
+				free(e);
+				e = prev;
+			} else {
+				process(e);
+				e->next = entries;
+				entries = e;
+			}
+			e->refs++;
+			pthread_mutex_unlock(&rdc_fatbin_lock);
+			if (e->region.bundle)
+				e->wrapper.binary = e->region.bundle;
+		}
+	}
+	if (rdc_runtime_up())
+		rdc_diag_flush();   /* HIP digests right now and aborts on missing code */
+	void **h = real(e ? (const void *)&e->wrapper : data);
+	if (e) {
+		pthread_mutex_lock(&rdc_fatbin_lock);
+		e->handle = h;
+		pthread_mutex_unlock(&rdc_fatbin_lock);
+	}
+	rdc_guard_leave();
+	errno = saved;
+	return h;
+}
+
+RDC_HOOK void __hipUnregisterFatBinary(void **modules)
+{
+	__typeof__(&__hipUnregisterFatBinary) real = RDC_REAL(__hipUnregisterFatBinary);
+	if (!real) {
+		rdc_logf(RDC_LOG_ERROR, "__hipUnregisterFatBinary: real function not found");
+		return;
+	}
+	if (rdc_guard_active()) {
+		real(modules);
+		return;
+	}
+	int saved = errno;
+	rdc_guard_enter();
+	real(modules);
+	pthread_mutex_lock(&rdc_fatbin_lock);
+	for (struct fb_entry **pp = &entries; *pp; pp = &(*pp)->next) {
+		struct fb_entry *e = *pp;
+		if (e->handle != modules || !modules)
+			continue;
+		if (--e->refs > 0)
+			break;
+		*pp = e->next;
+		rdc_region_free(&e->region);
+		free(e);
+		break;
+	}
+	pthread_mutex_unlock(&rdc_fatbin_lock);
+	rdc_guard_leave();
+	errno = saved;
+}

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hook_files.c — per-arch data files.  Libraries pick files by the device's
+ * name: rocBLAS TensileLibrary_lazy_gfx1031.dat and *gfx1031*.co/.hsaco,
+ * MIOpen gfx1031_40.kdb.  When a read-only open (or a stat/access probe) of
+ * a name containing a device's real target fails because the file does not
+ * exist, and the tables let that device run a compatible target, the same
+ * name with that target (most preferred first) is used instead, and logged.
+ *
+ * Careful by construction: only names containing "gfx<digits>" that equal a
+ * known device's target (not followed by another digit) are considered;
+ * nothing happens before the device registry exists; writes and creates
+ * are never redirected; the shim's own file access bypasses these hooks
+ * (sys.c).  RDNACOMPAT_REDIRECT_FILES=0 turns this off.
+ */
+#undef _FORTIFY_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+/* Try to find a replacement for `path`: returns true and fills out. */
+static bool redirect(const char *path, char *out, size_t n)
+{
+	if (!path || !rdc_initialized() || !rdc_cfg.redirect_files || !strstr(path, "gfx"))
+		return false;
+	size_t ndev = rdc_devices_count();
+	for (size_t i = 0; i < ndev; i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		if (!dev || (dev->mode != RDC_MODE_MAP && dev->mode != RDC_MODE_SPOOF))
+			continue;
+		const char *proc = dev->target.proc;
+		size_t plen = strlen(proc);
+		const char *hit = strstr(path, proc);
+		while (hit && (hit[plen] >= '0' && hit[plen] <= '9'))
+			hit = strstr(hit + 1, proc);
+		if (!hit)
+			continue;
+		if (rdc_sys_exists(path))
+			return false;
+		const struct rdc_tables *t = rdc_tables();
+		for (unsigned rank = 1; rank < 64; rank++) {
+			for (size_t k = 0; t && k < t->n_edges; k++) {
+				const struct rdc_compat_edge *e = &t->edges[k];
+				if (e->rank != rank || strcmp(e->device, proc) != 0 ||
+				    strcmp(e->code, proc) == 0)
+					continue;
+				/* Replace every occurrence of proc. */
+				size_t pos = 0;
+				const char *s = path;
+				const char *m;
+				bool ok = true;
+				while ((m = strstr(s, proc))) {
+					size_t pre = (size_t)(m - s);
+					int w = snprintf(out + pos, n - pos, "%.*s%s", (int)pre, s, e->code);
+					if (w < 0 || (size_t)w >= n - pos) {
+						ok = false;
+						break;
+					}
+					pos += (size_t)w;
+					s = m + plen;
+				}
+				if (!ok || snprintf(out + pos, n - pos, "%s", s) >= (int)(n - pos))
+					continue;
+				if (rdc_sys_exists(out)) {
+					struct rdc_kv kv[] = {
+						RDC_KV_N("device", dev->index), RDC_KV_S("target", proc),
+						RDC_KV_S("from", path), RDC_KV_S("to", out),
+						RDC_KV_N("rank", e->rank),
+					};
+					rdc_log_event(RDC_LOG_INFO, "redirect", kv, sizeof kv / sizeof kv[0]);
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+	return false;
+}
+
+/* The path to use: the caller's, or a redirected one in buf. */
+static const char *choose(const char *path, int flags, char *buf, size_t n)
+{
+	if (rdc_guard_active() || (flags & O_ACCMODE) != O_RDONLY || (flags & O_CREAT))
+		return path;
+	int saved = errno;
+	rdc_guard_enter();
+	bool r = redirect(path, buf, n);
+	rdc_guard_leave();
+	errno = saved;
+	return r ? buf : path;
+}
+
+/* Relative names resolve against dirfd: only absolute ones or AT_FDCWD. */
+static bool relative_ok(int dirfd, const char *p)
+{
+	return dirfd == AT_FDCWD || (p && p[0] == '/');
+}
+
+#define MODE_ARG(flags, mode)                                   \
+	mode_t mode = 0;                                        \
+	if ((flags) & (O_CREAT | __O_TMPFILE)) {                \
+		va_list ap;                                     \
+		va_start(ap, flags);                            \
+		mode = (mode_t)va_arg(ap, int);                 \
+		va_end(ap);                                     \
+	}
+
+RDC_HOOK int open(const char *path, int flags, ...)
+{
+	MODE_ARG(flags, mode);
+	__typeof__(&open) real = RDC_REAL(open);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	return real(choose(path, flags, buf, sizeof buf), flags, mode);
+}
+
+RDC_HOOK int open64(const char *path, int flags, ...)
+{
+	MODE_ARG(flags, mode);
+	__typeof__(&open64) real = RDC_REAL(open64);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	return real(choose(path, flags, buf, sizeof buf), flags, mode);
+}
+
+RDC_HOOK int openat(int dirfd, const char *path, int flags, ...)
+{
+	MODE_ARG(flags, mode);
+	__typeof__(&openat) real = RDC_REAL(openat);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	const char *use = relative_ok(dirfd, path) ? choose(path, flags, buf, sizeof buf) : path;
+	return real(dirfd, use, flags, mode);
+}
+
+RDC_HOOK int openat64(int dirfd, const char *path, int flags, ...)
+{
+	MODE_ARG(flags, mode);
+	__typeof__(&openat64) real = RDC_REAL(openat64);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	const char *use = relative_ok(dirfd, path) ? choose(path, flags, buf, sizeof buf) : path;
+	return real(dirfd, use, flags, mode);
+}
+
+static int fopen_flags(const char *mode)
+{
+	return mode && mode[0] == 'r' && !strchr(mode, '+') ? O_RDONLY : O_RDWR;
+}
+
+RDC_HOOK FILE *fopen(const char *path, const char *mode)
+{
+	__typeof__(&fopen) real = RDC_REAL(fopen);
+	if (!real) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	char buf[4096];
+	return real(choose(path, fopen_flags(mode), buf, sizeof buf), mode);
+}
+
+RDC_HOOK FILE *fopen64(const char *path, const char *mode)
+{
+	__typeof__(&fopen64) real = RDC_REAL(fopen64);
+	if (!real) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	char buf[4096];
+	return real(choose(path, fopen_flags(mode), buf, sizeof buf), mode);
+}
+
+RDC_HOOK int access(const char *path, int amode)
+{
+	__typeof__(&access) real = RDC_REAL(access);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	return real((amode & W_OK) ? path : choose(path, O_RDONLY, buf, sizeof buf), amode);
+}
+
+RDC_HOOK int stat(const char *restrict path, struct stat *restrict st)
+{
+	__typeof__(&stat) real = RDC_REAL(stat);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	return real(choose(path, O_RDONLY, buf, sizeof buf), st);
+}
+
+RDC_HOOK int stat64(const char *restrict path, struct stat64 *restrict st)
+{
+	__typeof__(&stat64) real = RDC_REAL(stat64);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	return real(choose(path, O_RDONLY, buf, sizeof buf), st);
+}

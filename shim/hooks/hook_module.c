@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hook_module.c — hipModuleLoad, hipModuleLoadData, hipModuleLoadDataEx,
+ * hipModuleUnload.
+ *
+ * An image (bundle, or bare AMDGPU ELF treated as a one-entry bundle) whose
+ * entries lack some device's target gets the same decision as a fat binary
+ * (decide.c); when an entry is added the runtime loads a rebuilt copy
+ * (remap.c rdc_remap_copy) instead, freed when the module is unloaded.
+ * Inputs are cached by (pointer, size, content hash) — or, for
+ * hipModuleLoad, by (device, inode, mtime, size) — so the same input is
+ * decided once and shared by every module loaded from it.
+ */
+#define __HIP_PLATFORM_AMD__ 1
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <hip/hip_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rdnacompat/codeobj.h"
+#include "shim.h"
+
+
+pthread_mutex_t rdc_module_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct mkey {
+	uint64_t a, b, c;
+};
+
+struct mentry {                  /* one decided input */
+	struct mentry *next;
+	struct mkey key;
+	struct rdc_region region;    /* empty: load the original */
+	unsigned refs;               /* modules using region */
+};
+
+struct mmod {                    /* one loaded module using a rebuilt image */
+	struct mmod *next;
+	hipModule_t module;
+	struct mentry *e;
+};
+
+static struct mentry *cache;
+static struct mmod *mods;
+
+static uint64_t fnv(const void *p, size_t n)
+{
+	const uint8_t *s = p;
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ull;
+	return h;
+}
+
+static bool any_active(void)
+{
+	if (rdc_cfg.mode != RDC_MODE_OFF)
+		return true;
+	for (int i = 0; i < RDC_MAX_DEVICES; i++)
+		if (rdc_cfg.device_mode[i] >= 0 && rdc_cfg.device_mode[i] != RDC_MODE_OFF)
+			return true;
+	return false;
+}
+
+/* Wrap a bare code object as a bundle (not owning anything). */
+static int elf_as_bundle(const void *p, size_t n, struct rdc_bundle *b,
+			 struct rdc_bundle_entry ents[2], char id[128])
+{
+	struct rdc_codeobj co;
+	if (rdc_codeobj_parse(p, n, RDC_CO_HEADER_ONLY, &co, NULL) != 0)
+		return RDC_E_FORMAT;
+	rdc_target_format_bundle_id(&co.target, id, 128);
+	rdc_codeobj_free(&co);
+	static const char host[] = "host-x86_64-unknown-linux-gnu";
+	memset(b, 0, sizeof *b);
+	memset(ents, 0, 2 * sizeof *ents);
+	ents[0].id = host;
+	ents[0].id_len = sizeof host - 1;
+	rdc_bundle_id_parse(ents[0].id, ents[0].id_len, &ents[0].parsed, NULL);
+	ents[1].id = id;
+	ents[1].id_len = strlen(id);
+	ents[1].size = n;
+	ents[1].data = p;
+	if (rdc_bundle_id_parse(id, ents[1].id_len, &ents[1].parsed, NULL) != 0)
+		return RDC_E_FORMAT;
+	b->entries = ents;
+	b->n_entries = 2;
+	b->bytes = p;
+	b->size = n;
+	b->extent = n;
+	return 0;
+}
+
+/* Decide for an image of known size; fills e->region when a rebuilt one is
+ * needed.  Guard set, rdc_module_lock held. */
+static void decide_image(struct mentry *e, const void *p, uint64_t n, const char *what,
+			 const char *source)
+{
+	struct rdc_bundle b;
+	struct rdc_bundle_entry ents[2];
+	char id[128];
+	struct rdc_diag d = { 0 };
+	bool parsed = false;
+	if (rdc_is_bundle(p, n)) {
+		if (rdc_bundle_parse(p, n, &b, &d) != 0) {
+			rdc_logf(RDC_LOG_INFO, "%s: %s: not a readable bundle (%s); passing through", source,
+				 what, d.msg);
+			return;
+		}
+		parsed = true;
+	} else if (elf_as_bundle(p, n, &b, ents, id) != 0) {
+		rdc_logf(RDC_LOG_DEBUG, "%s: %s: not a code object or bundle; passing through", source,
+			 what);
+		return;
+	}
+	struct rdc_add add[RDC_MAX_DEVICES];
+	size_t n_add = 0;
+	rdc_decide_bundle(&b, what, 0, source, add, &n_add);
+	if (n_add && rdc_remap_copy(&b, add, n_add, &e->region, &d) != 0) {
+		rdc_logf(RDC_LOG_ERROR, "%s: %s: rebuilding failed (%s); passing the original through",
+			 source, what, d.msg);
+		rdc_region_free(&e->region);
+	}
+	if (parsed)
+		rdc_bundle_free(&b);
+}
+
+static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t n, const char *what,
+				       const char *source)
+{
+	pthread_mutex_lock(&rdc_module_lock);
+	struct mentry *e;
+	for (e = cache; e; e = e->next)
+		if (memcmp(&e->key, &key, sizeof key) == 0)
+			break;
+	if (!e && (e = calloc(1, sizeof *e))) {
+		e->key = key;
+		decide_image(e, p, n, what, source);
+		e->next = cache;
+		cache = e;
+	}
+	pthread_mutex_unlock(&rdc_module_lock);
+	return e;
+}
+
+static void track(hipModule_t m, struct mentry *e)
+{
+	struct mmod *mm = malloc(sizeof *mm);
+	pthread_mutex_lock(&rdc_module_lock);
+	if (mm) {
+		*mm = (struct mmod){ mods, m, e };
+		mods = mm;
+		e->refs++;
+	}
+	pthread_mutex_unlock(&rdc_module_lock);
+}
+
+static const char *data_name(const void *image, char *buf, size_t n)
+{
+	Dl_info info;
+	if (dladdr(image, &info) && info.dli_fname)
+		snprintf(buf, n, "%s", info.dli_fname);
+	else
+		snprintf(buf, n, "image@%p", image);
+	return buf;
+}
+
+static hipError_t load_data(hipModule_t *module, const void *image, unsigned int numOptions,
+			    hipJitOption *options, void **optionValues, bool ex)
+{
+	__typeof__(&hipModuleLoadData) real = RDC_REAL(hipModuleLoadData);
+	__typeof__(&hipModuleLoadDataEx) real_ex = RDC_REAL(hipModuleLoadDataEx);
+	if ((ex && !real_ex) || (!ex && !real)) {
+		rdc_logf(RDC_LOG_ERROR, "hipModuleLoadData%s: real function not found", ex ? "Ex" : "");
+		return hipErrorNotInitialized;
+	}
+#define CALL_REAL(img) (ex ? real_ex(module, (img), numOptions, options, optionValues) \
+			   : real(module, (img)))
+	if (rdc_guard_active())
+		return CALL_REAL(image);
+	rdc_init();
+	if (!image || !module || !any_active())
+		return CALL_REAL(image);
+	int saved = errno;
+	rdc_guard_enter();
+	struct mentry *e = NULL;
+	uint64_t avail = rdc_readable_extent(image), n = 0;
+	if (avail && rdc_devices_ensure() > 0) {
+		int rc = rdc_is_bundle(image, avail) ? rdc_bundle_extent(image, avail, &n, NULL)
+						     : rdc_elf_extent(image, avail, &n);
+		if (rc == 0) {
+			struct mkey key = { (uintptr_t)image, n, fnv(image, (size_t)n) };
+			char what[300];
+			e = lookup_or_decide(key, image, n, data_name(image, what, sizeof what),
+					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData");
+		}
+	}
+	if (rdc_runtime_up())
+		rdc_diag_flush();
+	const void *use = e && e->region.bundle ? e->region.bundle : image;
+	hipError_t err = CALL_REAL(use);
+	if (err == hipSuccess && use != image)
+		track(*module, e);
+	rdc_guard_leave();
+	errno = saved;
+	return err;
+#undef CALL_REAL
+}
+
+RDC_HOOK hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
+{
+	return load_data(module, image, 0, NULL, NULL, false);
+}
+
+RDC_HOOK hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions,
+			       hipJitOption *options, void **optionValues)
+{
+	return load_data(module, image, numOptions, options, optionValues, true);
+}
+
+RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
+{
+	__typeof__(&hipModuleLoad) real = RDC_REAL(hipModuleLoad);
+	__typeof__(&hipModuleLoadData) real_data = RDC_REAL(hipModuleLoadData);
+	if (!real) {
+		rdc_logf(RDC_LOG_ERROR, "hipModuleLoad: real function not found");
+		return hipErrorNotInitialized;
+	}
+	if (rdc_guard_active())
+		return real(module, fname);
+	rdc_init();
+	if (!fname || !module || !any_active() || !real_data)
+		return real(module, fname);
+	int saved = errno;
+	rdc_guard_enter();
+	struct mentry *e = NULL;
+	int fd = rdc_sys_open(fname, O_RDONLY);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    rdc_devices_ensure() > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			struct mkey key = { (uint64_t)st.st_dev ^ ((uint64_t)st.st_ino << 20),
+					    (uint64_t)st.st_size,
+					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+						    (uint64_t)st.st_mtim.tv_nsec };
+			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, "hipModuleLoad");
+			munmap(m, (size_t)st.st_size);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rdc_runtime_up())
+		rdc_diag_flush();
+	hipError_t err;
+	if (e && e->region.bundle) {
+		err = real_data(module, e->region.bundle);
+		if (err == hipSuccess)
+			track(*module, e);
+	} else {
+		err = real(module, fname);
+	}
+	rdc_guard_leave();
+	errno = saved;
+	return err;
+}
+
+RDC_HOOK hipError_t hipModuleUnload(hipModule_t module)
+{
+	__typeof__(&hipModuleUnload) real = RDC_REAL(hipModuleUnload);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (rdc_guard_active())
+		return real(module);
+	int saved = errno;
+	rdc_guard_enter();
+	hipError_t err = real(module);
+	if (err == hipSuccess) {
+		pthread_mutex_lock(&rdc_module_lock);
+		for (struct mmod **pp = &mods; *pp; pp = &(*pp)->next) {
+			struct mmod *mm = *pp;
+			if (mm->module != module)
+				continue;
+			*pp = mm->next;
+			/* The last module of a rebuilt image frees the copy and
+			 * forgets the decision (a later load decides again). */
+			struct mentry *e = mm->e;
+			if (--e->refs == 0) {
+				for (struct mentry **cp = &cache; *cp; cp = &(*cp)->next)
+					if (*cp == e) {
+						*cp = e->next;
+						break;
+					}
+				rdc_region_free(&e->region);
+				free(e);
+			}
+			free(mm);
+			break;
+		}
+		pthread_mutex_unlock(&rdc_module_lock);
+	}
+	rdc_guard_leave();
+	errno = saved;
+	return err;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * image.c — how many bytes an image handed over without a size may be read.
+ * hipModuleLoadData(module, image) gives only a pointer: the readable bound
+ * is the run of contiguous readable mappings from the pointer
+ * (/proc/self/maps), and within it a bundle measures itself
+ * (rdc_bundle_extent) and an ELF code object ends at the furthest of its
+ * section table, program headers and section contents (each
+ * bounds-checked against the readable bound).
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdnacompat/codeobj.h"
+#include "shim.h"
+
+
+uint64_t rdc_readable_extent(const void *p)
+{
+	uintptr_t a = (uintptr_t)p, end = 0;
+	int fd = rdc_sys_open("/proc/self/maps", O_RDONLY);
+	if (fd < 0)
+		return 0;
+	char buf[8192];
+	size_t have = 0;
+	bool done = false;
+	while (!done) {
+		ssize_t r = read(fd, buf + have, sizeof buf - 1 - have);
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		buf[have] = 0;
+		char *line = buf, *nl;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = 0;
+			unsigned long lo, hi;
+			char perms[8];
+			if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3) {
+				bool readable = perms[0] == 'r';
+				if (end == 0 && a >= lo && a < hi && readable)
+					end = hi;
+				else if (end != 0 && lo == end && readable)
+					end = hi;
+				else if (end != 0 && lo >= end) {
+					done = true;
+					break;
+				}
+			}
+			line = nl + 1;
+		}
+		have = strlen(line);
+		memmove(buf, line, have);
+	}
+	close(fd);
+	return end > a ? end - a : 0;
+}
+
+int rdc_elf_extent(const void *p, uint64_t avail, uint64_t *extent)
+{
+	if (avail < sizeof(Elf64_Ehdr) || !rdc_is_codeobj(p, avail))
+		return RDC_E_FORMAT;
+	Elf64_Ehdr eh;
+	memcpy(&eh, p, sizeof eh);
+	uint64_t end = sizeof eh;
+	uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+	uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+	if (!rdc_in_bounds(eh.e_shoff, (uint64_t)eh.e_shnum * eh.e_shentsize, avail) ||
+	    !rdc_in_bounds(eh.e_phoff, (uint64_t)eh.e_phnum * eh.e_phentsize, avail))
+		return RDC_E_RANGE;
+	if (sh_end > end)
+		end = sh_end;
+	if (ph_end > end)
+		end = ph_end;
+	if (eh.e_shnum && eh.e_shentsize >= sizeof(Elf64_Shdr)) {
+		for (unsigned i = 0; i < eh.e_shnum; i++) {
+			Elf64_Shdr sh;
+			memcpy(&sh, (const uint8_t *)p + eh.e_shoff + (uint64_t)i * eh.e_shentsize, sizeof sh);
+			if (sh.sh_type == SHT_NOBITS)
+				continue;
+			if (!rdc_in_bounds(sh.sh_offset, sh.sh_size, avail))
+				return RDC_E_RANGE;
+			if (sh.sh_offset + sh.sh_size > end)
+				end = sh.sh_offset + sh.sh_size;
+		}
+	}
+	if (eh.e_phnum && eh.e_phentsize >= sizeof(Elf64_Phdr)) {
+		for (unsigned i = 0; i < eh.e_phnum; i++) {
+			Elf64_Phdr ph;
+			memcpy(&ph, (const uint8_t *)p + eh.e_phoff + (uint64_t)i * eh.e_phentsize, sizeof ph);
+			if (!rdc_in_bounds(ph.p_offset, ph.p_filesz, avail))
+				return RDC_E_RANGE;
+			if (ph.p_offset + ph.p_filesz > end)
+				end = ph.p_offset + ph.p_filesz;
+		}
+	}
+	*extent = end;
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * real.c — the table of real (next) functions, built from real_list.h and
+ * resolved once per entry with dlvsym(RTLD_NEXT, name, version).  When the
+ * owning library was dlopen'ed RTLD_LOCAL (Python extensions), RTLD_NEXT
+ * cannot see it; then the library is looked up by soname with RTLD_NOLOAD.
+ *
+ * The table is also the test seam: rdc_real_inject() replaces an entry, and
+ * RDNACOMPAT_TEST_UNRESOLVED names entries to leave unresolved, so tests can
+ * check that every hook survives a missing real function.
+ */
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "shim.h"
+
+struct rdc_real_fn rdc_real_fns[RDC_FN_COUNT] = {
+#define RDC_REAL_FN(n, ver, l) [RDC_FN_##n] = { .name = #n, .version = ver, .lib = l },
+#include "real_list.h"
+#undef RDC_REAL_FN
+};
+
+static const char *const lib_soname[] = {
+	[RDC_LIB_HIP] = "libamdhip64.so.5",
+	[RDC_LIB_HSA] = "libhsa-runtime64.so.1",
+	[RDC_LIB_C] = "libc.so.6",
+};
+
+static void *lookup(const struct rdc_real_fn *f)
+{
+	void *p = dlvsym(RTLD_NEXT, f->name, f->version);
+	if (p)
+		return p;
+	void *h = dlopen(lib_soname[f->lib], RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return NULL;
+	p = dlvsym(h, f->name, f->version);
+	dlclose(h);   /* NOLOAD handle: only drops the count it added */
+	return p;
+}
+
+void *rdc_real_resolve(enum rdc_fn fn)
+{
+	if ((unsigned)fn >= RDC_FN_COUNT)
+		return NULL;
+	struct rdc_real_fn *f = &rdc_real_fns[fn];
+	void *p = atomic_load_explicit(&f->ptr, memory_order_acquire);
+	if (p || atomic_load(&f->injected))
+		return p;
+	p = lookup(f);
+	if (p)
+		atomic_store_explicit(&f->ptr, p, memory_order_release);
+	return p;
+}
+
+size_t rdc_real_resolve_all(void)
+{
+	size_t found = 0;
+	for (int i = 0; i < RDC_FN_COUNT; i++)
+		found += rdc_real_resolve((enum rdc_fn)i) != NULL;
+	return found;
+}
+
+int rdc_real_inject(const char *name, void *fn)
+{
+	for (int i = 0; i < RDC_FN_COUNT; i++) {
+		struct rdc_real_fn *f = &rdc_real_fns[i];
+		if (strcmp(f->name, name) != 0)
+			continue;
+		atomic_store(&f->injected, 1);
+		atomic_store(&f->ptr, fn);
+		return 0;
+	}
+	return RDC_E_NOTFOUND;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * real_list.h — the single list of functions librdnacompat.so shadows, as an
+ * X-macro: RDC_REAL_FN(name, "version", library).  real.c builds the table
+ * of real (next) functions from it; shim.h builds the RDC_FN_* indices.
+ * Every hook's real function comes from here and nowhere else, which makes
+ * the table the seam tests use for fault injection (real.c).
+ *
+ * Versions are those of the shadowed definitions (nm -D on Debian's
+ * libamdhip64.so.5, libhsa-runtime64.so.1 and libc.so.6).
+ */
+
+/* HIP (libamdhip64.so.5) */
+RDC_REAL_FN(__hipRegisterFatBinary, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(__hipUnregisterFatBinary, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleLoad, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleLoadData, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleLoadDataEx, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleUnload, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipGetDeviceProperties, "hip_4.2", RDC_LIB_HIP)
+
+/* HSA (libhsa-runtime64.so.1) */
+RDC_REAL_FN(hsa_init, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_iterate_agents, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_agent_get_info, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_agent_iterate_isas, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_isa_get_info_alt, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_code_object_reader_create_from_memory, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_code_object_reader_destroy, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_executable_load_agent_code_object, "ROCR_1", RDC_LIB_HSA)
+RDC_REAL_FN(hsa_executable_destroy, "ROCR_1", RDC_LIB_HSA)
+
+/* libc: per-arch data file redirection (hook_files.c) */
+RDC_REAL_FN(open, "GLIBC_2.2.5", RDC_LIB_C)
+RDC_REAL_FN(open64, "GLIBC_2.2.5", RDC_LIB_C)
+RDC_REAL_FN(openat, "GLIBC_2.4", RDC_LIB_C)
+RDC_REAL_FN(openat64, "GLIBC_2.4", RDC_LIB_C)
+RDC_REAL_FN(fopen, "GLIBC_2.2.5", RDC_LIB_C)
+RDC_REAL_FN(fopen64, "GLIBC_2.2.5", RDC_LIB_C)
+RDC_REAL_FN(access, "GLIBC_2.2.5", RDC_LIB_C)
+RDC_REAL_FN(stat, "GLIBC_2.33", RDC_LIB_C)
+RDC_REAL_FN(stat64, "GLIBC_2.33", RDC_LIB_C)

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shim.h — the internal API of librdnacompat.so (shim/hooks/).  Nothing here
+ * is exported: the build hides every symbol and shim/exports.map lists only
+ * the hooks.
+ *
+ * Sections: real-function table (real.c) · init and recursion guard
+ * (init.c, guard.c) · configuration (config.c) · logger (log.c) · device
+ * registry (devices.c) · loaded-segment lookup (segment.c) · bundle rebuild
+ * (remap.c, remap_header.c) · diagnosis (diagnose.c) · reader table
+ * (hook_hsa.c).
+ *
+ * Lock order (outer first): rdc_dev_lock -> fatbin/module cache locks ->
+ * rdc_diag_lock -> rdc_log_lock.  fork.c takes them all in that order.
+ */
+#ifndef RDNACOMPAT_SHIM_H
+#define RDNACOMPAT_SHIM_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rdnacompat/bundle.h"
+#include "rdnacompat/error.h"
+#include "rdnacompat/policy.h"
+#include "rdnacompat/tables.h"
+#include "rdnacompat/target.h"
+
+/* Marks a hook definition: visible, then versioned by shim/exports.map. */
+#define RDC_HOOK __attribute__((visibility("default")))
+
+/* ---- real-function table (real.c, list in real_list.h) ------------------ */
+enum rdc_lib { RDC_LIB_HIP, RDC_LIB_HSA, RDC_LIB_C };
+
+enum rdc_fn {
+#define RDC_REAL_FN(name, ver, lib) RDC_FN_##name,
+#include "real_list.h"
+#undef RDC_REAL_FN
+	RDC_FN_COUNT
+};
+
+struct rdc_real_fn {
+	const char *name;
+	const char *version;
+	enum rdc_lib lib;
+	void *_Atomic ptr;       /* resolved function, NULL until resolved */
+	_Atomic int injected;    /* tests: ptr was set by rdc_real_inject */
+};
+
+extern struct rdc_real_fn rdc_real_fns[RDC_FN_COUNT];
+
+/* The real function, resolved once (RTLD_NEXT, then the owning library by
+ * soname with RTLD_NOLOAD, for libraries dlopen'ed RTLD_LOCAL).  NULL when it
+ * cannot be found: every hook checks and fails the call the way the real
+ * function would for "not initialised". */
+void *rdc_real_resolve(enum rdc_fn fn);
+#define RDC_REAL(name) ((__typeof__(&name))rdc_real_resolve(RDC_FN_##name))
+
+/* Resolve every entry now (init).  Returns how many were found. */
+size_t rdc_real_resolve_all(void);
+
+/* Fault-injection seam: pin entry `name` to `fn` (NULL: unresolvable).
+ * Also driven by RDNACOMPAT_TEST_UNRESOLVED=name,name (config.c).  Returns 0
+ * or RDC_E_NOTFOUND. */
+int rdc_real_inject(const char *name, void *fn);
+
+/* ---- init and guard (init.c, guard.c) ------------------------------------- */
+/* Idempotent; from the constructor and lazily at the top of each hook. */
+void rdc_init(void);
+bool rdc_initialized(void);
+
+/* Per-thread recursion guard: while set, hooks pass straight through. */
+bool rdc_guard_active(void);
+void rdc_guard_enter(void);
+void rdc_guard_leave(void);
+
+/* ---- configuration (config.c) -------------------------------------------- */
+enum rdc_mode { RDC_MODE_MAP = 0, RDC_MODE_SPOOF, RDC_MODE_AUDIT, RDC_MODE_OFF };
+enum rdc_level { RDC_LOG_ERROR = 0, RDC_LOG_WARN, RDC_LOG_INFO, RDC_LOG_DEBUG };
+
+#define RDC_MAX_DEVICES 64
+#define RDC_MAX_SPOOF_FOR 16
+
+struct rdc_config {
+	enum rdc_mode mode;                 /* RDNACOMPAT_MODE */
+	signed char device_mode[RDC_MAX_DEVICES]; /* RDNACOMPAT_DEVICE_<N>, -1 unset */
+	char spoof_for[RDC_MAX_SPOOF_FOR][64]; /* RDNACOMPAT_SPOOF_FOR, basenames */
+	size_t n_spoof_for;
+	bool spoof_all;                     /* RDNACOMPAT_SPOOF_FOR=* */
+	enum rdc_level level;               /* RDNACOMPAT_LOG */
+	bool json;                          /* RDNACOMPAT_LOG_FORMAT=json */
+	char log_file[512];                 /* RDNACOMPAT_LOG_FILE */
+	char tables_file[512];              /* RDNACOMPAT_TABLES */
+	bool redirect_files;                /* RDNACOMPAT_REDIRECT_FILES (default 1) */
+	char problems[512];                 /* what was wrong in the environment */
+};
+
+extern struct rdc_config rdc_cfg;
+
+/* Parse from an environment lookup function (getenv in the shim; a table in
+ * unit tests).  Never fails: bad values keep defaults and are described in
+ * cfg->problems. */
+void rdc_config_parse(struct rdc_config *cfg, const char *(*get)(const char *name, void *arg),
+		      void *arg);
+int rdc_mode_parse(const char *s);          /* enum rdc_mode or -1 */
+const char *rdc_mode_name(int mode);
+int rdc_level_parse(const char *s);         /* enum rdc_level or -1 */
+/* The mode for device `index` (per-device setting, else the global one). */
+enum rdc_mode rdc_config_device_mode(const struct rdc_config *cfg, int index);
+/* Does `object_path` (a dladdr dli_fname) name one of the spoof_for objects? */
+bool rdc_config_spoof_matches(const struct rdc_config *cfg, const char *object_path);
+
+/* ---- logger (log.c) --------------------------------------------------------- */
+/* One line per call to stderr or RDNACOMPAT_LOG_FILE, never stdout; errno is
+ * preserved.  Text: "rdnacompat[pid]: level: event: k=v ...".  JSON: one
+ * object a line. */
+struct rdc_kv {
+	const char *k;
+	const char *v;           /* string value (quoted in JSON) or NULL */
+	long long n;             /* numeric value when v == NULL */
+};
+static inline const char *rdc_kv_str(const char *v)
+{
+	return v ? v : "";
+}
+#define RDC_KV_S(key, val) ((struct rdc_kv){ (key), rdc_kv_str(val), 0 })
+#define RDC_KV_N(key, num) ((struct rdc_kv){ (key), NULL, (long long)(num) })
+
+void rdc_log_open(const struct rdc_config *cfg);
+bool rdc_log_enabled(enum rdc_level lvl);
+void rdc_log_event(enum rdc_level lvl, const char *event, const struct rdc_kv *kv, size_t n);
+void rdc_logf(enum rdc_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A multi-line block written with one write(2) regardless of level/format
+ * (the diagnosis). */
+void rdc_log_block(const char *text, size_t len);
+/* Format one event line into buf (pure; used by rdc_log_event and tests). */
+size_t rdc_log_format(char *buf, size_t n, bool json, int pid, enum rdc_level lvl,
+		      const char *event, const struct rdc_kv *kv, size_t nkv);
+extern pthread_mutex_t rdc_log_lock;
+
+/* ---- device registry (devices.c) ------------------------------------------ */
+struct rdc_device {
+	int index;               /* HIP device ordinal: order of GPU agents */
+	uint64_t agent;          /* hsa_agent_t.handle */
+	struct rdc_target target;/* the true target (ISA name) */
+	char isa_name[96];       /* "amdgcn-amd-amdhsa--gfx1031" */
+	enum rdc_mode mode;
+	char spoof_as[RDC_PROC_MAX]; /* the target spoof mode reports, "" if none */
+};
+
+/* Make sure the registry is filled: when the runtime is not up yet this
+ * calls the real hsa_init (keeping that reference: HIP 5.2 needs the
+ * rebuilt bundle at registration time) and enumerates the agents.  Returns
+ * the number of GPU devices, or a negative RDC_E_*. */
+int rdc_devices_ensure(void);
+/* Fill only when HSA is already initialised by someone else (hsa_init hook). */
+void rdc_devices_note_runtime_up(void);
+/* 0..n-1 without starting anything; 0 when unknown. */
+size_t rdc_devices_count(void);
+const struct rdc_device *rdc_device_get(size_t i);
+const struct rdc_device *rdc_device_by_agent(uint64_t handle);
+/* The tables in use (built-in or RDNACOMPAT_TABLES), loaded once. */
+const struct rdc_tables *rdc_tables(void);
+/* Did someone else (HIP) initialise HSA (so fat binaries are digested at
+ * registration)? */
+bool rdc_runtime_up(void);
+extern pthread_mutex_t rdc_dev_lock;
+
+/* ---- loaded segments (segment.c) ------------------------------------------- */
+struct rdc_segment {
+	const void *start;       /* segment's first file-backed byte in memory */
+	uint64_t avail;          /* readable file-backed bytes from the pointer */
+	uint64_t file_offset;    /* file offset of the pointer */
+	bool file_backed;        /* pointer within p_filesz */
+	char path[512];          /* object path ("/proc/self/exe" for the program) */
+	char name[512];          /* for logs: the object's name as loaded */
+};
+/* Find the PT_LOAD segment holding `p`.  RDC_E_NOTFOUND if none. */
+int rdc_segment_find(const void *p, struct rdc_segment *out);
+
+/* ---- bundle rebuild (remap.c, remap_header.c) ------------------------------- */
+struct rdc_hdr_entry {
+	uint64_t offset, size;
+	const char *id;
+	size_t id_len;
+};
+/* Size of a plain bundle header with these entries. */
+uint64_t rdc_hdr_size(const struct rdc_hdr_entry *e, size_t n);
+/* Write the header (magic, count, descriptors) into buf (cap bytes). */
+int rdc_hdr_write(const struct rdc_hdr_entry *e, size_t n, uint8_t *buf, uint64_t cap);
+
+/* One added entry: for a device target `to`, entry `from` retargeted. */
+struct rdc_add {
+	long from;                       /* entry index in the source bundle */
+	struct rdc_target to;            /* processor + the entry's features */
+	char id[128];                    /* new entry id */
+};
+
+/* A rebuilt bundle living in memory the shim owns. */
+struct rdc_region {
+	void *base;                      /* mmap'ed region (or NULL) */
+	size_t len;
+	uint8_t *heap;                   /* malloc'ed bundle (module path) */
+	const void *bundle;              /* what the runtime gets */
+	uint64_t bundle_size;
+	size_t private_bytes;            /* bytes the shim made private (COW/copies) */
+	bool file_mapped;                /* memory goal path taken */
+};
+
+/* Rebuild `b` (parsed from a file-backed mapping at `src`, whose bytes are
+ * file `path` at `file_offset`) with the added entries.  Original entries
+ * are a MAP_PRIVATE mapping of the file; each added entry is its own
+ * private file mapping with only the changed pages patched.  Never writes
+ * the caller's memory. */
+int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_offset,
+		   const struct rdc_add *add, size_t n_add, struct rdc_region *out,
+		   struct rdc_diag *d);
+/* Rebuild into one heap buffer (images from hipModuleLoadData). */
+int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t n_add,
+		   struct rdc_region *out, struct rdc_diag *d);
+void rdc_region_free(struct rdc_region *r);
+/* Map `len` bytes of `path` at `off` read-only/private (segment copy of the
+ * bundle for parsing).  Returns the address of byte `off` or NULL. */
+const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, void **map_base,
+			       size_t *map_len);
+
+/* ---- decisions (decide.c) ------------------------------------------------- */
+/* Decide, for every distinct device target, what bundle `b` needs.  Logs
+ * one line per device.  Fills `add` (capacity RDC_MAX_DEVICES) and
+ * *n_add; records missing code for the diagnosis.  `what` is "lib" text;
+ * `index` the bundle index within it. */
+int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
+		      const char *source, struct rdc_add *add, size_t *n_add);
+
+/* ---- diagnosis (diagnose.c) -------------------------------------------------- */
+void rdc_diag_note_missing(const char *lib, long index, const struct rdc_bundle *b,
+			   const struct rdc_device *dev, const struct rdc_choice *c);
+/* Print the pending block once (before HIP 5.2 aborts: at its hsa_init, or
+ * at registration when HIP is already up). */
+void rdc_diag_flush(void);
+size_t rdc_diag_pending(void);
+extern pthread_mutex_t rdc_diag_lock;
+
+/* ---- images without a size (image.c) ------------------------------------------ */
+/* Bytes readable from p through contiguous readable mappings; 0 if none. */
+uint64_t rdc_readable_extent(const void *p);
+/* End of an AMDGPU ELF (furthest header/section/segment byte) within avail. */
+int rdc_elf_extent(const void *p, uint64_t avail, uint64_t *extent);
+
+/* ---- misc ------------------------------------------------------------------ */
+/* Basename of a path (pointer into it). */
+const char *rdc_basename(const char *path);
+/* Internal file access that never goes through our own hooks. */
+int rdc_sys_open(const char *path, int flags);
+int rdc_sys_exists(const char *path);
+/* Fork handling (fork.c). */
+void rdc_fork_install(void);
+extern pthread_mutex_t rdc_fatbin_lock, rdc_module_lock, rdc_reader_lock;
+
+#endif
