@@ -52,8 +52,8 @@ static int proc_valid(const char *p, size_t n)
 			q++, digits++;
 		return digits && digits <= 2 && q == e;
 	}
-	/* gfx + at least 3 lowercase hex digits, first decimal (gfx900, gfx90a, gfx1031) */
-	if (end - q < 3 || end - q > 5 || !is_digit(*q))
+	/* gfx + 3 or 4 lowercase hex digits, first decimal (gfx900, gfx90a, gfx1031) */
+	if (end - q < 3 || end - q > 4 || !is_digit(*q))
 		return 0;
 	for (; q < end; q++)
 		if (!is_hex_lower(*q))
