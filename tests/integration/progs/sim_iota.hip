@@ -2,12 +2,16 @@
 // sim_iota.hip — a real HIP program for the simulated-GPU tests: prints the
 // devices, round-trips bytes through device memory with hipMemcpy (SDMA on
 // the simulator, so the bytes must come back), and launches two kernels
-// (fill_iota, scale_add) whose dispatches the simulator traces.  Kernels are
+// (fill_iota, scale_add) whose dispatches the simulator traces.  Usage:
+// sim_iota [DEVICE [fork]]; "fork": after the copies, a child that never
+// touches the GPU is forked and exits normally (static destructors run).  Kernels are
 // NOT executed by the simulator, so their results are not checked.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 __global__ void fill_iota(int *p, int n)
 {
@@ -59,6 +63,18 @@ int main(int argc, char **argv)
 	CHECK(hipMemcpy(back, d_p, bytes, hipMemcpyDeviceToHost));
 	int bad = memcmp(h, back, bytes) != 0;
 	printf("memcpy round trip: %s\n", bad ? "MISMATCH" : "ok");
+	if (argc > 2 && !strcmp(argv[2], "fork")) {
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0)
+			exit(0);
+		int st = 0;
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			fprintf(stderr, "forked child failed (status 0x%x)\n", st);
+			return 1;
+		}
+		printf("fork: child exited cleanly\n");
+	}
 	hipLaunchKernelGGL(fill_iota, dim3(n / 256), dim3(256), 0, 0, d_p, n);
 	hipLaunchKernelGGL(scale_add, dim3(n / 128), dim3(128), 0, 0, d_y, d_x, 2.5f, n);
 	CHECK(hipGetLastError());
