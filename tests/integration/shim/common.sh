@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: MIT
+# common.sh — sourced by tests/integration/40-shim-*.sh: locate the build,
+# skip (77) when the simulator, the shim or hipcc is missing, and build the
+# small HIP programs of tests/integration/shim/ into $B/shimtest once.
+set -u
+B=$1
+S=${RDC_SRCDIR:-$(pwd)}/tests/integration/shim
+T=$B/shimtest
+SHIM=$B/librdnacompat.so
+SIM=$B/sim
+mkdir -p "$T"
+skip() { echo "skip: $*" >&2; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -f "$SHIM" ] || skip "no $SHIM"
+[ -f "$SIM/libhsakmt.so.1" ] || skip "no simulator at $SIM"
+command -v hipcc >/dev/null || skip "no hipcc"
+[ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 ] || skip "no libamdhip64.so.5"
+PY=/usr/bin/python3
+
+# build NAME SRC ARGS... : hipcc SRC into $T/NAME unless up to date.
+build() {
+  local name=$1 src=$2; shift 2
+  if [ ! -x "$T/$name" ] || [ "$src" -nt "$T/$name" ]; then
+    hipcc "$@" "$src" -o "$T/$name.tmp" >"$T/$name.build.log" 2>&1 ||
+      { cat "$T/$name.build.log" >&2; fail "hipcc $name"; }
+    mv "$T/$name.tmp" "$T/$name"
+  fi
+}
+
+# sim GPUS CMD... : run on the simulated GPUs without the shim.
+sim() {
+  local gpus=$1; shift
+  env LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS="$gpus" HSA_ENABLE_SDMA=0 timeout 120 "$@"
+}
+# shim GPUS CMD... : the same under LD_PRELOAD of the shim.
+shim() {
+  local gpus=$1; shift
+  env LD_PRELOAD="$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS="$gpus" HSA_ENABLE_SDMA=0 \
+    timeout 120 "$@"
+}
+# kernels_on TRACE TARGET: every non-blit dispatch ran code loaded as TARGET,
+# and there was at least one.
+kernels_on() {
+  $PY - "$1" "$2" <<'PYEOF'
+import json, sys
+path, want = sys.argv[1], sys.argv[2]
+n = 0
+for line in open(path):
+    d = json.loads(line)
+    if d["kernel"].startswith("rocr-blit"):
+        continue
+    n += 1
+    if d["target"] != want:
+        sys.exit("kernel %s ran from a %s code object, want %s" % (d["kernel"], d["target"], want))
+if n == 0:
+    sys.exit("no kernel dispatched")
+print("%d dispatches from %s code objects" % (n, want))
+PYEOF
+}
