@@ -14,11 +14,13 @@
  *   24                                     u64 hash
  *   data at 20 / 24 / 32; v1 has no total size (the stream ends itself).
  *
- * Decompression uses zlib and libzstd.  Before anything is allocated the
- * claimed uncompressed size is checked against what the compressed bytes
- * could possibly expand to (and against the zstd frame's own content size),
- * so a lying header cannot make us allocate gigabytes.  After: the size must
- * match exactly and the truncated MD5 must match.  Pure: memory in, memory out.
+ * Decompression uses zlib and libzstd, streaming into a buffer that grows
+ * with the real output (capped at the claimed size + 1), so a lying header
+ * cannot make us allocate more than the data really expands to.  Before
+ * that, the claim is checked against what the compressed bytes could
+ * possibly expand to and against the zstd frame's own content size.  After:
+ * the size must match exactly and the truncated MD5 must match.
+ * Pure: memory in, memory out.
  */
 #include "rdnacompat/bundle.h"
 
@@ -138,47 +140,78 @@ static int plausible(const struct ccob *h, uint64_t clen, struct rdc_diag *d)
 	return 0;
 }
 
-/* Inflate a zlib stream.  dst == NULL: count only (scratch output).  Sets
- * *consumed (input bytes up to the stream end) and *produced. */
-static int inflate_all(const uint8_t *src, uint64_t clen, uint8_t *dst, uint64_t usize,
-		       uint64_t hdr_len, uint64_t *consumed, uint64_t *produced,
-		       struct rdc_diag *d)
-{
+/* Output that grows with what the stream really produces, up to the claimed
+ * size + 1 (one byte more detects a stream longer than its header says).
+ * buf == NULL (extent only): a fixed scratch buffer is reused instead. */
+struct sink {
+	uint8_t *buf;
+	size_t cap;
+	uint64_t limit; /* claimed size + 1 */
+	uint64_t done;
+	bool count_only;
 	uint8_t scratch[16384];
+};
+
+#define SINK_FIRST (1u << 20)
+
+/* Room for the next write: sets *p, *n.  0, or RDC_E_NOMEM. */
+static int sink_room(struct sink *k, uint8_t **p, size_t *n)
+{
+	if (k->count_only) {
+		*p = k->scratch;
+		*n = sizeof k->scratch;
+		return 0;
+	}
+	if (k->done == k->cap) {
+		uint64_t want = k->cap ? (uint64_t)k->cap * 2 : SINK_FIRST;
+		if (want > k->limit)
+			want = k->limit;
+		if (want <= k->cap || want > SIZE_MAX)
+			return RDC_E_NOMEM; /* cannot happen while done < limit */
+		uint8_t *nb = realloc(k->buf, (size_t)want);
+		if (!nb)
+			return RDC_E_NOMEM;
+		k->buf = nb;
+		k->cap = (size_t)want;
+	}
+	*p = k->buf + k->done;
+	*n = k->cap - (size_t)k->done;
+	return 0;
+}
+
+/* Inflate a zlib stream of at most clen bytes into k.  *consumed: input
+ * bytes up to the stream end. */
+static int inflate_all(const uint8_t *src, uint64_t clen, struct sink *k, uint64_t usize,
+		       uint64_t hdr_len, uint64_t *consumed, struct rdc_diag *d)
+{
 	z_stream s;
 	memset(&s, 0, sizeof s);
 	if (inflateInit(&s) != Z_OK)
 		return rdc_diag_set(d, RDC_E_NOMEM, hdr_len, "zlib inflateInit failed");
-	uint64_t in_left = clen, out_done = 0, in_done = 0;
+	uint64_t in_left = clen, in_done = 0;
 	int rc = 0;
 	for (;;) {
 		if (s.avail_in == 0 && in_left > 0) {
-			uInt k = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
+			uInt n = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
 			s.next_in = (Bytef *)(uintptr_t)(src + (clen - in_left));
-			s.avail_in = k;
-			in_left -= k;
+			s.avail_in = n;
+			in_left -= n;
 		}
-		if (s.avail_out == 0) {
-			if (dst) {
-				uint64_t left = usize - out_done;
-				/* Allow one byte past the claim to detect a longer stream. */
-				if (left == 0) {
-					s.next_out = scratch;
-					s.avail_out = 1;
-				} else {
-					s.next_out = dst + out_done;
-					s.avail_out = left > UINT_MAX ? UINT_MAX : (uInt)left;
-				}
-			} else {
-				s.next_out = scratch;
-				s.avail_out = sizeof scratch;
-			}
+		uint8_t *op;
+		size_t on;
+		if (sink_room(k, &op, &on)) {
+			rc = rdc_diag_set(d, RDC_E_NOMEM, hdr_len,
+					  "out of memory after inflating %llu bytes",
+					  (unsigned long long)k->done);
+			break;
 		}
+		s.next_out = op;
+		s.avail_out = on > UINT_MAX ? UINT_MAX : (uInt)on;
 		uInt before_out = s.avail_out, before_in = s.avail_in;
 		int zr = inflate(&s, Z_NO_FLUSH);
-		out_done += before_out - s.avail_out;
+		k->done += before_out - s.avail_out;
 		in_done += before_in - s.avail_in;
-		if (out_done > usize) {
+		if (k->done > usize) {
 			rc = rdc_diag_set(d, RDC_E_CORRUPT, hdr_len,
 					  "zlib stream inflates to more than the %llu bytes the CCOB "
 					  "header claims", (unsigned long long)usize);
@@ -190,7 +223,7 @@ static int inflate_all(const uint8_t *src, uint64_t clen, uint8_t *dst, uint64_t
 			rc = rdc_diag_set(d, RDC_E_CORRUPT, hdr_len + in_done,
 					  "zlib stream ends early, after %llu compressed bytes (%llu "
 					  "inflated)", (unsigned long long)in_done,
-					  (unsigned long long)out_done);
+					  (unsigned long long)k->done);
 			break;
 		}
 		if (zr != Z_OK && zr != Z_BUF_ERROR) {
@@ -201,7 +234,53 @@ static int inflate_all(const uint8_t *src, uint64_t clen, uint8_t *dst, uint64_t
 	}
 	inflateEnd(&s);
 	*consumed = in_done;
-	*produced = out_done;
+	return rc;
+}
+
+/* Decompress zstd frame(s) filling exactly [src, src+clen) into k. */
+static int unzstd(const uint8_t *src, uint64_t clen, struct sink *k, uint64_t usize,
+		  uint64_t hdr_len, struct rdc_diag *d)
+{
+	ZSTD_DCtx *z = ZSTD_createDCtx();
+	if (!z)
+		return rdc_diag_set(d, RDC_E_NOMEM, hdr_len, "ZSTD_createDCtx failed");
+	ZSTD_inBuffer in = { src, (size_t)clen, 0 };
+	size_t ret = 1;
+	int rc = 0;
+	for (;;) {
+		if (in.pos == in.size && ret == 0)
+			break;
+		uint8_t *op;
+		size_t on;
+		if (sink_room(k, &op, &on)) {
+			rc = rdc_diag_set(d, RDC_E_NOMEM, hdr_len,
+					  "out of memory after decompressing %llu bytes",
+					  (unsigned long long)k->done);
+			break;
+		}
+		ZSTD_outBuffer out = { op, on, 0 };
+		size_t in_before = in.pos;
+		ret = ZSTD_decompressStream(z, &out, &in);
+		k->done += out.pos;
+		if (ZSTD_isError(ret)) {
+			rc = rdc_diag_set(d, RDC_E_CORRUPT, hdr_len + in.pos, "zstd data is corrupt: %s",
+					  ZSTD_getErrorName(ret));
+			break;
+		}
+		if (k->done > usize) {
+			rc = rdc_diag_set(d, RDC_E_CORRUPT, hdr_len,
+					  "zstd data decompresses to more than the %llu bytes the "
+					  "CCOB header claims", (unsigned long long)usize);
+			break;
+		}
+		if (in.pos == in.size && ret != 0 && out.pos == 0 && in.pos == in_before) {
+			rc = rdc_diag_set(d, RDC_E_CORRUPT, hdr_len + in.pos,
+					  "zstd data ends inside a frame (%llu bytes decompressed)",
+					  (unsigned long long)k->done);
+			break;
+		}
+	}
+	ZSTD_freeDCtx(z);
 	return rc;
 }
 
@@ -217,6 +296,14 @@ static int zstd_frame_len(const uint8_t *src, uint64_t clen, uint64_t hdr_len, u
 	return 0;
 }
 
+static int size_mismatch(const struct ccob *h, uint64_t got, struct rdc_diag *d)
+{
+	return rdc_diag_set(d, RDC_E_CORRUPT, h->usize_at,
+			    "CCOB header claims %llu uncompressed bytes; the %s data holds %llu",
+			    (unsigned long long)h->usize, method_name(h->method),
+			    (unsigned long long)got);
+}
+
 int rdc_bundle_extent_ccob_(const uint8_t *p, uint64_t avail, uint64_t *extent,
 			    struct rdc_diag *d)
 {
@@ -229,38 +316,24 @@ int rdc_bundle_extent_ccob_(const uint8_t *p, uint64_t avail, uint64_t *extent,
 		return 0;
 	}
 	const uint8_t *src = p + h.hdr_len;
-	uint64_t len = 0, produced = 0;
+	uint64_t len = 0;
 	if (h.method == RDC_COMP_ZSTD) {
 		rc = zstd_frame_len(src, h.clen, h.hdr_len, &len, d);
 	} else {
+		struct sink *k = calloc(1, sizeof *k);
+		if (!k)
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+		k->count_only = true;
 		rc = plausible(&h, h.clen, d);
 		if (!rc)
-			rc = inflate_all(src, h.clen, NULL, h.usize, h.hdr_len, &len, &produced, d);
-		if (!rc && produced != h.usize)
-			rc = rdc_diag_set(d, RDC_E_CORRUPT, h.usize_at,
-					  "CCOB header claims %llu uncompressed bytes; zlib stream "
-					  "inflates to %llu", (unsigned long long)h.usize,
-					  (unsigned long long)produced);
+			rc = inflate_all(src, h.clen, k, h.usize, h.hdr_len, &len, d);
+		if (!rc && k->done != h.usize)
+			rc = size_mismatch(&h, k->done, d);
+		free(k);
 	}
 	if (rc)
 		return rc;
 	*extent = h.hdr_len + len;
-	return 0;
-}
-
-static int unzstd(const struct ccob *h, const uint8_t *src, uint64_t clen, uint8_t *dst,
-		  struct rdc_diag *d)
-{
-	size_t r = ZSTD_decompress(dst, (size_t)h->usize, src, (size_t)clen);
-	if (ZSTD_isError(r))
-		return rdc_diag_set(d, RDC_E_CORRUPT, h->hdr_len,
-				    "zstd data does not decompress into the %llu bytes the CCOB "
-				    "header claims: %s", (unsigned long long)h->usize,
-				    ZSTD_getErrorName(r));
-	if (r != h->usize)
-		return rdc_diag_set(d, RDC_E_CORRUPT, h->usize_at,
-				    "CCOB header claims %llu uncompressed bytes; zstd data "
-				    "decompresses to %zu", (unsigned long long)h->usize, r);
 	return 0;
 }
 
@@ -291,21 +364,16 @@ int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, struct rdc_bundle *
 	rc = plausible(&h, clen, d);
 	if (rc)
 		return rc;
-	uint8_t *buf = malloc(h.usize ? (size_t)h.usize : 1);
-	if (!buf)
-		return rdc_diag_set(d, RDC_E_NOMEM, h.usize_at,
-				    "out of memory for %llu decompressed bytes",
-				    (unsigned long long)h.usize);
+	/* Memory follows the real output, never the header's claim alone. */
+	struct sink *k = calloc(1, sizeof *k);
+	if (!k)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	k->limit = h.usize + 1;
 	if (h.method == RDC_COMP_ZSTD) {
-		rc = unzstd(&h, src, clen, buf, d);
+		rc = unzstd(src, clen, k, h.usize, h.hdr_len, d);
 	} else {
-		uint64_t used = 0, produced = 0;
-		rc = inflate_all(src, clen, buf, h.usize, h.hdr_len, &used, &produced, d);
-		if (!rc && produced != h.usize)
-			rc = rdc_diag_set(d, RDC_E_CORRUPT, h.usize_at,
-					  "CCOB header claims %llu uncompressed bytes; zlib stream "
-					  "inflates to %llu", (unsigned long long)h.usize,
-					  (unsigned long long)produced);
+		uint64_t used = 0;
+		rc = inflate_all(src, clen, k, h.usize, h.hdr_len, &used, d);
 		if (!rc && h.has_total && used != clen)
 			rc = rdc_diag_set(d, RDC_E_CORRUPT, h.hdr_len + used,
 					  "%llu bytes follow the zlib stream inside the CCOB's total "
@@ -313,6 +381,15 @@ int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, struct rdc_bundle *
 					  (unsigned long long)h.total);
 		clen = used;
 	}
+	if (!rc && k->done != h.usize)
+		rc = size_mismatch(&h, k->done, d);
+	uint8_t *buf = k->buf;
+	if (!rc && !buf) {
+		buf = malloc(1); /* an empty payload */
+		if (!buf)
+			rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	}
+	free(k);
 	if (!rc) {
 		uint64_t got = rdc_bundle_hash(buf, (size_t)h.usize);
 		if (got != h.hash)

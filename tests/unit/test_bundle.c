@@ -577,6 +577,43 @@ static void test_ccob_lies(void **state)
 	free(plain);
 }
 
+/* A zstd frame without a recorded content size (allowed by the format):
+ * parses when the header is right; a plausible but wrong claim fails. */
+static void test_ccob_zstd_without_content_size(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *plain = make_bundle(&len);
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	assert_non_null(c);
+	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)));
+	size_t cap = ZSTD_compressBound(len);
+	uint8_t *z = malloc(24 + cap);
+	size_t zl = ZSTD_compress2(c, z + 24, cap, plain, len);
+	ZSTD_freeCCtx(c);
+	assert_false(ZSTD_isError(zl));
+	assert_true(ZSTD_getFrameContentSize(z + 24, zl) == ZSTD_CONTENTSIZE_UNKNOWN);
+	memcpy(z, "CCOB\2\0\1\0", 8);
+	uint32_t total = (uint32_t)(24 + zl);
+	for (int i = 0; i < 4; i++) {
+		z[8 + i] = (uint8_t)(total >> (8 * i));
+		z[12 + i] = (uint8_t)((uint32_t)len >> (8 * i));
+	}
+	st64(z + 16, rdc_bundle_hash(plain, len));
+	struct rdc_bundle b;
+	struct rdc_diag d;
+	assert_int_equal(rdc_bundle_parse(z, total, &b, &d), 0);
+	assert_int_equal(b.n_entries, 3);
+	assert_true(b.extent == total);
+	rdc_bundle_free(&b);
+	uint32_t lie = (uint32_t)len + 100000;
+	for (int i = 0; i < 4; i++)
+		z[12 + i] = (uint8_t)(lie >> (8 * i));
+	expect_fail(z, total, RDC_E_CORRUPT, 12, "holds");
+	free(z);
+	free(plain);
+}
+
 /* ---- plain-bundle lies --------------------------------------------------------------- */
 
 static void test_plain_lies(void **state)
@@ -796,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_ccob_roundtrip_all),
 		cmocka_unit_test(test_ccob_bad_args),
 		cmocka_unit_test(test_ccob_lies),
+		cmocka_unit_test(test_ccob_zstd_without_content_size),
 		cmocka_unit_test(test_plain_lies),
 		cmocka_unit_test(test_header_mutations),
 		cmocka_unit_test(test_scan_region),
