@@ -105,6 +105,8 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 			RDC_KV_S("verdict", rdc_verdict_name(c->verdict)),
 			RDC_KV_S("entry", ent), RDC_KV_S("chosen", c->verdict == RDC_VERDICT_MISSING ? "-" : chosen),
 			RDC_KV_N("kernels", c->n_kernels), RDC_KV_N("refused", c->n_refused),
+			RDC_KV_N("bytes", c->entry >= 0 && (size_t)c->entry < b->n_entries
+						  ? b->entries[c->entry].size : 0),
 			RDC_KV_S("reason", c->reason),
 		};
 		rdc_log_event(lvl, event, kv, sizeof kv / sizeof kv[0]);
