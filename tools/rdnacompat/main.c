@@ -22,9 +22,11 @@ int rdc_cmd_version(int argc, char **argv)
 
 static const struct rdc_command commands[] = {
 	{ "version", rdc_cmd_version, "print the version" },
+	{ "inspect", rdc_cmd_inspect, "list the device code in files; per bundle, native/mapped/missing for a GPU" },
 	{ "doctor", rdc_cmd_doctor, "check this machine's GPUs, drivers, permissions, ROCm and environment" },
 	{ "explain", rdc_cmd_explain, "explain an error message, a shim log, or a command run in audit mode" },
 	{ "run", rdc_cmd_run, "run a program with the shim preloaded and configured" },
+	{ "report", rdc_cmd_report, "write a card report (no personal data) for tables/reports/" },
 	{ "sim", rdc_cmd_sim, "run a program on simulated AMD GPUs (kernels not executed)" },
 };
 

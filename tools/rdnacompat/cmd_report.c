@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_report.c — `rdnacompat report`: writes a card report
+ * (tables/reports/SCHEMA.md) from this machine's facts (sysinfo.c), the
+ * doctor's checks (doctor.c), a shim log (log_summary.c) and free-text
+ * notes; every value is scrubbed of personal data (scrub.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "doctor.h"
+#include "json_out.h"
+#include "log_summary.h"
+#include "report_file.h"
+#include "scrub.h"
+#include "sysinfo.h"
+#include "tool_util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: rdnacompat report [-o FILE] [--log FILE] [--notes TEXT]... [OPTIONS]\n"
+	      "\n"
+	      "Writes a card report (tables/reports/SCHEMA.md): card, PCI id and revision, gfx\n"
+	      "target, kernel, distribution, ROCm and PyTorch versions, shim version and mode,\n"
+	      "what the shim mapped/refused/found missing/spoofed/redirected/routed (from --log),\n"
+	      "the doctor's results and your notes.  Personal data is scrubbed: home paths become\n"
+	      "~/, the user name <user>, the host name <host>.\n"
+	      "\n"
+	      "  -o FILE            write here (default: standard output)\n"
+	      "  --log FILE         a shim log (text or JSON) of the run being reported\n"
+	      "  --notes TEXT       free text (repeatable)\n"
+	      "  --workload TEXT    what was run (repeatable)\n"
+	      "  --card VVVV:DDDD[:RR]  report this card (default: the first AMD GPU found)\n"
+	      "  --simulated        the run used the simulated GPU (rdnacompat sim)\n"
+	      "  --mode MODE        shim mode of the run (default: from the log, RDNACOMPAT_MODE, map)\n"
+	      "  --result R         works, partial, fails or untested (default: from the log)\n"
+	      "  --date YYYY-MM-DD  report date (default: today, UTC)\n"
+	      "  --no-doctor        leave out the doctor's results\n"
+	      "  --root DIR         read the machine under DIR (tests), as for doctor\n"
+	      "  --json             print the report as a JSON object instead\n"
+	      "\n"
+	      "exit: 0 written, 1 no card to report / unknown card / unreadable log / cannot write,\n"
+	      "2 usage error\n",
+	      f);
+}
+
+struct field {
+	const char *key;
+	char *value;
+};
+
+struct rep {
+	struct field *f;
+	size_t n;
+	const struct rdc_scrub *sc;
+};
+
+static void put(struct rep *r, const char *key, const char *value)
+{
+	r->f = rdc_xrealloc(r->f, (r->n + 1) * sizeof *r->f);
+	char *v = rdc_scrub(r->sc, value && *value ? value : "unknown");
+	/* One line per value. */
+	for (char *p = v; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	r->f[r->n++] = (struct field){ key, v };
+}
+
+static void put_log(struct rep *r, const struct rdc_log_summary *s)
+{
+	static const struct {
+		int cat;
+		const char *key;
+	} map[] = {
+		{ RDC_CAT_DEVICE, "device" },   { RDC_CAT_MAPPED, "mapped" },         { RDC_CAT_REFUSED, "refused" },
+		{ RDC_CAT_MISSING, "missing" }, { RDC_CAT_SPOOFED, "spoofed" },       { RDC_CAT_REDIRECTED, "redirected" },
+		{ RDC_CAT_ROUTED, "routed" },   { RDC_CAT_WARNING, "warning" },
+	};
+	for (size_t m = 0; m < sizeof map / sizeof map[0]; m++)
+		for (size_t i = 0; i < s->n_libs; i++) {
+			const struct rdc_log_lib *l = &s->libs[i];
+			for (size_t k = 0; k < l->n_items[map[m].cat]; k++) {
+				struct rdc_sbuf b = { 0 };
+				if (map[m].cat == RDC_CAT_DEVICE)
+					rdc_sb_add(&b, l->items[map[m].cat][k].text);
+				else
+					rdc_sb_printf(&b, "%s: %s", l->name, l->items[map[m].cat][k].text);
+				if (l->items[map[m].cat][k].count > 1)
+					rdc_sb_printf(&b, " (x%u)", l->items[map[m].cat][k].count);
+				put(r, map[m].key, b.s);
+				rdc_sb_free(&b);
+			}
+		}
+}
+
+int rdc_cmd_report(int argc, char **argv)
+{
+	const char *out = NULL, *log = NULL, *card = NULL, *mode = NULL, *result = NULL, *root = NULL,
+		   *date = NULL;
+	const char *notes[32], *work[32];
+	int n_notes = 0, n_work = 0;
+	bool simulated = false, no_doctor = false, json = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool has = i + 1 < argc;
+		if (rdc_is_help(a)) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-o") && has) {
+			out = argv[++i];
+		} else if (!strcmp(a, "--log") && has) {
+			log = argv[++i];
+		} else if (!strcmp(a, "--notes") && has) {
+			if (n_notes < 32)
+				notes[n_notes++] = argv[++i];
+		} else if (!strcmp(a, "--workload") && has) {
+			if (n_work < 32)
+				work[n_work++] = argv[++i];
+		} else if (!strcmp(a, "--card") && has) {
+			card = argv[++i];
+		} else if (!strcmp(a, "--mode") && has) {
+			mode = argv[++i];
+		} else if (!strcmp(a, "--result") && has) {
+			result = argv[++i];
+		} else if (!strcmp(a, "--date") && has) {
+			date = argv[++i];
+		} else if (!strcmp(a, "--root") && has) {
+			root = argv[++i];
+		} else if (!strcmp(a, "--simulated")) {
+			simulated = true;
+		} else if (!strcmp(a, "--no-doctor")) {
+			no_doctor = true;
+		} else if (!strcmp(a, "--json")) {
+			json = true;
+		} else {
+			fprintf(stderr, "rdnacompat report: unexpected argument '%s'\n", a);
+			usage(stderr);
+			return 2;
+		}
+	}
+	const struct rdc_tables *t = rdc_tables_builtin();
+	struct rdc_sysinfo si;
+	rdc_sys_scan(&si, root, NULL, t);
+	int rc = 1;
+	struct rdc_scrub sc;
+	rdc_scrub_init(&sc, root);
+	struct rep r = { .sc = &sc };
+	struct rdc_log_summary ls;
+	bool have_log = false;
+
+	/* The card. */
+	unsigned ven = 0, dev = 0, rev = 0;
+	int revision = -1;
+	const struct rdc_card *c = NULL;
+	if (card) {
+		int k = sscanf(card, "%4x:%4x:%2x", &ven, &dev, &rev);
+		if (k < 2) {
+			fprintf(stderr, "rdnacompat report: --card %s: expected VVVV:DDDD[:RR] (hex)\n", card);
+			rc = 2;
+			goto done;
+		}
+		revision = k == 3 ? (int)rev : -1;
+		c = rdc_card_find_pci(t, (uint16_t)ven, (uint16_t)dev, revision);
+		if (!c) {
+			fprintf(stderr, "rdnacompat report: card %04x:%04x is not in the card table\n", ven, dev);
+			goto done;
+		}
+	} else {
+		const struct rdc_gpu *g = NULL;
+		for (size_t i = 0; i < si.n_gpus && !g; i++)
+			if (!si.gpus[i].apu)
+				g = &si.gpus[i];
+		if (!g && si.n_gpus)
+			g = &si.gpus[0];
+		if (!g) {
+			fprintf(stderr, "rdnacompat report: no AMD GPU here; for a run on the simulated GPU give "
+					"--simulated --card VVVV:DDDD[:RR]\n");
+			goto done;
+		}
+		ven = g->vendor;
+		dev = g->device;
+		revision = g->revision;
+		c = g->card;
+		if (!c) {
+			fprintf(stderr, "rdnacompat report: card %04x:%04x is not in the card table yet; "
+					"`rdnacompat doctor` shows what is known about it\n", ven, dev);
+			goto done;
+		}
+	}
+	if (log) {
+		struct rdc_diag d = { 0 };
+		if (rdc_log_summarize(log, &ls, &d) != 0) {
+			fprintf(stderr, "rdnacompat report: %s\n", d.msg);
+			goto done;
+		}
+		have_log = true;
+	}
+
+	char buf[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+	put(&r, "schema", "1");
+	put(&r, "date", date ? date : buf);
+	put(&r, "simulated", simulated ? "yes" : "no");
+	/* The card table's first name for this id ("A; B" lists aliases). */
+	char name[160];
+	snprintf(name, sizeof name, "%s", c->name);
+	name[strcspn(name, ";")] = '\0';
+	put(&r, "card", name);
+	snprintf(buf, sizeof buf, "%04x:%04x", ven, dev);
+	put(&r, "pci_id", buf);
+	if (revision >= 0)
+		snprintf(buf, sizeof buf, "0x%02x", (unsigned)revision);
+	else
+		snprintf(buf, sizeof buf, "unknown");
+	put(&r, "pci_revision", buf);
+	put(&r, "gfx_target", c->target);
+	put(&r, "kernel", si.kernel);
+	put(&r, "distro", si.distro);
+	put(&r, "rocm_version", si.rocm_version ? si.rocm_version : "none");
+	if (si.rocm_source)
+		put(&r, "rocm_source", si.rocm_source);
+	put(&r, "pytorch_version", si.torch_version ? si.torch_version : "none");
+	put(&r, "pytorch_hip", si.torch_hip ? si.torch_hip : "none");
+	put(&r, "shim_version", RDC_VERSION);
+	const char *m = mode ? mode : have_log && ls.mode ? ls.mode : getenv("RDNACOMPAT_MODE");
+	put(&r, "shim_mode", m && *m ? m : "map");
+	size_t missing = 0, refused = 0;
+	for (size_t i = 0; have_log && i < ls.n_libs; i++) {
+		missing += ls.libs[i].n[RDC_CAT_MISSING];
+		refused += ls.libs[i].n[RDC_CAT_REFUSED];
+	}
+	put(&r, "result", result ? result : !have_log ? "untested" : missing || refused ? "partial" : "works");
+	for (int i = 0; i < n_work; i++)
+		put(&r, "workload", work[i]);
+	if (have_log)
+		put_log(&r, &ls);
+	if (!no_doctor) {
+		struct rdc_doctor_opts o = { 0 };
+		struct rdc_checks ck;
+		rdc_doctor_run(&o, &si, t, &ck);
+		for (size_t i = 0; i < ck.n; i++) {
+			struct rdc_sbuf b = { 0 };
+			rdc_sb_printf(&b, "%s %s %s", rdc_level_name(ck.v[i].level), ck.v[i].id, ck.v[i].msg);
+			put(&r, "doctor", b.s);
+			rdc_sb_free(&b);
+		}
+		rdc_checks_free(&ck);
+	}
+	for (int i = 0; i < n_notes; i++)
+		put(&r, "notes", notes[i]);
+
+	FILE *f = out ? fopen(out, "we") : stdout;
+	if (!f) {
+		perror(out);
+		goto done;
+	}
+	if (json) {
+		struct rdc_json j;
+		rdc_json_init(&j, f);
+		rdc_json_obj(&j);
+		for (size_t i = 0; i < r.n; i++) {
+			bool list = false;
+			rdc_report_key_known(r.f[i].key, &list);
+			if (list && i && !strcmp(r.f[i - 1].key, r.f[i].key))
+				continue;
+			rdc_json_key(&j, r.f[i].key);
+			if (!list) {
+				rdc_json_str(&j, r.f[i].value);
+				continue;
+			}
+			rdc_json_arr(&j);
+			for (size_t k = i; k < r.n && !strcmp(r.f[k].key, r.f[i].key); k++)
+				rdc_json_str(&j, r.f[k].value);
+			rdc_json_arr_end(&j);
+		}
+		rdc_json_obj_end(&j);
+		rdc_json_end(&j);
+	} else {
+		fprintf(f, "# rdnacompat card report, schema 1 (tables/reports/SCHEMA.md)\n");
+		for (size_t i = 0; i < r.n; i++)
+			fprintf(f, "%s: %s\n", r.f[i].key, r.f[i].value);
+	}
+	rc = (f != stdout ? fclose(f) : fflush(f)) == 0 ? 0 : 1;
+	if (out && !rc)
+		fprintf(stderr, "rdnacompat report: wrote %s (check it with `rdnacompat db check`)\n", out);
+done:
+	if (have_log)
+		rdc_log_summary_free(&ls);
+	for (size_t i = 0; i < r.n; i++)
+		free(r.f[i].value);
+	free(r.f);
+	rdc_scrub_free(&sc);
+	rdc_sys_free(&si);
+	return rc;
+}
