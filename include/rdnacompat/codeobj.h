@@ -31,7 +31,8 @@ struct rdc_kernel_arg {
 	uint32_t size;
 };
 
-/* Decoded from the kernel descriptor. */
+/* Decoded from the kernel descriptor.  present is false when the
+ * metadata's .symbol is in neither .dynsym nor .symtab. */
 struct rdc_kernel_desc {
 	bool present;
 	uint32_t group_segment_fixed_size;
@@ -63,9 +64,11 @@ struct rdc_kernel {
 };
 
 enum rdc_co_flags {
-	RDC_CO_HEADER_ONLY = 0,  /* e_flags / version / target only */
-	RDC_CO_METADATA    = 1,  /* + metadata note and kernels */
-	RDC_CO_DESCRIPTORS = 2,  /* + kernel descriptors (needs symtab) */
+	RDC_CO_HEADER_ONLY = 0,  /* e_flags / version / target only: reads the
+				  * 64-byte ELF header (no libelf) */
+	RDC_CO_METADATA    = 1,  /* + metadata note (via PT_NOTE) and kernels */
+	RDC_CO_DESCRIPTORS = 2,  /* + kernel descriptors (symbol tables);
+				  * implies RDC_CO_METADATA */
 };
 
 struct rdc_codeobj {
@@ -74,8 +77,10 @@ struct rdc_codeobj {
 	unsigned cov;            /* code-object version: 2..6 */
 	uint8_t mach;            /* e_flags & 0xff */
 	uint8_t generic_version; /* v6: e_flags >> 24, else 0 */
-	struct rdc_target target;/* from e_flags (proc via tables-free mach map) */
-	char *meta_target;       /* "amdhsa.target" string, NULL if absent */
+	struct rdc_target target;/* from e_flags (proc via tables-free mach map);
+				  * features: v4+ two-bit fields, v2/v3 one bit
+				  * ("off" when clear on a processor that has it) */
+	char *meta_target;       /* "amdhsa.target" string, NULL if absent (v3) */
 	uint32_t meta_version[2];/* "amdhsa.version" */
 	size_t n_kernels;
 	struct rdc_kernel *kernels;
@@ -87,8 +92,10 @@ struct rdc_codeobj {
 bool rdc_is_codeobj(const void *p, uint64_t avail);
 
 /* Parse `n` bytes.  `flags` selects how much is read (headers only is what a
- * quick listing needs).  Free with rdc_codeobj_free.  Errors: RDC_E_FORMAT,
- * RDC_E_TRUNCATED, RDC_E_RANGE, RDC_E_UNSUPPORTED, RDC_E_NOMEM. */
+ * quick listing needs).  Free with rdc_codeobj_free (also on error: *co is
+ * left empty).  Errors: RDC_E_FORMAT, RDC_E_TRUNCATED, RDC_E_RANGE,
+ * RDC_E_UNSUPPORTED (non-HSA OS ABI, unknown machine, v2 metadata),
+ * RDC_E_NOTFOUND (no metadata note), RDC_E_NOMEM.  `p` is never written. */
 int rdc_codeobj_parse(const void *p, size_t n, unsigned flags, struct rdc_codeobj *co,
 		      struct rdc_diag *d);
 void rdc_codeobj_free(struct rdc_codeobj *co);
@@ -107,13 +114,18 @@ struct rdc_patch {
 /* The patches that turn code object `p` into one for `to` (same length:
  * e_flags, the metadata target string when its length is unchanged).
  * Returns RDC_E_UNSUPPORTED when the change cannot be expressed as in-place
- * patches (then use rdc_codeobj_retarget).  *n_patches in: capacity. */
+ * patches (then use rdc_codeobj_retarget) or at all (generic target for a
+ * v4/v5 object, code object v2).  *n_patches in: capacity; out: the number
+ * needed (RDC_E_INVAL when that exceeds the capacity).  At most 3. */
 int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_target *to,
 				 struct rdc_patch *patches, size_t *n_patches,
 				 struct rdc_diag *d);
 
 /* A new malloc'd code object for `to` (any name length: the metadata note is
- * rewritten as needed).  Never writes `p`. */
+ * re-encoded and, if its size changes, appended at the end of the file with
+ * PT_NOTE and the .note section repointed; see docs/CODEOBJ.md).  v6: the
+ * generic version byte is cleared for a specific `to` and set (1, or kept)
+ * for a generic one.  Never writes `p`; free *out with free(). */
 int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to,
 			 uint8_t **out, size_t *out_len, struct rdc_diag *d);
 
