@@ -10,9 +10,11 @@
  *     value, every entry inside the bundle, and a scan that sees it first.
  *   bit 7 set: the rest is wrapped with rdc_bundle_compress (bit 0: zstd,
  *     bits 1-2: version 1..3) and parsed back: the compressed bundle must
- *     parse exactly when the plain bytes do, to the same entries.
+ *     parse exactly when the bytes parse as a plain bundle (a CCOB inside a
+ *     CCOB is refused), to the same entries.
  * Any disagreement aborts (a finding).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +79,9 @@ static void wrapped(uint8_t mode, const uint8_t *p, size_t n)
 	struct rdc_diag d;
 	check(rdc_bundle_compress(p, n, method, version, &z, &zl, &d) == 0);
 	struct rdc_bundle a, b;
-	int ra = rdc_bundle_parse(p, n, &a, &d);
+	/* A CCOB holds a plain bundle, never another CCOB. */
+	bool nested = n >= 4 && memcmp(p, RDC_CCOB_MAGIC, 4) == 0;
+	int ra = nested ? RDC_E_FORMAT : rdc_bundle_parse(p, n, &a, &d);
 	int rb = rdc_bundle_parse(z, zl, &b, &d);
 	/* A plain bundle shorter than its input still parses (extent < n);
 	 * the decompressed one must then parse too, to the same entries. */
