@@ -331,65 +331,64 @@ static int proc_major(const char *p)
 	return 0;
 }
 
-/* "this is RDNA2 code (gfx1030), GCN3 code (gfx803); your card is RDNA3" */
-static void family_note(const struct rdc_tables *t, const struct rdc_isa *dev,
-			const struct item *it, size_t n, char *buf, size_t cap, size_t *len)
+static const char *family_of(const struct rdc_tables *t, const char *proc)
+{
+	const struct rdc_isa *ci = rdc_isa_find(t, proc);
+	return ci && ci->family ? ci->family : "unknown";
+}
+
+/* Entries of other families than the device's, closest generation first:
+ * "this is RDNA2 code (gfx1030), GCN5 code (gfx900:xnack-); your card is
+ * RDNA3".  Writes nothing and returns false when there are none. */
+static bool family_note(const struct rdc_tables *t, const struct rdc_isa *dev,
+			const struct item *it, size_t n, const char *prefix, char *buf, size_t cap,
+			size_t *len)
 {
 	const char *fams[16];
+	int dist[16];
 	size_t nf = 0;
-	bool same = false;
+	int dm = proc_major(dev->name);
 	for (size_t i = 0; i < n; i++) {
 		if (!it[i].usable)
 			continue;
-		const struct rdc_isa *ci = rdc_isa_find(t, it[i].target.proc);
-		const char *f = ci && ci->family ? ci->family : "unknown";
+		const char *f = family_of(t, it[i].target.proc);
 		if (dev->family && !strcmp(f, dev->family))
-			same = true;
-		if (nf < 16 && !in_list(fams, nf, f))
-			fams[nf++] = f;
-	}
-	if (nf == 0) {
-		cat(buf, cap, len, "the bundle has no device code");
-		return;
-	}
-	if (same)
-		return;
-	/* Closest generation first. */
-	int dm = proc_major(dev->name);
-	int order[16];
-	for (size_t i = 0; i < nf; i++)
-		order[i] = (int)i;
-	for (size_t i = 0; i < nf; i++) {
-		for (size_t j = i + 1; j < nf; j++) {
-			int di = -1, dj = -1;
-			for (size_t e = 0; e < n; e++) {
-				const struct rdc_isa *ci = rdc_isa_find(t, it[e].target.proc);
-				const char *f = ci && ci->family ? ci->family : "unknown";
-				int d = abs(proc_major(it[e].target.proc) - dm);
-				if (it[e].usable && !strcmp(f, fams[order[i]]) && (di < 0 || d < di))
-					di = d;
-				if (it[e].usable && !strcmp(f, fams[order[j]]) && (dj < 0 || d < dj))
-					dj = d;
-			}
-			if (dj < di) {
-				int tmp = order[i];
-				order[i] = order[j];
-				order[j] = tmp;
-			}
+			continue;
+		int d = abs(proc_major(it[i].target.proc) - dm);
+		size_t k = 0;
+		while (k < nf && strcmp(fams[k], f))
+			k++;
+		if (k == nf) {
+			if (nf == 16)
+				continue;
+			fams[nf] = f;
+			dist[nf++] = d;
+		} else if (d < dist[k]) {
+			dist[k] = d;
 		}
 	}
-	cat(buf, cap, len, "this is ");
+	if (nf == 0)
+		return false;
+	/* Stable insertion sort by distance. */
+	for (size_t i = 1; i < nf; i++)
+		for (size_t j = i; j > 0 && dist[j] < dist[j - 1]; j--) {
+			const char *tf = fams[j];
+			int td = dist[j];
+			fams[j] = fams[j - 1];
+			dist[j] = dist[j - 1];
+			fams[j - 1] = tf;
+			dist[j - 1] = td;
+		}
+	cat(buf, cap, len, "%sthis is ", prefix);
 	for (size_t i = 0; i < nf; i++) {
 		char up[24];
-		upper(fams[order[i]], up, sizeof up);
+		upper(fams[i], up, sizeof up);
+		if (!strcmp(fams[i], "unknown"))
+			snprintf(up, sizeof up, "%s", "unlisted");
 		cat(buf, cap, len, "%s%s code (", i ? ", " : "", up);
 		size_t shown = 0;
 		for (size_t e = 0; e < n; e++) {
-			if (!it[e].usable)
-				continue;
-			const struct rdc_isa *ci = rdc_isa_find(t, it[e].target.proc);
-			const char *f = ci && ci->family ? ci->family : "unknown";
-			if (strcmp(f, fams[order[i]]))
+			if (!it[e].usable || strcmp(family_of(t, it[e].target.proc), fams[i]))
 				continue;
 			char tt[64];
 			rdc_target_format(&it[e].target, tt, sizeof tt);
@@ -400,6 +399,7 @@ static void family_note(const struct rdc_tables *t, const struct rdc_isa *dev,
 	char up[24];
 	upper(dev->family, up, sizeof up);
 	cat(buf, cap, len, "; your card is %s", up);
+	return true;
 }
 
 static void keep_co(struct rdc_choice *out, struct rdc_codeobj *co)
@@ -482,7 +482,7 @@ static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 			vs[i] = v;
 	}
 	if (bad > 1)
-		cat(why, cap, wlen, " (and %zu more kernels)", bad - 1);
+		cat(why, cap, wlen, " (and %zu more kernel%s)", bad - 1, bad > 2 ? "s" : "");
 	out->n_refused += bad;
 	if (bad == 0 || keep || (flags & RDC_POLICY_KERNELS)) {
 		keep_co(out, co);
@@ -620,11 +620,12 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 				snprintf(refused, sizeof refused, "%s", why);
 				size_t rl = 0;
 				cat(out->reason, sizeof out->reason, &rl,
-				    "no %s entry; %s code runs on %s (compat edge rank %u%s%s), all %zu kernels pass",
+				    "no %s entry; %s code runs on %s (compat edge rank %u%s%s), %s %zu kernel%s",
 				    dev->name, tt, dev->name, edges[e]->rank,
 				    edges[e]->condition && strcmp(edges[e]->condition, "none") ? ", condition " : "",
 				    edges[e]->condition && strcmp(edges[e]->condition, "none") ? edges[e]->condition : "",
-				    out->n_kernels);
+				    out->n_kernels == 1 ? "its" : "all", out->n_kernels,
+				    out->n_kernels == 1 ? " passes" : "s pass");
 				if (refused[0])
 					cat(out->reason, sizeof out->reason, &rl, "; %s", refused);
 				return 0;
@@ -635,30 +636,35 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 	/* 3. Missing. */
 	rdc_policy_need(t, dev->name, out->need, sizeof out->need);
 	size_t rl = 0;
-	if (wlen) {
-		cat(out->reason, sizeof out->reason, &rl, "%s", why);
+	char *r = out->reason;
+	size_t rc = sizeof out->reason;
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		any = any || it[i].usable;
+	if (!any) {
+		cat(r, rc, &rl, "the bundle has no device code");
 	} else {
-		cat(out->reason, sizeof out->reason, &rl, "no entry for %s or a compatible target", dt);
-		size_t mark = rl;
-		cat(out->reason, sizeof out->reason, &rl, ": ");
-		size_t before = rl;
-		family_note(t, dev, it, n, out->reason, sizeof out->reason, &rl);
-		if (rl == before) {
-			/* Same family present, but no edge in the tables. */
-			out->reason[mark] = '\0';
-			rl = mark;
-			size_t shown = 0;
-			for (size_t i = 0; i < n; i++) {
-				if (!it[i].usable)
-					continue;
-				char tt[64];
-				rdc_target_format(&it[i].target, tt, sizeof tt);
-				cat(out->reason, sizeof out->reason, &rl, "%s%s",
-				    shown++ ? ", " : "; the bundle has ", tt);
-			}
-			cat(out->reason, sizeof out->reason, &rl,
-			    " and the tables list none of them as runnable on %s", dev->name);
+		if (wlen)
+			cat(r, rc, &rl, "%s", why);
+		else
+			cat(r, rc, &rl, "no entry for %s or a compatible target", dt);
+		/* Same-family entries the tables do not let run here. */
+		size_t shown = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!it[i].usable || strcmp(family_of(t, it[i].target.proc), dev->family ? dev->family : ""))
+				continue;
+			bool edge = false;
+			for (size_t e = 0; e < ne && !edge; e++)
+				edge = !strcmp(edges[e]->code, it[i].target.proc);
+			if (edge || !strcmp(it[i].target.proc, dev->name))
+				continue;
+			char tt[64];
+			rdc_target_format(&it[i].target, tt, sizeof tt);
+			cat(r, rc, &rl, "%s%s", shown++ ? ", " : "; the tables list no edge to run ", tt);
 		}
+		if (shown)
+			cat(r, rc, &rl, " code on %s", dev->name);
+		family_note(t, dev, it, n, wlen || shown ? "; " : ": ", r, rc, &rl);
 	}
 	if (!(flags & RDC_POLICY_KERNELS))
 		keep_co(out, NULL);

@@ -73,18 +73,18 @@ check 'b[0]["verdict"] == "mapped"' 'b[0]["chosen"] == "gfx1030"'
 run 1 --gpu gfx1102 "$fx/co/gfx1030.co"
 check 'b[0]["verdict"] == "missing"'
 
-# A host object with .hip_fatbin (clang-15 HIP compile, two targets).
-if command -v clang-15 >/dev/null; then
-  printf '#define __global__ __attribute__((global))\n__global__ void k(int *p) { p[0] = 1; }\n' >"$tmp/h.hip"
-  if clang-15 -x hip --offload-arch=gfx1030 --offload-arch=gfx1100 -nogpulib -nogpuinc -c "$tmp/h.hip" -o "$tmp/h.o" 2>"$tmp/cc.err"; then
-    run 0 --gpu gfx1031 "$tmp/h.o"
-    check 'j["files"][0]["kind"] == "host ELF"' 'len(b) == 1' 'b[0]["verdict"] == "mapped"' \
-          'b[0]["offset"] > 0' 'b[0]["chosen"] == "gfx1030"'
-    run 0 --gpu gfx1100 "$tmp/h.o"
-    check 'b[0]["verdict"] == "native"'
-  else
-    fail "clang-15 could not build a host object: $(head -c 300 "$tmp/cc.err")"
-  fi
+# Host shared libraries with .hip_fatbin (tests/fixtures/bundles.d/hostlibs.sh).
+if [ -s "$fx/host/libiota-2tu.so" ]; then
+  run 0 --gpu gfx1031 "$fx/host/libiota-2tu.so"
+  check 'j["files"][0]["kind"] == "host ELF"' 'len(b) == 2' 'all(x["verdict"] == "mapped" for x in b)' \
+        'b[0]["offset"] > 0' 'b[1]["offset"] >= b[0]["offset"] + b[0]["size"]' \
+        'all(x["chosen"] == "gfx1030" for x in b)' '[x["index"] for x in b] == [0, 1]'
+  run 0 --gpu gfx1100 "$fx/host/libiota-2tu.so"
+  check 'all(x["verdict"] == "native" for x in b)' 'j["summary"]["native"] == 2'
+  run 1 --gpu gfx1102 "$fx/host/libiota-1030.so"
+  check 'b[0]["verdict"] == "missing"'
+else
+  fail "no host library fixtures in $fx/host"
 fi
 
 # The clang-16 VGPR-heavy gfx1100 kernel (tests/fixtures/policy.d/vgpr.sh).

@@ -52,12 +52,10 @@ grep -q "garbage.txt" "$tmp/err" || fail "garbage: message lacks the file: $(cat
 [ $rc -eq 2 ] || fail "missing file: exit $rc, want 2"
 grep -q "does-not-exist" "$tmp/err" || fail "missing file: message lacks the file"
 
-# A host object whose .hip_fatbin runs past the end of the file.
-if command -v clang-15 >/dev/null; then
-  printf '#define __global__ __attribute__((global))\n__global__ void k(int *p) { p[0] = 1; }\n' >"$tmp/h.hip"
-  if clang-15 -x hip --offload-arch=gfx1030 -nogpulib -nogpuinc -c "$tmp/h.hip" -o "$tmp/h.o" 2>/dev/null; then
-    # Make .hip_fatbin claim more bytes than the file has (sh_size patched).
-    python3 - "$tmp/h.o" "$tmp/hbig.o" <<'PY' || fail "could not patch the host object"
+# A host library whose .hip_fatbin runs past the end of the file.
+if [ -s "$fx/host/libiota-1030.so" ]; then
+  # Patch sh_size of .hip_fatbin to four times the file size.
+  python3 - "$fx/host/libiota-1030.so" "$tmp/hbig.so" <<'PY' || fail "could not patch the host library"
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
 shoff, = struct.unpack_from("<Q", b, 0x28)
@@ -72,10 +70,18 @@ for i in range(shnum):
         sys.exit(0)
 sys.exit(1)
 PY
-    "$tool" inspect --gpu gfx1030 "$tmp/hbig.o" >/dev/null 2>"$tmp/err"; rc=$?
-    [ $rc -eq 2 ] || fail "host object with oversized .hip_fatbin: exit $rc, want 2"
-    grep -q "hbig.o: at byte [0-9]" "$tmp/err" || fail "oversized .hip_fatbin: message lacks file/offset: $(cat "$tmp/err")"
-  fi
+  "$tool" inspect --gpu gfx1030 "$tmp/hbig.so" >/dev/null 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] || fail "host library with oversized .hip_fatbin: exit $rc, want 2"
+  grep -q "hbig.so: at byte [0-9]" "$tmp/err" || fail "oversized .hip_fatbin: message lacks file/offset: $(cat "$tmp/err")"
+  # A bundle inside .hip_fatbin whose entry table is cut: zero the bytes after
+  # the first bundle's header so the scan finds a bad entry.
+  off=$("$tool" inspect --json "$fx/host/libiota-1030.so" | python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0]["bundles"][0]["offset"])')
+  cp "$fx/host/libiota-1030.so" "$tmp/hbad.so"
+  printf '\xff\xff\xff\xff\xff\xff\xff\x7f' | dd of="$tmp/hbad.so" bs=1 seek=$((off + 24 + 8 + 8)) conv=notrunc status=none
+  "$tool" inspect --gpu gfx1030 "$tmp/hbad.so" >/dev/null 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] || fail "host library with a corrupt bundle: exit $rc, want 2"
+  at=$(sed -n 's/.*hbad.so: at byte \([0-9]*\).*/\1/p' "$tmp/err")
+  [ -n "$at" ] && [ "$at" -ge "$off" ] || fail "corrupt bundle in .hip_fatbin: offset not in file terms ($(cat "$tmp/err"), bundle at $off)"
 fi
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }

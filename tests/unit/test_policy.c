@@ -187,7 +187,7 @@ static void test_addressable_wave_lds(void **state)
 	assert_false(rdc_check_kernel(&t, row("gfx906"), &d9, &c9, &k, &v));
 	assert_string_equal(v.check, "wave");
 	/* gfx9 descriptor: the wave32 bit means nothing, wave64, 4 SIMDs per CU. */
-	k = kern("w64", 128, 1024, 64, true, false);
+	k = kern("w64", 64, 1024, 64, true, false); /* 64 x 4 = 256: the whole file */
 	assert_true(rdc_check_kernel(&t, row("gfx906"), &d9, &c9, &k, &v));
 	assert_int_equal(v.waves_per_simd, 4);
 	k = kern("w64", 65, 1024, 64, true, false);

@@ -286,8 +286,11 @@ static void emit_bundle(struct ictx *c, const struct bundle_view *bv, const stru
 			bv->offset, bv->size, bv->compressed ? "compressed" : "plain", bv->n);
 	for (size_t i = 0; i < bv->n; i++) {
 		const struct entry_view *e = &bv->e[i];
-		fprintf(o, "    [%zu] %-48.*s %10" PRIu64 " bytes", i, (int)(e->id_len > 200 ? 200 : e->id_len),
-			e->id ? e->id : "(code object)", e->size);
+		if (e->id)
+			fprintf(o, "    [%zu] %-48.*s %10" PRIu64 " bytes", i,
+				(int)(e->id_len > 200 ? 200 : e->id_len), e->id, e->size);
+		else
+			fprintf(o, "    [%zu] %-48s %10" PRIu64 " bytes", i, "(code object)", e->size);
 		if (e->device && !e->id) {
 			char tt[64];
 			rdc_target_format(&e->target, tt, sizeof tt);

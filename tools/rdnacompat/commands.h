@@ -25,5 +25,6 @@ int rdc_cmd_sim(int argc, char **argv);      /* cmd_sim.c */
 int rdc_cmd_report(int argc, char **argv);   /* cmd_report.c */
 int rdc_cmd_db(int argc, char **argv);       /* cmd_db.c */
 int rdc_cmd_cards(int argc, char **argv);    /* cmd_cards.c */
+int rdc_cmd_inspect(int argc, char **argv);  /* cmd_inspect.c */
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * inspect_gpu.c — resolve --gpu TARGET, --card NAME or --pci ID to a device
- * target (see inspect_gpu.h).  A card name resolves when every matching card
+ * target (see inspect_gpu.h).  --pci takes VENDOR:DEVICE[:REV], DEVICE, or
+ * DEVICE:REV (a two-digit second part is a revision).  A card name resolves when every matching card
  * has the same target, or one card's name (one of its "; "-separated names)
  * equals the query ignoring case.
  */
@@ -117,6 +118,9 @@ static int from_pci(const struct rdc_tables *t, const char *s, struct rdc_target
 	unsigned long vendor = 0x1002, device, rev = (unsigned long)-1;
 	if (np == 1) {
 		device = v[0];
+	} else if (np == 2 && lens[1] <= 2) {
+		device = v[0]; /* DEVICE:REV */
+		rev = v[1];
 	} else {
 		vendor = v[0];
 		device = v[1];

@@ -27,6 +27,8 @@ static const struct rdc_command commands[] = {
 	{ "explain", rdc_cmd_explain, "explain an error message, a shim log, or a command run in audit mode" },
 	{ "run", rdc_cmd_run, "run a program with the shim preloaded and configured" },
 	{ "report", rdc_cmd_report, "write a card report (no personal data) for tables/reports/" },
+	{ "db", rdc_cmd_db, "check the card reports; build the SQLite database and HTML page" },
+	{ "cards", rdc_cmd_cards, "search the card table by name, gfx target or PCI id" },
 	{ "sim", rdc_cmd_sim, "run a program on simulated AMD GPUs (kernels not executed)" },
 };
 
