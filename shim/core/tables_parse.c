@@ -23,8 +23,8 @@
 
 static const char *const kind_names[RDC_TAB_N] = { "isa", "compat", "cards", "badkernels" };
 static const char *const kind_cols[RDC_TAB_N] = {
-	"name\tfamily\tmach\tgeneric\tgeneric_of\tgeneric_version\twave\txnack\tsramecc\tlds"
-	"\tvgprs_w32\tvgprs_w64\tgranule_w32\tgranule_w64\tmax_waves\tsource",
+	("name\tfamily\tmach\tgeneric\tgeneric_of\tgeneric_version\twave\txnack\tsramecc\tlds"
+	 "\tvgprs_w32\tvgprs_w64\tgranule_w32\tgranule_w64\tmax_waves\tsource"),
 	"device\tcode\trank\tcondition\tsource",
 	"vendor\tdevice\trevision\tname\ttarget\tstatus\tkind\tsource",
 	"target\tcode_target\tkernel_glob\taction\treason\tsource",
