@@ -126,11 +126,21 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 		rdc_logf(RDC_LOG_ERROR, "%s: %s: rebuilding failed (%s); passing the original through",
 			 source, what, d.msg);
 		rdc_region_free(&e->region);
+	} else if (n_add) {
+		struct rdc_kv kv[] = {
+			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", n_add),
+			RDC_KV_N("bundle_bytes", e->region.bundle_size),
+			RDC_KV_N("private_bytes", e->region.private_bytes), RDC_KV_S("how", "copy"),
+		};
+		rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
 	}
 	if (parsed)
 		rdc_bundle_free(&b);
 }
 
+/* The decision for `key` (made now if new).  When it has a rebuilt image the
+ * caller gets a reference on it: pass it to track() after a successful
+ * load or give it back with release(). */
 static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t n, const char *what,
 				       const char *source)
 {
@@ -145,10 +155,39 @@ static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t 
 		e->next = cache;
 		cache = e;
 	}
+	if (e && e->region.bundle)
+		e->refs++;
 	pthread_mutex_unlock(&rdc_module_lock);
 	return e;
 }
 
+/* Drop one reference (rdc_module_lock held); the last one frees the copy and
+ * forgets the decision (a later load decides again). */
+static void unref_locked(struct mentry *e)
+{
+	if (--e->refs > 0)
+		return;
+	for (struct mentry **cp = &cache; *cp; cp = &(*cp)->next)
+		if (*cp == e) {
+			*cp = e->next;
+			break;
+		}
+	struct rdc_kv kv[] = { RDC_KV_N("bytes", e->region.bundle_size) };
+	rdc_log_event(RDC_LOG_DEBUG, "freed", kv, 1);
+	rdc_region_free(&e->region);
+	free(e);
+}
+
+static void release(struct mentry *e)
+{
+	pthread_mutex_lock(&rdc_module_lock);
+	unref_locked(e);
+	pthread_mutex_unlock(&rdc_module_lock);
+}
+
+/* Remember that module m uses e's image (the caller's reference moves).
+ * Without a record the reference is never dropped: the copy stays (a leak,
+ * never a use after free). */
 static void track(hipModule_t m, struct mentry *e)
 {
 	struct mmod *mm = malloc(sizeof *mm);
@@ -156,7 +195,6 @@ static void track(hipModule_t m, struct mentry *e)
 	if (mm) {
 		*mm = (struct mmod){ mods, m, e };
 		mods = mm;
-		e->refs++;
 	}
 	pthread_mutex_unlock(&rdc_module_lock);
 }
@@ -205,8 +243,12 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 		rdc_diag_flush();
 	const void *use = e && e->region.bundle ? e->region.bundle : image;
 	hipError_t err = CALL_REAL(use);
-	if (err == hipSuccess && use != image)
-		track(*module, e);
+	if (use != image) {
+		if (err == hipSuccess)
+			track(*module, e);
+		else
+			release(e);
+	}
 	rdc_guard_leave();
 	errno = saved;
 	return err;
@@ -263,6 +305,8 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 		err = real_data(module, e->region.bundle);
 		if (err == hipSuccess)
 			track(*module, e);
+		else
+			release(e);
 	} else {
 		err = real(module, fname);
 	}
@@ -288,18 +332,7 @@ RDC_HOOK hipError_t hipModuleUnload(hipModule_t module)
 			if (mm->module != module)
 				continue;
 			*pp = mm->next;
-			/* The last module of a rebuilt image frees the copy and
-			 * forgets the decision (a later load decides again). */
-			struct mentry *e = mm->e;
-			if (--e->refs == 0) {
-				for (struct mentry **cp = &cache; *cp; cp = &(*cp)->next)
-					if (*cp == e) {
-						*cp = e->next;
-						break;
-					}
-				rdc_region_free(&e->region);
-				free(e);
-			}
+			unref_locked(mm->e);
 			free(mm);
 			break;
 		}

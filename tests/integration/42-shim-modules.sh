@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 42-shim-modules.sh — hipModuleLoad / hipModuleLoadData / hipModuleLoadDataEx
+# of gfx1030 code (a --genco bundle and a bare ELF) on a simulated gfx1031:
+# fails without the shim, works with it, kernels run from gfx1031 code, every
+# rebuilt copy is freed with its module; then 16 threads loading and
+# unloading modules at once.
+. "$(dirname "$0")/shim/common.sh"
+build modload "$S/modload.cpp" -lpthread
+for kind in co hsaco; do
+  out=$T/kern1030.$kind
+  if [ ! -s "$out" ] || [ "$S/kern.hip" -nt "$out" ]; then
+    extra=; [ $kind = hsaco ] && extra=--no-gpu-bundle-output
+    hipcc --genco --offload-arch=gfx1030 $extra "$S/kern.hip" -o "$out" >"$T/kern.log" 2>&1 ||
+      { cat "$T/kern.log" >&2; fail "hipcc --genco"; }
+  fi
+done
+
+for kind in co hsaco; do
+  for mode in file data dataex; do
+    rc=0; sim gfx1031 "$T/modload" $mode "$T/kern1030.$kind" >"$T/m.out" 2>&1 || rc=$?
+    [ "$rc" -ne 0 ] || fail "$mode $kind: gfx1030 module loaded on gfx1031 without the shim"
+    rm -f "$T/m.trace" "$T/m.json"
+    rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FORMAT=json RDNACOMPAT_LOG_FILE="$T/m.json" \
+      RDNACOMPAT_SIM_TRACE="$T/m.trace" shim gfx1031 "$T/modload" $mode "$T/kern1030.$kind" 1 3 \
+      >"$T/m.out" 2>"$T/m.err" || rc=$?
+    [ "$rc" -eq 0 ] || { cat "$T/m.err" "$T/m.out" >&2; fail "$mode $kind with the shim: rc=$rc"; }
+    kernels_on "$T/m.trace" gfx1031 >/dev/null || fail "$mode $kind: trace"
+    [ "$(grep -c fill_iota "$T/m.trace")" -eq 3 ] || fail "$mode $kind: want 3 dispatches"
+    $PY - "$T/m.json" "$mode" <<'PYEOF' || fail "$mode $kind: log"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+src = {"file": "hipModuleLoad", "data": "hipModuleLoadData", "dataex": "hipModuleLoadDataEx"}[sys.argv[2]]
+maps = [e for e in ev if e["event"] == "map"]
+assert maps and all(e["source"] == src and e["chosen"] == "gfx1030" for e in maps), maps
+built = sum(1 for e in ev if e["event"] == "rebuilt")
+freed = sum(1 for e in ev if e["event"] == "freed")
+assert built >= 1 and built == freed, "rebuilt %d copies, freed %d" % (built, freed)
+PYEOF
+  done
+done
+
+# 16 threads loading, launching and unloading at once.
+for mode in data file; do
+  rm -f "$T/m.trace"
+  rc=0; RDNACOMPAT_SIM_TRACE="$T/m.trace" shim gfx1031 "$T/modload" $mode "$T/kern1030.hsaco" 16 4 \
+    >"$T/m.out" 2>"$T/m.err" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$T/m.err" >&2; fail "16 threads ($mode): rc=$rc"; }
+  grep -q "threads 16 rounds 4 failed 0" "$T/m.out" || fail "16 threads ($mode): $(cat "$T/m.out")"
+  [ "$(grep -c fill_iota "$T/m.trace")" -eq 64 ] || fail "16 threads ($mode): want 64 dispatches"
+  kernels_on "$T/m.trace" gfx1031 >/dev/null || fail "16 threads ($mode): trace"
+done
+echo "42-shim-modules: ok"
