@@ -391,6 +391,98 @@ static void test_fixture_bare_codeobj(void **state)
 	free(bl.p);
 }
 
+/* The other fixture: exactly 192 VGPRs (tests/fixtures/codeobj.d/vgpr.sh). */
+static void test_fixture_vgpr192(void **state)
+{
+	(void)state;
+	struct blob bl;
+	if (!load("codeobj/vgpr192-gfx1100.co", &bl))
+		skip();
+	struct rdc_choice c;
+	struct rdc_target dev = tgt("gfx1101");
+	assert_int_equal(rdc_policy_choose_codeobj(rdc_tables_builtin(), &dev, bl.p, bl.n,
+						   RDC_POLICY_KERNELS, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+	assert_int_equal(c.kernels[0].k->vgpr_count, 192);
+	assert_int_equal(c.kernels[0].vgprs_needed, 1536);
+	assert_int_equal(c.kernels[0].vgprs_have, 1536);
+	rdc_choice_free(&c);
+	const char *refuse[] = { "gfx1102", "gfx1103" };
+	for (size_t i = 0; i < 2; i++) {
+		dev = tgt(refuse[i]);
+		assert_int_equal(rdc_policy_choose_codeobj(rdc_tables_builtin(), &dev, bl.p, bl.n, 0, &c, NULL), 0);
+		assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+		assert_non_null(strstr(c.reason, ": vgpr: 192 VGPRs x 8 waves/SIMD (1024 threads, WGP mode) needs 1536"));
+		assert_non_null(strstr(c.reason, "vgpr_hog"));
+		rdc_choice_free(&c);
+	}
+	free(bl.p);
+}
+
+/* Edge conditions with synthetic edges over a real clang-15 gfx1101 code
+ * object (its kernels enable 4 user + 1 system SGPRs, no padding to 16). */
+static void test_edge_conditions(void **state)
+{
+	(void)state;
+	struct blob bl;
+	if (!load("co/gfx1101.co", &bl))
+		skip();
+	struct rdc_compat_edge edges[] = { { "gfx1100", "gfx1101", 1, "none", "t" } };
+	struct rdc_tables t = syn_tables();
+	t.edges = edges;
+	t.n_edges = 1;
+	t.n_bad = 0;
+	struct rdc_choice c;
+	struct rdc_target dev = tgt("gfx1100");
+	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, 0, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+	assert_int_equal(c.edge_rank, 1);
+	rdc_choice_free(&c);
+
+	edges[0].condition = "vgpr-fit+user-sgpr-16";
+	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, RDC_POLICY_KERNELS, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+	assert_non_null(strstr(c.reason, "user-sgpr: "));
+	assert_non_null(strstr(c.reason, ">= 16"));
+	assert_string_equal(c.kernels[0].check, "user-sgpr");
+	assert_int_equal(c.n_refused, c.n_kernels);
+	rdc_choice_free(&c);
+
+	/* "user-sgpr-16x" is not the condition: whole "+"-separated words only. */
+	edges[0].condition = "user-sgpr-16x";
+	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, 0, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+	rdc_choice_free(&c);
+
+	edges[0].condition = "opt-in";
+	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, 0, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+	assert_non_null(strstr(c.reason, "opt-in"));
+	/* An opt-in edge is not something the card "needs". */
+	assert_null(strstr(c.need, "gfx1101"));
+	rdc_choice_free(&c);
+	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, RDC_POLICY_OPT_IN, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+	rdc_choice_free(&c);
+
+	/* Native needs no edge, and a bad-kernel rule for native code refuses it
+	 * too; with no other candidate the bundle is missing. */
+	dev = tgt("gfx1101");
+	struct rdc_bad_kernel bad[] = { { "gfx1101", "*", "_Z9fill_*", "refuse", "synthetic", "t" } };
+	t.bad = bad;
+	t.n_bad = 1;
+	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, 0, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+	assert_non_null(strstr(c.reason, "badlist"));
+	rdc_choice_free(&c);
+	t.n_bad = 0;
+	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, 0, &c, NULL), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_NATIVE);
+	assert_null(c.co); /* native without --kernels parses no metadata */
+	rdc_choice_free(&c);
+	free(bl.p);
+}
+
 static void test_unknown_device(void **state)
 {
 	(void)state;
@@ -418,6 +510,8 @@ int main(void)
 		cmocka_unit_test(test_fixture_iota_native_mapped_missing),
 		cmocka_unit_test(test_fixture_vgpr_heavy),
 		cmocka_unit_test(test_fixture_bare_codeobj),
+		cmocka_unit_test(test_fixture_vgpr192),
+		cmocka_unit_test(test_edge_conditions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
