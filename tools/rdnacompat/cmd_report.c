@@ -75,21 +75,30 @@ static void put_log(struct rep *r, const struct rdc_log_summary *s)
 		int cat;
 		const char *key;
 	} map[] = {
-		{ RDC_CAT_DEVICE, "device" },   { RDC_CAT_MAPPED, "mapped" },         { RDC_CAT_REFUSED, "refused" },
+		{ RDC_CAT_DEVICE, "device" },   { RDC_CAT_NATIVE, "native" },         { RDC_CAT_MAPPED, "mapped" },
+		{ RDC_CAT_AUDIT, "would_map" }, { RDC_CAT_REFUSED, "refused" },
 		{ RDC_CAT_MISSING, "missing" }, { RDC_CAT_SPOOFED, "spoofed" },       { RDC_CAT_REDIRECTED, "redirected" },
 		{ RDC_CAT_ROUTED, "routed" },   { RDC_CAT_WARNING, "warning" },
 	};
 	for (size_t m = 0; m < sizeof map / sizeof map[0]; m++)
 		for (size_t i = 0; i < s->n_libs; i++) {
 			const struct rdc_log_lib *l = &s->libs[i];
-			for (size_t k = 0; k < l->n_items[map[m].cat]; k++) {
+			int c = map[m].cat;
+			const char *base = strrchr(l->name, '/') ? strrchr(l->name, '/') + 1 : l->name;
+			for (size_t k = 0; k < l->n_groups[c]; k++) {
+				const struct rdc_log_item *it = &l->groups[c][k];
 				struct rdc_sbuf b = { 0 };
-				if (map[m].cat == RDC_CAT_DEVICE)
-					rdc_sb_add(&b, l->items[map[m].cat][k].text);
+				if (c == RDC_CAT_DEVICE)
+					rdc_sb_add(&b, it->text);
 				else
-					rdc_sb_printf(&b, "%s: %s", l->name, l->items[map[m].cat][k].text);
-				if (l->items[map[m].cat][k].count > 1)
-					rdc_sb_printf(&b, " (x%u)", l->items[map[m].cat][k].count);
+					rdc_sb_printf(&b, "%s: %s", base, it->text);
+				if (c == RDC_CAT_MAPPED || c == RDC_CAT_AUDIT || c == RDC_CAT_NATIVE)
+					rdc_sb_printf(&b, " (%u code object%s)", it->count, it->count == 1 ? "" : "s");
+				else if (it->count > 1)
+					rdc_sb_printf(&b, " (x%u)", it->count);
+				if ((c == RDC_CAT_MAPPED || c == RDC_CAT_AUDIT || c == RDC_CAT_NATIVE) &&
+				    l->n_groups[c] == 1 && l->kernels[c])
+					rdc_sb_printf(&b, ", %lu kernels", l->kernels[c]);
 				put(r, map[m].key, b.s);
 				rdc_sb_free(&b);
 			}

@@ -14,8 +14,9 @@
 #include "json_out.h"
 #include "tool_util.h"
 
-static const char *const cat_names[RDC_CAT_N] = { "device", "mapped", "refused", "missing",
-						  "spoofed", "redirected", "routed", "warning" };
+static const char *const cat_names[RDC_CAT_N] = { "device",  "native",     "mapped", "would-map",
+						  "refused", "missing",    "spoofed", "redirected",
+						  "routed",  "warning" };
 
 const char *rdc_log_cat_name(int cat)
 {
@@ -193,14 +194,24 @@ static bool parse_json(sqlite3_stmt *st, const char *line, struct ev *e)
 static int classify(const struct ev *e)
 {
 	const char *n = e->event;
-	if (e->msg)
-		return (!strcmp(e->level, "warn") || !strcmp(e->level, "error")) ? RDC_CAT_WARNING : -1;
+	bool warnish = !strcmp(e->level, "warn") || !strcmp(e->level, "error");
+	if (e->msg) {
+		if (!strncmp(e->msg, "refused:", 8))
+			return RDC_CAT_REFUSED;
+		return warnish ? RDC_CAT_WARNING : -1;
+	}
+	const char *verdict = ev_get(e, "verdict");
 	if (!strcmp(n, "device"))
 		return RDC_CAT_DEVICE;
 	if (strstr(n, "refus"))
 		return RDC_CAT_REFUSED;
-	if (strstr(n, "missing") || strstr(n, "nobinary") || strstr(n, "no_binary") || strstr(n, "no-code"))
+	if (strstr(n, "missing") || strstr(n, "nobinary") || strstr(n, "no_binary") ||
+	    (verdict && !strcmp(verdict, "missing")))
 		return RDC_CAT_MISSING;
+	if (!strcmp(n, "native"))
+		return RDC_CAT_NATIVE;
+	if (strstr(n, "audit"))
+		return RDC_CAT_AUDIT;
 	if (strstr(n, "spoof"))
 		return RDC_CAT_SPOOFED;
 	if (strstr(n, "redirect"))
@@ -209,9 +220,7 @@ static int classify(const struct ev *e)
 		return RDC_CAT_ROUTED;
 	if (strstr(n, "map"))
 		return RDC_CAT_MAPPED;
-	if (!strcmp(e->level, "warn") || !strcmp(e->level, "error"))
-		return RDC_CAT_WARNING;
-	return -1;
+	return warnish ? RDC_CAT_WARNING : -1;
 }
 
 static struct rdc_log_lib *lib_get(struct rdc_log_summary *s, const char *name)
@@ -226,16 +235,40 @@ static struct rdc_log_lib *lib_get(struct rdc_log_summary *s, const char *name)
 	return l;
 }
 
-static void item_add(struct rdc_log_lib *l, int cat, const char *text)
+static void list_add(struct rdc_log_item **v, size_t *n, const char *text)
 {
-	l->n[cat]++;
-	for (size_t i = 0; i < l->n_items[cat]; i++)
-		if (!strcmp(l->items[cat][i].text, text)) {
-			l->items[cat][i].count++;
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].text, text)) {
+			(*v)[i].count++;
 			return;
 		}
-	l->items[cat] = rdc_xrealloc(l->items[cat], (l->n_items[cat] + 1) * sizeof *l->items[cat]);
-	l->items[cat][l->n_items[cat]++] = (struct rdc_log_item){ rdc_xstrdup(text), 1 };
+	*v = rdc_xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = (struct rdc_log_item){ rdc_xstrdup(text), 1 };
+}
+
+static void item_add(struct rdc_log_lib *l, int cat, const char *text, const char *group)
+{
+	l->n[cat]++;
+	list_add(&l->items[cat], &l->n_items[cat], text);
+	list_add(&l->groups[cat], &l->n_groups[cat], group);
+}
+
+/* What a group of events has in common: the decision, not the bundle. */
+static void group_text(const struct ev *e, int cat, const char *full, struct rdc_sbuf *g)
+{
+	const char *chosen = ev_get(e, "chosen"), *target = ev_get(e, "target");
+	const char *code = ev_get(e, "code"), *check = ev_get(e, "check");
+	if ((cat == RDC_CAT_MAPPED || cat == RDC_CAT_AUDIT || cat == RDC_CAT_NATIVE) && target &&
+	    (chosen || code))
+		rdc_sb_printf(g, "%s -> %s", chosen ? chosen : code, target);
+	else if (cat == RDC_CAT_REFUSED && check)
+		rdc_sb_printf(g, "check=%s%s%s", check, ev_get(e, "kernel") ? " kernel=" : "",
+			      ev_get(e, "kernel") ? ev_get(e, "kernel") : "");
+	else if (cat == RDC_CAT_MISSING && target)
+		rdc_sb_printf(g, "no code for %s%s%s", target, ev_get(e, "need") ? "; needs " : "",
+			      ev_get(e, "need") ? ev_get(e, "need") : "");
+	else
+		rdc_sb_add(g, full);
 }
 
 static void account(struct rdc_log_summary *s, const struct ev *e)
@@ -266,7 +299,15 @@ static void account(struct rdc_log_summary *s, const struct ev *e)
 	}
 	if (cat == RDC_CAT_DEVICE && !s->mode && ev_get(e, "mode"))
 		s->mode = rdc_xstrdup(ev_get(e, "mode"));
-	item_add(lib_get(s, lib), cat, t.s);
+	struct rdc_sbuf g = { 0 };
+	rdc_sb_add(&g, "");
+	group_text(e, cat, t.s, &g);
+	struct rdc_log_lib *l = lib_get(s, lib);
+	item_add(l, cat, t.s, g.s);
+	const char *k = ev_get(e, "kernels");
+	if (k)
+		l->kernels[cat] += strtoul(k, NULL, 10);
+	rdc_sb_free(&g);
 	rdc_sb_free(&t);
 }
 
@@ -323,6 +364,9 @@ void rdc_log_summary_free(struct rdc_log_summary *s)
 			for (size_t k = 0; k < s->libs[i].n_items[c]; k++)
 				free(s->libs[i].items[c][k].text);
 			free(s->libs[i].items[c]);
+			for (size_t k = 0; k < s->libs[i].n_groups[c]; k++)
+				free(s->libs[i].groups[c][k].text);
+			free(s->libs[i].groups[c]);
 		}
 		free(s->libs[i].name);
 	}
@@ -343,6 +387,8 @@ static const char *advice(int cat)
 	case RDC_CAT_REFUSED:
 		return "mapped code failed the per-kernel check (registers, LDS, wave size): those kernels need a "
 		       "native build; the rest ran mapped";
+	case RDC_CAT_AUDIT:
+		return "audit mode changed nothing: `rdnacompat run -- CMD` (map mode) loads these mapped";
 	case RDC_CAT_WARNING:
 		return "see the messages above; `rdnacompat explain \"MESSAGE\"` explains known ROCm errors";
 	default:
@@ -399,8 +445,10 @@ void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json)
 		rdc_json_end(&j);
 		return;
 	}
-	fprintf(f, "shim log: %zu lines, %zu events (%s)%s%zu unparsed\n", s->n_lines, s->n_events,
-		s->json ? "JSON" : "text", s->n_unparsed ? ", " : "", s->n_unparsed);
+	fprintf(f, "shim log: %zu lines, %zu events (%s)", s->n_lines, s->n_events, s->json ? "JSON" : "text");
+	if (s->n_unparsed)
+		fprintf(f, ", %zu lines not from the shim", s->n_unparsed);
+	fputc('\n', f);
 	if (!s->n_libs)
 		fprintf(f, "nothing mapped, refused or missing was logged (RDNACOMPAT_LOG=info logs every decision)\n");
 	for (size_t i = 0; i < s->n_libs; i++) {
@@ -412,12 +460,17 @@ void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json)
 		fputc('\n', f);
 		for (int c = 0; c < RDC_CAT_N; c++)
 			for (size_t k = 0; k < l->n_items[c]; k++) {
+				if (k == 5 && l->n_items[c] > 6) {
+					fprintf(f, "  %-10s ... and %zu more (--json lists all)\n", cat_names[c],
+						l->n_items[c] - k);
+					break;
+				}
 				fprintf(f, "  %-10s %s", cat_names[c], l->items[c][k].text);
 				if (l->items[c][k].count > 1)
 					fprintf(f, " (x%u)", l->items[c][k].count);
 				fputc('\n', f);
 			}
-		for (int c = RDC_CAT_REFUSED; c < RDC_CAT_N; c++)
+		for (int c = RDC_CAT_AUDIT; c < RDC_CAT_N; c++)
 			if (l->n[c] && advice(c))
 				fprintf(f, "  fix: %s\n", advice(c));
 	}

@@ -7,12 +7,15 @@
  * redirected or routed, and the warnings.  Used by `explain --log`,
  * `explain -- CMD` and `report`.
  *
- * Events are classified by name (assumption while the shim's event list is
- * not final): "device"; names containing "map" (mapped), "refus" (refused),
- * "missing"/"nobinary"/"no_binary"/"no-code" (missing), "spoof", "redirect",
- * "route"/"fallback" (routed).  The library is the "lib" key (else
- * "library", "caller", else "(process)").  Any other warn/error line is kept
- * as a warning.
+ * Events are classified by name, as shim/hooks logs them (decide.c,
+ * hook_hsa.c, devices.c): "device"; "native"; "map" (mapped; a "verdict" of
+ * missing counts as missing); "audit" (audit mode: would be mapped);
+ * "refused" (a kernel failed the per-kernel check); "missing"; "spoof";
+ * "redirect"; "route"/"fallback" (routed, for when the shim logs them); a
+ * free-text warning "refused: ..." counts as refused.  Names containing
+ * these words also match, so a renamed event still lands somewhere sensible.
+ * The library is the "lib" key (else "library", "caller", else
+ * "(process)").  Any other warn/error line is kept as a warning.
  */
 #ifndef RDC_TOOL_LOG_SUMMARY_H
 #define RDC_TOOL_LOG_SUMMARY_H
@@ -24,8 +27,8 @@
 #include "rdnacompat/error.h"
 
 enum rdc_log_cat {
-	RDC_CAT_DEVICE = 0, RDC_CAT_MAPPED, RDC_CAT_REFUSED, RDC_CAT_MISSING, RDC_CAT_SPOOFED,
-	RDC_CAT_REDIRECTED, RDC_CAT_ROUTED, RDC_CAT_WARNING, RDC_CAT_N
+	RDC_CAT_DEVICE = 0, RDC_CAT_NATIVE, RDC_CAT_MAPPED, RDC_CAT_AUDIT, RDC_CAT_REFUSED,
+	RDC_CAT_MISSING, RDC_CAT_SPOOFED, RDC_CAT_REDIRECTED, RDC_CAT_ROUTED, RDC_CAT_WARNING, RDC_CAT_N
 };
 
 struct rdc_log_item {
@@ -38,6 +41,11 @@ struct rdc_log_lib {
 	size_t n[RDC_CAT_N];       /* events per category (with repeats) */
 	size_t n_items[RDC_CAT_N];
 	struct rdc_log_item *items[RDC_CAT_N]; /* distinct details */
+	/* The same events grouped by what was decided, without per-bundle
+	 * detail ("gfx1030 -> gfx1031", "check=vgpr"): what a report lists. */
+	size_t n_groups[RDC_CAT_N];
+	struct rdc_log_item *groups[RDC_CAT_N];
+	unsigned long kernels[RDC_CAT_N]; /* sum of "kernels" values */
 };
 
 struct rdc_log_summary {

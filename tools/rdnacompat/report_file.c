@@ -22,7 +22,7 @@ static const struct {
 	{ "rocm_version", false, true }, { "rocm_source", false, false },  { "pytorch_version", false, true },
 	{ "pytorch_hip", false, true },  { "shim_version", false, true },  { "shim_mode", false, true },
 	{ "result", false, true },       { "workload", true, false },      { "device", true, false },
-	{ "mapped", true, false },       { "refused", true, false },       { "missing", true, false },
+	{ "native", true, false },       { "mapped", true, false },        { "would_map", true, false },       { "refused", true, false },       { "missing", true, false },
 	{ "spoofed", true, false },      { "redirected", true, false },    { "routed", true, false },
 	{ "warning", true, false },      { "doctor", true, false },        { "notes", true, false },
 };
