@@ -249,6 +249,8 @@ int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_not
 		if (loc->found) {
 			loc->has_section = true;
 			loc->shdr_index = idx;
+			loc->sec_offset = sh.sh_offset;
+			loc->sec_size = sh.sh_size;
 			return 0;
 		}
 	}

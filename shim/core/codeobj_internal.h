@@ -66,8 +66,9 @@ struct rdc_co_note_loc {
 	bool found;
 	bool from_phdr;          /* found through a PT_NOTE program header */
 	size_t phdr_index;       /* that PT_NOTE */
-	bool has_section;        /* a SHT_NOTE section covers the same bytes */
+	bool has_section;        /* a SHT_NOTE section holds this note */
 	size_t shdr_index;
+	uint64_t sec_offset, sec_size;   /* that section (within the segment) */
 	uint64_t seg_offset, seg_size;   /* the whole note segment/section */
 	uint64_t align;                  /* 8: notes use 8-byte padding (ELF_T_NHDR8) */
 	uint64_t note_offset;            /* this note's header */

@@ -98,10 +98,17 @@ static int find_note_section(Elf *e, struct rdc_co_note_loc *loc, struct rdc_dia
 		if (!gelf_getshdr(scn, &sh))
 			return rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET, "libelf: section header: %s",
 					    elf_errmsg(-1));
-		if (sh.sh_type == SHT_NOTE && sh.sh_offset == loc->seg_offset &&
-		    sh.sh_size == loc->seg_size) {
+		/* The SHT_NOTE section holding the note, inside the PT_NOTE
+		 * segment (usually the same bytes; a segment may span several
+		 * note sections). */
+		if (sh.sh_type == SHT_NOTE && sh.sh_offset >= loc->seg_offset &&
+		    sh.sh_offset <= loc->note_offset &&
+		    loc->note_offset + loc->note_size <= sh.sh_offset + sh.sh_size &&
+		    sh.sh_offset + sh.sh_size <= loc->seg_offset + loc->seg_size) {
 			loc->has_section = true;
 			loc->shdr_index = elf_ndxscn(scn);
+			loc->sec_offset = sh.sh_offset;
+			loc->sec_size = sh.sh_size;
 			return 0;
 		}
 	}
@@ -301,8 +308,8 @@ int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to, u
 		Elf64_Shdr sh;
 		uint8_t *at = c + pl.h.e_shoff + L->shdr_index * sizeof sh;
 		memcpy(&sh, at, sizeof sh);
-		sh.sh_offset = new_off;
-		sh.sh_size = blob;
+		sh.sh_offset = new_off + (L->sec_offset - L->seg_offset);
+		sh.sh_size = L->sec_size - L->note_size + note_len;
 		sh.sh_addr = 0;
 		sh.sh_flags &= ~(uint64_t)SHF_ALLOC;
 		memcpy(at, &sh, sizeof sh);
