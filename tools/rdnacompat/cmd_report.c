@@ -98,7 +98,7 @@ static void put_log(struct rep *r, const struct rdc_log_summary *s)
 					rdc_sb_printf(&b, " (x%u)", it->count);
 				if ((c == RDC_CAT_MAPPED || c == RDC_CAT_AUDIT || c == RDC_CAT_NATIVE) &&
 				    l->n_groups[c] == 1 && l->kernels[c])
-					rdc_sb_printf(&b, ", %lu kernels", l->kernels[c]);
+					rdc_sb_printf(&b, ", %lu kernel%s", l->kernels[c], l->kernels[c] == 1 ? "" : "s");
 				put(r, map[m].key, b.s);
 				rdc_sb_free(&b);
 			}
