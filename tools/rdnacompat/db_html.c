@@ -184,8 +184,8 @@ int rdc_db_write_html(sqlite3 *db, const char *dir)
 			   "FROM reports r GROUP BY r.pci_id, r.gfx_target, r.card ORDER BY r.gfx_target, r.card",
 			   -1, &rows, NULL);
 	sqlite3_prepare_v2(db,
-			   "SELECT name, result, simulated FROM reports WHERE pci_id = ?1 AND gfx_target = ?2 "
-			   "AND card = ?3 AND rocm_version = ?4 ORDER BY date, name",
+			   "SELECT name, result, simulated FROM reports WHERE card = ?1 AND pci_id = ?2 "
+			   "AND gfx_target = ?3 AND rocm_version = ?4 ORDER BY date, name",
 			   -1, &cell, NULL);
 	while (rows && cell && sqlite3_step(rows) == SQLITE_ROW) {
 		fputs("<tr><td>", f);
