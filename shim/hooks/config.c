@@ -128,6 +128,18 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 	v = get("RDNACOMPAT_REDIRECT_FILES", arg);
 	if (v && *v)
 		c->redirect_files = strcmp(v, "0") != 0;
+	v = get("RDNACOMPAT_OPT_IN", arg);
+	c->opt_in = v && *v && strcmp(v, "0") != 0;
+}
+
+bool rdc_edge_usable(const struct rdc_compat_edge *e)
+{
+	return rdc_cfg.opt_in || !e->condition || !strstr(e->condition, "opt-in");
+}
+
+unsigned rdc_policy_flags(void)
+{
+	return RDC_POLICY_KERNELS | (rdc_cfg.opt_in ? RDC_POLICY_OPT_IN : 0);
 }
 
 enum rdc_mode rdc_config_device_mode(const struct rdc_config *c, int index)

@@ -72,7 +72,7 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 			memset(ch, 0, sizeof *ch);
 			ch->target = dev->target;
 			struct rdc_diag d = { 0 };
-			ch->rc = rdc_policy_choose(t, &dev->target, b, RDC_POLICY_KERNELS, &ch->c, &d);
+			ch->rc = rdc_policy_choose(t, &dev->target, b, rdc_policy_flags(), &ch->c, &d);
 			snprintf(ch->diag, sizeof ch->diag, "%s", d.msg);
 		}
 		char tgt[64], chosen[64], ent[208];

@@ -87,7 +87,8 @@ static void pick_spoof(const struct rdc_tables *t, struct rdc_device *d)
 	d->spoof_as[0] = 0;
 	for (size_t i = 0; t && i < t->n_edges; i++) {
 		const struct rdc_compat_edge *e = &t->edges[i];
-		if (strcmp(e->device, d->target.proc) != 0 || strcmp(e->code, d->target.proc) == 0)
+		if (strcmp(e->device, d->target.proc) != 0 || strcmp(e->code, d->target.proc) == 0 ||
+		    !rdc_edge_usable(e))
 			continue;
 		const struct rdc_isa *isa = rdc_isa_find(t, e->code);
 		if (isa && isa->generic)

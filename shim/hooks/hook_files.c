@@ -48,7 +48,7 @@ static bool redirect(const char *path, char *out, size_t n)
 			for (size_t k = 0; t && k < t->n_edges; k++) {
 				const struct rdc_compat_edge *e = &t->edges[k];
 				if (e->rank != rank || strcmp(e->device, proc) != 0 ||
-				    strcmp(e->code, proc) == 0)
+				    strcmp(e->code, proc) == 0 || !rdc_edge_usable(e))
 					continue;
 				/* Replace every occurrence of proc. */
 				size_t pos = 0;

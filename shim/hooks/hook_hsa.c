@@ -141,7 +141,7 @@ static hsa_code_object_reader_t remap(hsa_executable_t exec, const struct rdc_de
 	if (same)
 		return none;
 	struct rdc_choice c;
-	int rc = rdc_policy_choose_codeobj(rdc_tables(), &dev->target, p, n, RDC_POLICY_KERNELS, &c, &d);
+	int rc = rdc_policy_choose_codeobj(rdc_tables(), &dev->target, p, n, rdc_policy_flags(), &c, &d);
 	if (rc != 0) {
 		rdc_logf(RDC_LOG_WARN, "hsa load: %s code object on device %d (%s): policy error %s; "
 			 "passing through", from, dev->index, to, d.msg[0] ? d.msg : rdc_strerror(rc));

@@ -36,8 +36,10 @@ struct mkey {
 struct mentry {                  /* one decided input */
 	struct mentry *next;
 	struct mkey key;
-	struct rdc_region region;    /* empty: load the original */
-	unsigned refs;               /* modules using region */
+	struct rdc_add add[4];       /* the decision: entries to add */
+	size_t n_add;
+	struct rdc_region region;    /* the rebuilt image while modules use it */
+	unsigned refs;               /* modules (and loads under way) using region */
 };
 
 struct mmod {                    /* one loaded module using a rebuilt image */
@@ -100,7 +102,7 @@ static int elf_as_bundle(const void *p, size_t n, struct rdc_bundle *b,
 /* Decide for an image of known size; fills e->region when a rebuilt one is
  * needed.  Guard set, rdc_module_lock held. */
 static void decide_image(struct mentry *e, const void *p, uint64_t n, const char *what,
-			 const char *source)
+			 const char *source, bool decide)
 {
 	struct rdc_bundle b;
 	struct rdc_bundle_entry ents[2];
@@ -119,16 +121,25 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 			 what);
 		return;
 	}
-	struct rdc_add add[RDC_MAX_DEVICES];
-	size_t n_add = 0;
-	rdc_decide_bundle(&b, what, 0, source, add, &n_add);
-	if (n_add && rdc_remap_copy(&b, add, n_add, &e->region, &d) != 0) {
+	if (decide) {
+		struct rdc_add add[RDC_MAX_DEVICES];
+		size_t n_add = 0;
+		rdc_decide_bundle(&b, what, 0, source, add, &n_add);
+		if (n_add > sizeof e->add / sizeof e->add[0]) {
+			rdc_logf(RDC_LOG_WARN, "%s: %s: %zu targets to add, keeping the first %zu", source,
+				 what, n_add, sizeof e->add / sizeof e->add[0]);
+			n_add = sizeof e->add / sizeof e->add[0];
+		}
+		memcpy(e->add, add, n_add * sizeof add[0]);
+		e->n_add = n_add;
+	}
+	if (e->n_add && rdc_remap_copy(&b, e->add, e->n_add, &e->region, &d) != 0) {
 		rdc_logf(RDC_LOG_ERROR, "%s: %s: rebuilding failed (%s); passing the original through",
 			 source, what, d.msg);
 		rdc_region_free(&e->region);
-	} else if (n_add) {
+	} else if (e->n_add) {
 		struct rdc_kv kv[] = {
-			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", n_add),
+			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", e->n_add),
 			RDC_KV_N("bundle_bytes", e->region.bundle_size),
 			RDC_KV_N("private_bytes", e->region.private_bytes), RDC_KV_S("how", "copy"),
 		};
@@ -138,9 +149,11 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 		rdc_bundle_free(&b);
 }
 
-/* The decision for `key` (made now if new).  When it has a rebuilt image the
- * caller gets a reference on it: pass it to track() after a successful
- * load or give it back with release(). */
+/* The decision for `key` (made once, when first seen; the rebuilt image is
+ * made again, silently, when a later load needs it after the last module
+ * using it was unloaded).  When it has a rebuilt image the caller gets a
+ * reference on it: pass it to track() after a successful load or give it
+ * back with release(). */
 static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t n, const char *what,
 				       const char *source)
 {
@@ -151,9 +164,11 @@ static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t 
 			break;
 	if (!e && (e = calloc(1, sizeof *e))) {
 		e->key = key;
-		decide_image(e, p, n, what, source);
+		decide_image(e, p, n, what, source, true);
 		e->next = cache;
 		cache = e;
+	} else if (e && e->n_add && !e->region.bundle) {
+		decide_image(e, p, n, what, source, false);
 	}
 	if (e && e->region.bundle)
 		e->refs++;
@@ -161,21 +176,15 @@ static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t 
 	return e;
 }
 
-/* Drop one reference (rdc_module_lock held); the last one frees the copy and
- * forgets the decision (a later load decides again). */
+/* Drop one reference (rdc_module_lock held); the last one frees the copy
+ * (the decision stays). */
 static void unref_locked(struct mentry *e)
 {
 	if (--e->refs > 0)
 		return;
-	for (struct mentry **cp = &cache; *cp; cp = &(*cp)->next)
-		if (*cp == e) {
-			*cp = e->next;
-			break;
-		}
 	struct rdc_kv kv[] = { RDC_KV_N("bytes", e->region.bundle_size) };
 	rdc_log_event(RDC_LOG_DEBUG, "freed", kv, 1);
 	rdc_region_free(&e->region);
-	free(e);
 }
 
 static void release(struct mentry *e)

@@ -94,6 +94,7 @@ struct rdc_config {
 	char log_file[512];                 /* RDNACOMPAT_LOG_FILE */
 	char tables_file[512];              /* RDNACOMPAT_TABLES */
 	bool redirect_files;                /* RDNACOMPAT_REDIRECT_FILES (default 1) */
+	bool opt_in;                        /* RDNACOMPAT_OPT_IN=1: use opt-in edges */
 	char problems[512];                 /* what was wrong in the environment */
 };
 
@@ -111,6 +112,11 @@ int rdc_level_parse(const char *s);         /* enum rdc_level or -1 */
 enum rdc_mode rdc_config_device_mode(const struct rdc_config *cfg, int index);
 /* Does `object_path` (a dladdr dli_fname) name one of the spoof_for objects? */
 bool rdc_config_spoof_matches(const struct rdc_config *cfg, const char *object_path);
+
+/* May this compatibility edge be used (opt-in edges need RDNACOMPAT_OPT_IN)? */
+bool rdc_edge_usable(const struct rdc_compat_edge *e);
+/* The policy flags the configuration asks for. */
+unsigned rdc_policy_flags(void);
 
 /* ---- logger (log.c) --------------------------------------------------------- */
 /* One line per call to stderr or RDNACOMPAT_LOG_FILE, never stdout; errno is

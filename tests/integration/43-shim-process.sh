@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 43-shim-process.sh — the shim in the life of a process: a mixed
+# gfx1030+gfx1031 machine (each device its own choice); a library with GPU
+# code dlopen'ed after HIP is initialised; another library's constructor
+# calling HIP before the shim's constructor ran; fork while another thread
+# holds the shim's locks; non-ROCm programs give identical output.
+. "$(dirname "$0")/shim/common.sh"
+build multi "$S/multi.hip" --offload-arch=gfx1030
+build libkern.so "$S/libkern.hip" --offload-arch=gfx1030 -shared -fPIC
+build dlmain "$S/dlmain.cpp" -ldl
+build libearly.so "$S/early.cpp" -shared -fPIC
+build ctorprog "$S/vadd.hip" --offload-arch=gfx1030 -L"$T" -learly -Wl,-rpath,"$T"
+build forker "$S/forker.cpp" -lpthread
+[ -s "$T/kern1030.hsaco" ] || hipcc --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
+  "$S/kern.hip" -o "$T/kern1030.hsaco" >/dev/null 2>&1 || fail "hipcc --genco"
+
+# Mixed machine.
+rm -f "$T/p.trace"
+rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1030,gfx1031 "$T/multi" \
+  >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "mixed: rc=$rc"; }
+grep -qx "device0 gfx1030 hipSuccess" "$T/p.out" || fail "mixed: device 0: $(cat "$T/p.out")"
+grep -qx "device1 gfx1031 hipSuccess" "$T/p.out" || fail "mixed: device 1: $(cat "$T/p.out")"
+$PY - "$T/p.trace" <<'PYEOF' || fail "mixed: trace"
+import json, sys
+k = [json.loads(l) for l in open(sys.argv[1]) if "fill_iota" in l]
+got = sorted((d["gpu"], d["target"]) for d in k)
+assert got == [(0, "gfx1030"), (1, "gfx1031")], got
+PYEOF
+grep -q "map: lib=$T/multi .*device=1 target=gfx1031 .*chosen=gfx1030" "$T/p.err" || fail "mixed: no map line for device 1"
+grep -q "map: .*device=0" "$T/p.err" && fail "mixed: device 0 (native) was mapped"
+
+# dlopen after HIP init.
+rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1031 "$T/dlmain" "$T/libkern.so" \
+  >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "dlopen: rc=$rc"; }
+grep -qx "devices 1 run_kernel 0" "$T/p.out" || fail "dlopen: $(cat "$T/p.out")"
+grep -q "map: lib=$T/libkern.so bundle=0" "$T/p.err" || fail "dlopen: no map line"
+grep -q '"target":"gfx1031","kernel":"_Z8lib_fillPii"' "$T/p.trace" || fail "dlopen: kernel not from gfx1031 code"
+
+# A constructor calls HIP first.
+rc=0; RDNACOMPAT_LOG=info shim gfx1031 "$T/ctorprog" >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "constructor: rc=$rc"; }
+grep -qx "early: devices 1 hipSuccess" "$T/p.out" || fail "constructor: $(cat "$T/p.out")"
+grep -qx "launch hipSuccess" "$T/p.out" || fail "constructor: launch"
+
+# fork with the shim's locks busy in another thread.
+mkdir -p "$T/files" && echo one >"$T/files/x_gfx1030.dat" && rm -f "$T/files/x_gfx1031.dat"
+rc=0; shim gfx1031 "$T/forker" "$T/kern1030.hsaco" "$T/files/x_gfx1031.dat" >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/p.err" "$T/p.out" >&2; fail "fork: rc=$rc"; }
+grep -qx "children ok 20/20 parent load hipSuccess" "$T/p.out" || fail "fork: $(cat "$T/p.out")"
+
+# Non-ROCm processes: identical output and status, nothing logged.
+for cmd in "/usr/bin/python3 -c 'print(sum(range(100)))'" "ls -la /usr/lib" "sort -r /etc/passwd" \
+           "sh -c 'echo gfx1031 | tr a-z A-Z; cat /nonexistent_gfx1031.dat'"; do
+  a=$(eval "$cmd" 2>&1; echo "rc=$?")
+  b=$(eval "LD_PRELOAD=$SHIM RDNACOMPAT_LOG=debug $cmd" 2>&1; echo "rc=$?")
+  # debug logs "init" lines from each process; nothing else may differ.
+  b=$(printf '%s\n' "$b" | grep -v '^rdnacompat\[[0-9]*\]: debug: init:')
+  [ "$a" = "$b" ] || { diff <(echo "$a") <(echo "$b") >&2; fail "output differs under the shim: $cmd"; }
+done
+echo "43-shim-process: ok"

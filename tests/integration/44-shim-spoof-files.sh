@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 44-shim-spoof-files.sh — modes and per-arch data files, with a stand-in
+# librocblas.so.0 that picks TensileLibrary_lazy_<gcnArchName>.dat like
+# rocBLAS: map mode keeps names true and redirects the missing gfx1031 file
+# to gfx1030's; spoof tells only librocblas gfx1030; off changes nothing;
+# RDNACOMPAT_DEVICE_<N> sets one device's mode.
+. "$(dirname "$0")/shim/common.sh"
+build librocblas.so.0 "$S/fakeblas.cpp" -shared -fPIC -Wl,-soname,librocblas.so.0
+build spoofmain "$S/spoofmain.cpp" -L"$T" -l:librocblas.so.0 -Wl,-rpath,"$T"
+D=$T/tensile
+rm -rf "$D" && mkdir -p "$D" && echo "lib-gfx1030" >"$D/TensileLibrary_lazy_gfx1030.dat"
+echo "lib-gfx10310" >"$D/TensileLibrary_lazy_gfx10310.dat"   # must never be picked for gfx1031
+
+run() { rc=0; shim "$@" >"$T/s.out" 2>"$T/s.err" || rc=$?; [ "$rc" -eq 0 ] || { cat "$T/s.err" >&2; fail "$*: rc=$rc"; }; }
+expect() { grep -qx "$1" "$T/s.out" || { cat "$T/s.out" >&2; fail "$2: want '$1'"; }; }
+ok="access=1 stat=1 fopen=lib-gfx1030 open=lib-gfx1030"
+none="access=0 stat=0 fopen=- open=-"
+
+RDNACOMPAT_LOG=info run gfx1031,gfx1030 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "map"
+expect "device1 app=gfx1030 rocblas=gfx1030 $ok" "map (native device)"
+grep -q "redirect: device=0 target=gfx1031 from=$D/TensileLibrary_lazy_gfx1031.dat to=$D/TensileLibrary_lazy_gfx1030.dat" \
+  "$T/s.err" || fail "map: redirect not logged"
+
+RDNACOMPAT_MODE=spoof RDNACOMPAT_LOG=info run gfx1031,gfx1030 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1030 $ok" "spoof"
+grep -q "spoof: device=0 target=gfx1031 reported=gfx1030 caller=$T/librocblas.so.0" "$T/s.err" || fail "spoof not logged"
+
+RDNACOMPAT_MODE=spoof RDNACOMPAT_SPOOF_FOR=libMIOpen.so run gfx1031 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "spoof for another library only"
+
+RDNACOMPAT_MODE=off run gfx1031 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1031 $none" "off"
+
+RDNACOMPAT_REDIRECT_FILES=0 run gfx1031 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1031 $none" "RDNACOMPAT_REDIRECT_FILES=0"
+
+RDNACOMPAT_DEVICE_0=spoof run gfx1031,gfx1032 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1030 $ok" "per-device spoof"
+expect "device1 app=gfx1032 rocblas=gfx1032 $ok" "per-device map"
+
+RDNACOMPAT_DEVICE_1=off run gfx1031,gfx1032 "$T/spoofmain" "$D"
+expect "device1 app=gfx1032 rocblas=gfx1032 $none" "per-device off"
+expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "per-device: the other device still maps"
+
+# An existing file for the real target is never redirected.
+echo "lib-gfx1031" >"$D/TensileLibrary_lazy_gfx1031.dat"
+run gfx1031 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1031 access=1 stat=1 fopen=lib-gfx1031 open=lib-gfx1031" "existing file"
+echo "44-shim-spoof-files: ok"

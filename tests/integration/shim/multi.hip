@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// multi.hip — every device: its gcnArchName and one launch of a kernel.
+#include <hip/hip_runtime.h>
+#include <stdio.h>
+__global__ void fill_iota(int *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] = i; }
+int main()
+{
+	int n = 0, bad = 0;
+	if (hipGetDeviceCount(&n) != hipSuccess)
+		return 2;
+	for (int dev = 0; dev < n; dev++) {
+		hipDeviceProp_t prop;
+		hipSetDevice(dev);
+		hipGetDeviceProperties(&prop, dev);
+		int *d;
+		hipMalloc(&d, 64 * sizeof(int));
+		hipLaunchKernelGGL(fill_iota, dim3(1), dim3(64), 0, 0, d, 64);
+		hipError_t e = hipDeviceSynchronize();
+		printf("device%d %s %s\n", dev, prop.gcnArchName, hipGetErrorString(e));
+		bad += e != hipSuccess;
+		hipFree(d);
+	}
+	return bad ? 1 : 0;
+}
