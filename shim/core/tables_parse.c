@@ -670,9 +670,13 @@ int rdc_tables_validate(const struct rdc_tables_build *b, struct rdc_diag *d)
 		const struct rdc_isa *r = &t->isa[i];
 		struct rdc_row_origin o = b->origin[RDC_TAB_ISA][i];
 		for (size_t j = 0; j < i; j++)
-			if (t->isa[j].mach == r->mach)
-				return VFAIL(o, "mach 0x%03x of %s is already used by %s", r->mach, r->name,
-					     t->isa[j].name);
+			if (t->isa[j].mach == r->mach) {
+				/* blame the row from the user's file, not the built-in one */
+				struct rdc_row_origin oj = b->origin[RDC_TAB_ISA][j];
+				int swap = o.line == 0 && oj.line > 0;
+				return VFAIL(swap ? oj : o, "mach 0x%03x of %s is already used by %s", r->mach,
+					     swap ? t->isa[j].name : r->name, swap ? r->name : t->isa[j].name);
+			}
 		if (r->generic_target) {
 			const struct rdc_isa *g = find_isa(t, r->generic_target);
 			if (!g || !g->generic)
@@ -699,9 +703,12 @@ int rdc_tables_validate(const struct rdc_tables_build *b, struct rdc_diag *d)
 				     cd->generic ? cd->name : cd->generic_target ? cd->generic_target : "none",
 				     dv->generic_target ? dv->generic_target : "none");
 		for (size_t j = 0; j < i; j++)
-			if (streq(t->edges[j].device, e->device) && t->edges[j].rank == e->rank)
-				return VFAIL(o, "rank %u for device %s is already used by the edge to %s",
-					     e->rank, e->device, t->edges[j].code);
+			if (streq(t->edges[j].device, e->device) && t->edges[j].rank == e->rank) {
+				struct rdc_row_origin oj = b->origin[RDC_TAB_COMPAT][j];
+				int swap = o.line == 0 && oj.line > 0;
+				return VFAIL(swap ? oj : o, "rank %u for device %s is already used by the edge to %s",
+					     e->rank, e->device, swap ? e->code : t->edges[j].code);
+			}
 	}
 	for (size_t i = 0; i < t->n_cards; i++) {
 		const struct rdc_card *r = &t->cards[i];

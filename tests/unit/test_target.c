@@ -365,6 +365,42 @@ static void test_feature_matching(void **state)
 	assert_true(rdc_target_matches(&x, &y));
 }
 
+/* Random strings over the target-id alphabet: never crash; whatever is
+ * accepted formats and re-parses to the same target. */
+static void test_random_inputs(void **state)
+{
+	(void)state;
+	static const char alpha[] = "gfx0123456789abcdefgenric-:+amdhsxk";
+	unsigned seed = 12345;
+	size_t accepted = 0;
+	for (int iter = 0; iter < 200000; iter++) {
+		char s[40];
+		seed = seed * 1103515245u + 12345u;
+		size_t n = (seed >> 16) % 32;
+		size_t i = 0;
+		if (seed & 1)
+			memcpy(s, "gfx1", 4), i = 4;
+		for (; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			s[i] = alpha[(seed >> 16) % (sizeof alpha - 1)];
+		}
+		s[n] = '\0';
+		struct rdc_target t, u;
+		if (rdc_target_parse(s, n, &t, NULL) == 0) {
+			char f[96];
+			accepted++;
+			rdc_target_format(&t, f, sizeof f);
+			assert_int_equal(rdc_target_parse(f, (size_t)-1, &u, NULL), 0);
+			assert_memory_equal(&t, &u, sizeof t);
+		}
+		struct rdc_bundle_id id;
+		(void)rdc_bundle_id_parse(s, n, &id, NULL);
+		unsigned a, b, c;
+		(void)rdc_parse_gfx_override(s, &a, &b, &c, NULL);
+	}
+	assert_true(accepted > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_override_matches_sscanf),
 		cmocka_unit_test(test_bundle_ids),
 		cmocka_unit_test(test_feature_matching),
+		cmocka_unit_test(test_random_inputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
