@@ -24,6 +24,7 @@ struct missing {
 	char target[48];
 	char has[200];
 	char need[160];
+	char refused[240];       /* candidates refused kernel by kernel */
 };
 
 static struct missing rec[MAX_RECORDS];
@@ -58,6 +59,20 @@ void rdc_diag_note_missing(const char *lib, long index, const struct rdc_bundle 
 	}
 	if (!pos)
 		snprintf(m->has, sizeof m->has, "no GPU code at all");
+	if (c && c->n_refused) {
+		size_t rp = 0;
+		for (size_t i = 0; c->kernels && i < c->n_kernels && rp + 1 < sizeof m->refused; i++) {
+			if (c->kernels[i].ok)
+				continue;
+			int w = snprintf(m->refused + rp, sizeof m->refused - rp, "%s%s (%s)",
+					 rp ? ", " : "", c->kernels[i].kernel, c->kernels[i].check);
+			if (w < 0)
+				break;
+			rp += (size_t)w;
+		}
+		if (!rp)
+			snprintf(m->refused, sizeof m->refused, "%zu kernels", c->n_refused);
+	}
 	if (c && c->need[0])
 		snprintf(m->need, sizeof m->need, "%s", c->need);
 	else
@@ -97,6 +112,8 @@ void rdc_diag_flush(void)
 		OUT("rdnacompat:   %s, bundle %ld: device %d (%s) has no usable entry\n", m->lib,
 		    m->index, m->device, m->target);
 		OUT("rdnacompat:       it has:       %s\n", m->has);
+		if (m->refused[0])
+			OUT("rdnacompat:       refused:      %s\n", m->refused);
 		OUT("rdnacompat:       card needs:   %s\n", m->need[0] ? m->need : m->target);
 	}
 	if (n_more)

@@ -63,4 +63,14 @@ grep -q "card needs:" "$T/b.err" || fail "block does not say what is needed"
 blk=$(grep -n "no compatible GPU code" "$T/b.err" | head -1 | cut -d: -f1)
 hip=$(grep -n "hipErrorNoBinaryForGpu" "$T/b.err" | tail -1 | cut -d: -f1)
 [ -n "$hip" ] && [ "$blk" -lt "$hip" ] || fail "block not printed before HIP's abort"
+
+# 7. A refused kernel: the entry is not mapped; the log names kernel, check, numbers.
+printf '[badkernels]\ngfx1031\tgfx1030\t*fill_iota*\trefuse\ttest rule: pretend it hangs\t40-shim-basic\n' \
+  >"$T/bad.tsv"
+rc=0; RDNACOMPAT_TABLES="$T/bad.tsv" RDNACOMPAT_LOG=info shim gfx1031 "$T/vadd1030" >"$T/b.out" 2>"$T/b.err" || rc=$?
+[ "$rc" -ne 0 ] || fail "refused kernel still mapped"
+grep -q "warn: refused: lib=$T/vadd1030 bundle=0 device=0 kernel=_Z9fill_iotaPii check=badlist reason=" "$T/b.err" ||
+  fail "refusal not logged with kernel and check"
+grep -q "refused: *_Z9fill_iotaPii (badlist)" "$T/b.err" || fail "diagnosis does not name the refused kernel"
+grep -q "info: map:" "$T/b.err" && fail "mapped despite the refusal"
 echo "40-shim-basic: ok"
