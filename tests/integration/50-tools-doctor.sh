@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 50-tools-doctor.sh BUILD — `rdnacompat doctor --root` on fake machine trees
+# (tests/tools/mkfakeroot.sh): no AMD GPU, a gfx1031 card with permission,
+# version and MIOpen-cache problems, and an iGPU + dGPU machine; the
+# environment checks (overrides, visible devices, LD_PRELOAD); exit codes.
+set -u
+B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/doctor
+SRC=${RDC_SRCDIR:-$(pwd)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mkdir -p "$T"
+for s in none rx6700 mixed; do bash "$SRC/tests/tools/mkfakeroot.sh" "$T/$s" "$s" || fail "mkfakeroot $s"; done
+# A clean environment: none of the variables the doctor judges.
+doc() { env -u HSA_OVERRIDE_GFX_VERSION -u HIP_VISIBLE_DEVICES -u ROCR_VISIBLE_DEVICES -u CUDA_VISIBLE_DEVICES \
+  -u GPU_DEVICE_ORDINAL -u ROCM_PATH -u LD_LIBRARY_PATH -u LD_PRELOAD -u VIRTUAL_ENV -u CONDA_PREFIX \
+  HOME=/home/tester "$@"; }
+field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# --- no AMD GPU: exit 3, said in words and in JSON
+rc=0; doc "$R" doctor --root "$T/none" >"$T/none.txt" || rc=$?
+[ "$rc" -eq 3 ] || fail "no GPU: exit $rc, want 3"
+grep -q "no AMD GPU" "$T/none.txt" || fail "no GPU not said"
+rc=0; doc "$R" doctor --root "$T/none" --json >"$T/none.json" || rc=$?
+[ "$rc" -eq 3 ] && [ "$(field "$T/none.json" 'd["no_amd_gpu"]')" = True ] || fail "no GPU JSON"
+[ "$(field "$T/none.json" 'len(d["gpus"])')" = 0 ] || fail "Intel iGPU counted as AMD"
+
+# --- rx6700: the card table decides the target; permission failure -> exit 2
+want=$("$R" cards --json 1002:73df:c1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["cards"][0]["target"])')
+rc=0; doc "$R" doctor --root "$T/rx6700" --user tester --json >"$T/rx.json" || rc=$?
+[ "$rc" -eq 2 ] || fail "rx6700: exit $rc, want 2"
+[ "$(field "$T/rx.json" 'd["gpus"][0]["target"]')" = "$want" ] || fail "rx6700 target != card table's $want"
+[ "$(field "$T/rx.json" 'len(d["gpus"])')" = 1 ] || fail "HDMI audio function counted as a GPU"
+[ "$(field "$T/rx.json" 'd["gpus"][0]["kfd_node"]')" = 1 ] || fail "KFD node not matched by location_id"
+chk() { field "$1" "[c['status']+' '+c['message'] for c in d['checks'] if c['id']=='$2']"; }
+chk "$T/rx.json" dev-kfd | grep -q "fail.*tester cannot open" || fail "dev-kfd: $(chk "$T/rx.json" dev-kfd)"
+chk "$T/rx.json" groups | grep -q "warn.*not in group(s) render" || fail "groups: $(chk "$T/rx.json" groups)"
+chk "$T/rx.json" rocm | grep -q "ok ROCm 6.2.4" || fail "rocm: $(chk "$T/rx.json" rocm)"
+chk "$T/rx.json" pytorch | grep -q "warn.*HIP 6.1.*6.2.4.*6.1 vs 6.2" || fail "pytorch mismatch: $(chk "$T/rx.json" pytorch)"
+m=$(chk "$T/rx.json" miopen-cache)
+echo "$m" | grep -q "gfx1031_40.ukdb empty" || fail "empty ukdb not found: $m"
+echo "$m" | grep -q "gfx1030_40.kdb not an SQLite" || fail "corrupt kdb not found: $m"
+echo "$m" | grep -q "2.19.0" || fail "stale MIOpen dir not found: $m"
+# Positive control: a real SQLite .kdb in the current version's directory is fine.
+rm -f "$T/rx6700/home/tester/.cache/miopen/3.2.0.ae7ff5ab3/"*.kdb "$T/rx6700/home/tester/.cache/miopen/3.2.0.ae7ff5ab3/"*.ukdb
+rm -rf "$T/rx6700/home/tester/.cache/miopen/2.19.0.b87fc37bf"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table kern_db(id integer)'); c.commit()" \
+  "$T/rx6700/home/tester/.cache/miopen/3.2.0.ae7ff5ab3/gfx1031_40.kdb"
+doc "$R" doctor --root "$T/rx6700" --user tester --json >"$T/rx2.json"
+chk "$T/rx2.json" miopen-cache | grep -q "^\['ok MIOpen cache: 1 database" || fail "good cache flagged: $(chk "$T/rx2.json" miopen-cache)"
+# The per-node override needs a newer ROCm than the tree's 6.2.4.
+doc HSA_OVERRIDE_GFX_VERSION_1=10.3.0 "$R" doctor --root "$T/rx6700" --json >"$T/rx3.json"
+chk "$T/rx3.json" override | grep -q "ignored by ROCm 6.2.4" || fail "per-node on 6.2.4: $(chk "$T/rx3.json" override)"
+
+# --- mixed: iGPU + dGPU, ROCm from dpkg, override on a mixed machine
+rc=0; doc "$R" doctor --root "$T/mixed" --user tester --json >"$T/mx.json" || rc=$?
+[ "$rc" -eq 1 ] || fail "mixed: exit $rc, want 1 (warnings only)"
+chk "$T/mx.json" rocm | grep -q "ROCm 6.3.1 (from dpkg package hip-runtime-amd" || fail "dpkg ROCm: $(chk "$T/mx.json" rocm)"
+chk "$T/mx.json" groups | grep -q "ok tester is in group(s) render,video" || fail "groups ok"
+dgpu=$(field "$T/mx.json" '[g["hip_index"] for g in d["gpus"] if not g["apu"]][0]')
+chk "$T/mx.json" igpu | grep -q "warn.*HIP device $dgpu" || fail "igpu: $(chk "$T/mx.json" igpu)"
+field "$T/mx.json" '[c["fix"] for c in d["checks"] if c["id"]=="igpu"][0]' | grep -q "HIP_VISIBLE_DEVICES=$dgpu" || fail "igpu fix"
+doc HIP_VISIBLE_DEVICES=$dgpu "$R" doctor --root "$T/mixed" --json >"$T/mx2.json"
+chk "$T/mx2.json" igpu | grep -q "^\['ok" || fail "igpu not ok with HIP_VISIBLE_DEVICES"
+doc HIP_VISIBLE_DEVICES=5 CUDA_VISIBLE_DEVICES=0 "$R" doctor --root "$T/mixed" --json >"$T/mx3.json"
+chk "$T/mx3.json" visible-devices | grep -q "beyond the 2 GPU" || fail "out-of-range index"
+chk "$T/mx3.json" visible-devices | grep -q "disagree" || fail "HIP vs CUDA disagreement"
+doc HSA_OVERRIDE_GFX_VERSION=11.0.0 HSA_OVERRIDE_GFX_VERSION_0=11.0.2 "$R" doctor --root "$T/mixed" --json >"$T/mx4.json"
+o=$(chk "$T/mx4.json" override)
+echo "$o" | grep -q "makes every GPU report gfx1100" || fail "override: $o"
+echo "$o" | grep -q "gfx1103" || fail "override does not name the rewritten card: $o"
+echo "$o" | grep -q "HSA_OVERRIDE_GFX_VERSION_0=11.0.2 names a CPU node" || fail "per-node off-by-one: $o"
+field "$T/mx4.json" '[c["fix"] for c in d["checks"] if c["id"]=="override" and "CPU node" in c["message"]][0]' | grep -q "first GPU here is node 1" || fail "per-node fix"
+rc=0; doc HSA_OVERRIDE_GFX_VERSION=10.3 "$R" doctor --root "$T/mixed" >"$T/mx5.txt" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "is malformed" "$T/mx5.txt" || fail "malformed override: exit $rc"
+doc HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=/nonexistent/librdnacompat.so "$R" doctor --root "$T/mixed" --json >"$T/mx6.json" 2>/dev/null
+chk "$T/mx6.json" override | grep -q "cross\|another family" || fail "cross-family override not flagged"
+chk "$T/mx6.json" override | grep -q "shim sees the overridden identity" || fail "override + shim"
+chk "$T/mx6.json" ld-preload | grep -q "fail LD_PRELOAD names missing files" || fail "missing LD_PRELOAD entry"
+
+# --- usage
+rc=0; "$R" doctor --bogus >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 4 ] || fail "usage exit $rc"
+"$R" doctor --help | grep -q "exit: 0 all ok" || fail "--help"
+echo "50-tools-doctor: ok"
