@@ -46,8 +46,9 @@ struct rdc_compat_edge {
 	                              VGPRs must fit the device's smaller file),
 	                              "user-sgpr-16" (the code lacks LLVM's
 	                              UserSGPRInit16Bug workaround the device needs:
-	                              its descriptors must enable >= 16 user+system
-	                              SGPRs), "opt-in" (not established as safe: use
+	                              its wave32 kernels' descriptors must enable
+	                              >= 16 user+system SGPRs), "opt-in" (not
+	                              established as safe: use
 	                              only when the user asks).  tables/README.md */
 	const char *source;
 };

@@ -90,8 +90,10 @@ bool rdc_target_matches(const struct rdc_target *code, const struct rdc_target *
 int rdc_proc_to_version(const char *proc, unsigned *major, unsigned *minor, unsigned *step);
 int rdc_proc_from_version(unsigned major, unsigned minor, unsigned step, char *buf, size_t n);
 
-/* HSA_OVERRIDE_GFX_VERSION text ("10.3.0", decimal, trailing characters
- * rejected exactly like the thunk's sscanf("%u.%u.%u%c")). */
+/* HSA_OVERRIDE_GFX_VERSION text ("10.3.0", "9.0.10": decimal, trailing
+ * characters rejected exactly like the thunk's sscanf("%u.%u.%u%c"):
+ * RDC_E_FORMAT).  Values the thunk would silently mask (major > 63, minor or
+ * stepping > 255, or major 0) are refused with RDC_E_RANGE. */
 int rdc_parse_gfx_override(const char *s, unsigned *major, unsigned *minor, unsigned *step,
 			   struct rdc_diag *d);
 
