@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// hsaload.c — loads a code object straight through ROCR (no HIP), the way a
+// library's own loader does: reader from memory, executable, load for the
+// first GPU agent, freeze, look up "fill_iota.kd".  Prints the statuses.
+#include <hsa.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static hsa_status_t pick_gpu(hsa_agent_t a, void *arg)
+{
+	hsa_device_type_t t;
+	hsa_agent_get_info(a, HSA_AGENT_INFO_DEVICE, &t);
+	if (t == HSA_DEVICE_TYPE_GPU) {
+		*(hsa_agent_t *)arg = a;
+		return HSA_STATUS_INFO_BREAK;
+	}
+	return HSA_STATUS_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || hsa_init() != HSA_STATUS_SUCCESS)
+		return 2;
+	FILE *f = fopen(argv[1], "rb");
+	if (!f)
+		return 2;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	void *img = malloc(n);
+	if (fread(img, 1, n, f) != (size_t)n)
+		return 2;
+	fclose(f);
+	hsa_agent_t gpu = { 0 };
+	hsa_iterate_agents(pick_gpu, &gpu);
+	hsa_code_object_reader_t r;
+	hsa_executable_t x;
+	hsa_status_t s1 = hsa_code_object_reader_create_from_memory(img, n, &r);
+	hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &x);
+	hsa_status_t s2 = hsa_executable_load_agent_code_object(x, gpu, r, NULL, NULL);
+	hsa_status_t s3 = s2 == HSA_STATUS_SUCCESS ? hsa_executable_freeze(x, NULL) : s2;
+	hsa_executable_symbol_t sym;
+	hsa_status_t s4 = s3 == HSA_STATUS_SUCCESS
+				  ? hsa_executable_get_symbol_by_name(x, "fill_iota.kd", &gpu, &sym) : s3;
+	printf("reader 0x%x load 0x%x freeze 0x%x symbol 0x%x\n", s1, s2, s3, s4);
+	hsa_executable_destroy(x);
+	hsa_code_object_reader_destroy(r);
+	free(img);
+	hsa_shut_down();
+	return s4 == HSA_STATUS_SUCCESS ? 0 : 1;
+}
