@@ -533,6 +533,24 @@ static void test_retarget_patches(void **state)
 	free(b);
 }
 
+/* How HIP (hip_module.cpp) and ROCR size an ELF they get without a length:
+ * the furthest section end, or the end of the section header table. */
+static uint64_t hip_elf_size(const uint8_t *b)
+{
+	Elf64_Ehdr eh;
+	memcpy(&eh, b, sizeof eh);
+	uint64_t max_off = eh.e_shoff, total = eh.e_shoff + (uint64_t)eh.e_shentsize * eh.e_shnum;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh;
+		memcpy(&sh, b + eh.e_shoff + i * sizeof sh, sizeof sh);
+		if (sh.sh_offset > max_off) {
+			max_off = sh.sh_offset;
+			total = max_off + (sh.sh_type != SHT_NOBITS ? sh.sh_size : 0);
+		}
+	}
+	return total;
+}
+
 /* A different-length retarget through the copy API; checks the result
  * parses back, keeps its kernels, and llvm-readelf-15 accepts it. */
 static void retarget_copy_check(const uint8_t *b, size_t n, const char *to_id, uint8_t want_mach,
@@ -573,6 +591,10 @@ static void retarget_copy_check(const uint8_t *b, size_t n, const char *to_id, u
 	assert_true(eh.e_shoff > from && eh.e_shoff <= n);
 	assert_memory_equal(o + from, b + from, eh.e_shoff - from);
 	assert_memory_equal(o, b, 48);
+	/* A runtime that sizes the ELF from its section headers (HIP's and
+	 * ROCR's ElfSize, used when no length is passed) sees all of it. */
+	assert_int_equal(hip_elf_size(b), n);
+	assert_int_equal(hip_elf_size(o), on);
 	if (have_readelf()) {
 		int st;
 		char *out = readelf(o, on, "-h -l -S --notes", &st);
