@@ -136,6 +136,13 @@ bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 		uint32_t enc = has_wgp(dev) ? (wave == 32 ? 8 : 4) : 4;
 		vg = ((k->kd.rsrc1 & 0x3f) + 1) * enc;
 	}
+	/* Pre-gfx10 rows with more than 256 wave64 VGPRs per lane (gfx90a,
+	 * gfx94x: GFX90AInsts) have one unified VGPR+AGPR file: AGPRs start at
+	 * the next multiple of 4 after the arch VGPRs (AMDGPUBaseInfo
+	 * getTotalNumVGPRs / IsaInfo::getNumVGPRBlocks with AGPRs). */
+	uint32_t arch_vg = vg;
+	if (!has_wgp(dev) && dev->vgprs_per_simd_w64 > 256 && k->agpr_count)
+		vg = div_up(vg, 4) * 4 + k->agpr_count;
 	uint32_t alloc = gran ? div_up(vg ? vg : 1, gran) * gran : vg;
 	uint32_t flat = k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024;
 	bool wgp = has_wgp(dev) ? (k->kd.present ? k->kd.wgp_mode : true) : false;
@@ -148,14 +155,17 @@ bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 	v->wgp_mode = wgp;
 	const char *mode = has_wgp(dev) ? (wgp ? "WGP mode" : "CU mode") : "CU";
 
-	if (vg > 256)
-		return refuse(v, "vgpr", "%u VGPRs exceeds the 256 addressable", vg);
+	if (arch_vg > 256)
+		return refuse(v, "vgpr", "%u VGPRs exceeds the 256 addressable", arch_vg);
 	if (dev->max_waves_per_simd && per_simd > dev->max_waves_per_simd)
 		return refuse(v, "waves", "%u threads need %u waves/SIMD (%s), %s runs at most %u",
 			      flat, per_simd, mode, dev->name, dev->max_waves_per_simd);
 	if (v->vgprs_needed > have) {
 		char vtxt[48];
-		if (alloc != vg)
+		if (vg != arch_vg)
+			snprintf(vtxt, sizeof vtxt, "%u VGPRs + %u AGPRs (%u allocated)", arch_vg,
+				 k->agpr_count, alloc);
+		else if (alloc != vg)
 			snprintf(vtxt, sizeof vtxt, "%u VGPRs (%u allocated)", vg, alloc);
 		else
 			snprintf(vtxt, sizeof vtxt, "%u VGPRs", vg);

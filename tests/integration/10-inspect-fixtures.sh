@@ -124,6 +124,27 @@ fi
 "$tool" inspect --gpu gfx9999 "$fx/bundle/iota.bundle" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "unknown gpu exited $rc, want 2"
 
+# A compressed bundle (CCOB v2, zlib; hash = MD5 low 8 bytes LE, as LLVM
+# writes it) followed by zero padding and a plain bundle, in one raw file.
+python3 - "$fx/bundle/iota.bundle" "$fx/bundle/iota-1030.bundle" "$tmp/two.bundle" <<'PY' || fail "could not write a CCOB"
+import hashlib, struct, sys, zlib
+plain = open(sys.argv[1], "rb").read()
+data = zlib.compress(plain, 9)
+h = int.from_bytes(hashlib.md5(plain).digest()[:8], "little")
+ccob = b"CCOB" + struct.pack("<HHIIQ", 2, 0, 24 + len(data), len(plain), h) + data
+pad = b"\0" * ((-len(ccob)) % 4096)
+open(sys.argv[3], "wb").write(ccob + pad + open(sys.argv[2], "rb").read())
+PY
+run 0 --gpu gfx1031 --kernels "$tmp/two.bundle"
+check 'len(b) == 2' 'b[0]["compressed"] is True' 'b[1]["compressed"] is False' \
+      'all(e["offset"] is None for e in b[0]["entries"])' 'b[1]["offset"] % 4096 == 0 and b[1]["offset"] > 0' \
+      'b[0]["verdict"] == "mapped" and b[1]["verdict"] == "mapped"' 'len(b[0]["kernels"]) == 2' \
+      'b[1]["entries"][1]["offset"] > b[1]["offset"]'
+
+# Options may follow the files.
+"$tool" inspect "$fx/bundle/iota.bundle" --json --gpu gfx1030 >"$tmp/out.json" 2>"$tmp/err" || fail "options after files: $(cat "$tmp/err")"
+check 'b[0]["verdict"] == "native"'
+
 # JSON escaping of an odd path.
 odd="$tmp/we\"ird\\name	tab.bundle"
 cp "$fx/bundle/iota.bundle" "$odd"

@@ -42,6 +42,7 @@ static const struct rdc_isa ISA_SYN[] = {
 	{ "gfx10-3-generic", "rdna2", 0x52, true, NULL, 1, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
 	{ "gfx11-generic", "rdna3", 0x54, true, NULL, 1, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
 	{ "gfx906", "gcn5", 0x2f, false, "gfx9-generic", 0, 64, true, true, 65536, 0, 256, 0, 4, 10, "t" },
+	{ "gfx90a", "cdna2", 0x3f, false, NULL, 0, 64, true, true, 65536, 0, 512, 0, 8, 8, "t" },
 };
 
 static const struct rdc_compat_edge EDGE_SYN[] = {
@@ -193,6 +194,21 @@ static void test_addressable_wave_lds(void **state)
 	k = kern("w64", 65, 1024, 64, true, false);
 	assert_false(rdc_check_kernel(&t, row("gfx906"), &d9, &c9, &k, &v));
 	assert_int_equal(v.vgprs_alloc, 68);
+
+	/* gfx90a: one 512-entry VGPR+AGPR file; AGPRs follow the VGPRs rounded
+	 * to 4.  62 -> 64 + 64 AGPRs = 128 x 4 waves/SIMD = 512 fits; 65 does not. */
+	struct rdc_target da = tgt("gfx90a"), ca = tgt("gfx90a");
+	k = kern("acc", 62, 1024, 64, true, false);
+	k.agpr_count = 64;
+	assert_true(rdc_check_kernel(&t, row("gfx90a"), &da, &ca, &k, &v));
+	assert_int_equal(v.vgprs_alloc, 128);
+	k.agpr_count = 65;
+	assert_false(rdc_check_kernel(&t, row("gfx90a"), &da, &ca, &k, &v));
+	assert_non_null(strstr(v.reason, "62 VGPRs + 65 AGPRs (136 allocated)"));
+	/* gfx906 has a separate AGPR-less file: AGPRs are not added. */
+	k = kern("acc", 62, 256, 64, true, false);
+	k.agpr_count = 200;
+	assert_true(rdc_check_kernel(&t, row("gfx906"), &d9, &c9, &k, &v));
 }
 
 static void test_features_and_badlist(void **state)

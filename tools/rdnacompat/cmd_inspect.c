@@ -530,15 +530,28 @@ int rdc_cmd_inspect(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	c.out = stdout;
 	const char *gpu = NULL, *card = NULL, *pci = NULL;
-	int first_file = argc;
+	/* Options and files in any order; everything after "--" is a file. */
+	char **files = calloc((size_t)argc, sizeof *files);
+	int nfiles = 0;
+	if (!files) {
+		fprintf(stderr, "rdnacompat inspect: out of memory\n");
+		return 2;
+	}
+	bool only_files = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (only_files || a[0] != '-' || !a[1]) {
+			files[nfiles++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			only_files = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
+			free(files);
 			return 0;
 		} else if (!strcmp(a, "--gpu") || !strcmp(a, "--card") || !strcmp(a, "--pci")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "rdnacompat inspect: %s needs a value\n", a);
+				free(files);
 				return 2;
 			}
 			const char **slot = a[2] == 'g' ? &gpu : a[2] == 'c' ? &card : &pci;
@@ -553,28 +566,23 @@ int rdc_cmd_inspect(int argc, char **argv)
 			c.kernels = true;
 		} else if (!strcmp(a, "--json")) {
 			c.json = true;
-		} else if (!strcmp(a, "--")) {
-			first_file = i + 1;
-			break;
-		} else if (a[0] == '-' && a[1]) {
+		} else {
 			fprintf(stderr, "rdnacompat inspect: unknown option '%s'\n", a);
 			usage(stderr);
+			free(files);
 			return 2;
-		} else {
-			first_file = i;
-			break;
 		}
 	}
-	if (first_file >= argc) {
+	if (nfiles == 0) {
 		usage(stderr);
+		free(files);
 		return 2;
 	}
 	if ((gpu != NULL) + (card != NULL) + (pci != NULL) > 1) {
 		fprintf(stderr, "rdnacompat inspect: give one of --gpu, --card, --pci\n");
+		free(files);
 		return 2;
 	}
-	/* Options after the first file are not parsed (files may start with '-'
-	 * only after "--"). */
 
 	struct rdc_tables *loaded = NULL;
 	const char *tp = getenv("RDNACOMPAT_TABLES");
@@ -583,6 +591,7 @@ int rdc_cmd_inspect(int argc, char **argv)
 		rdc_diag_clear(&d);
 		if (rdc_tables_load(tp, &loaded, &d)) {
 			fprintf(stderr, "rdnacompat inspect: RDNACOMPAT_TABLES: %s\n", d.msg);
+			free(files);
 			return 2;
 		}
 		c.t = loaded;
@@ -595,6 +604,7 @@ int rdc_cmd_inspect(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "rdnacompat inspect: %s\n", err);
 		rdc_tables_free(loaded);
+		free(files);
 		return 2;
 	}
 	c.have_dev = rc > 0;
@@ -610,9 +620,10 @@ int rdc_cmd_inspect(int argc, char **argv)
 		rdc_json_arr(&c.j);
 	}
 	int worst = 0;
-	for (int i = first_file; i < argc; i++)
-		if (do_file(&c, argv[i]) == 2)
+	for (int i = 0; i < nfiles; i++)
+		if (do_file(&c, files[i]) == 2)
 			worst = 2;
+	free(files);
 	if (c.json) {
 		rdc_json_arr_end(&c.j);
 		rdc_json_key(&c.j, "summary");
