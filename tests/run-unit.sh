@@ -3,10 +3,10 @@
 # run-unit.sh BUILD — run every cmocka unit test binary in BUILD/tests with
 # the fixtures of BUILD/fixtures; print one closing line "N passed, N failed".
 set -u
-build=${1:-build}
-export RDC_FIXTURES="$PWD/$build/fixtures"
+build=$(cd "${1:-build}" && pwd)
+export RDC_FIXTURES="$build/fixtures"
 export RDC_SRCDIR="$PWD"
-export RDC_BUILD="$PWD/$build"
+export RDC_BUILD="$build"
 pass=0; fail=0; failed=()
 for t in "$build"/tests/test_*; do
   [ -x "$t" ] || continue
