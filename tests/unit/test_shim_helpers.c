@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_shim_helpers.c — cmocka tests of the shim's pure helpers
+ * (shim/hooks/): the environment parser, the log line formatter, the bundle
+ * header writer, image extents, and the bundle rebuild (remap.c) on real
+ * clang-built fixtures (tests/fixtures/build.sh): the rebuilt bundle parses,
+ * keeps the original entries byte for byte, carries a gfx1031 entry whose
+ * code object says gfx1031, never changes the input file, and makes private
+ * only a few pages.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rdnacompat/bundle.h"
+#include "rdnacompat/codeobj.h"
+#include "shim.h"
+
+/* ---- environment ---------------------------------------------------------- */
+
+static const char *tbl_get(const char *name, void *arg)
+{
+	const char *const *kv = arg;
+	for (; kv[0]; kv += 2)
+		if (strcmp(kv[0], name) == 0)
+			return kv[1];
+	return NULL;
+}
+
+static void test_config_defaults(void **state)
+{
+	(void)state;
+	const char *env[] = { NULL };
+	struct rdc_config c;
+	rdc_config_parse(&c, tbl_get, (void *)env);
+	assert_int_equal(c.mode, RDC_MODE_MAP);
+	assert_int_equal(c.level, RDC_LOG_WARN);
+	assert_false(c.json);
+	assert_true(c.redirect_files);
+	assert_string_equal(c.problems, "");
+	assert_int_equal(rdc_config_device_mode(&c, 3), RDC_MODE_MAP);
+	/* default spoof targets: rocBLAS and MIOpen, any soname version */
+	assert_true(rdc_config_spoof_matches(&c, "/opt/rocm/lib/librocblas.so.4.1"));
+	assert_true(rdc_config_spoof_matches(&c, "libMIOpen.so"));
+	assert_false(rdc_config_spoof_matches(&c, "/usr/lib/librocblas_extra.so"));
+	assert_false(rdc_config_spoof_matches(&c, "/usr/lib/libamdhip64.so.5"));
+	assert_false(rdc_config_spoof_matches(&c, NULL));
+}
+
+static void test_config_values(void **state)
+{
+	(void)state;
+	const char *env[] = {
+		"RDNACOMPAT_MODE", "Spoof", "RDNACOMPAT_DEVICE_2", "off", "RDNACOMPAT_DEVICE_5", "audit",
+		"RDNACOMPAT_SPOOF_FOR", "libfoo.so,libbar.so.2", "RDNACOMPAT_LOG", "debug",
+		"RDNACOMPAT_LOG_FORMAT", "json", "RDNACOMPAT_LOG_FILE", "/tmp/x.log",
+		"RDNACOMPAT_REDIRECT_FILES", "0", NULL,
+	};
+	struct rdc_config c;
+	rdc_config_parse(&c, tbl_get, (void *)env);
+	assert_int_equal(c.mode, RDC_MODE_SPOOF);
+	assert_int_equal(rdc_config_device_mode(&c, 0), RDC_MODE_SPOOF);
+	assert_int_equal(rdc_config_device_mode(&c, 2), RDC_MODE_OFF);
+	assert_int_equal(rdc_config_device_mode(&c, 5), RDC_MODE_AUDIT);
+	assert_int_equal(rdc_config_device_mode(&c, 999), RDC_MODE_SPOOF);
+	assert_int_equal(c.level, RDC_LOG_DEBUG);
+	assert_true(c.json);
+	assert_false(c.redirect_files);
+	assert_string_equal(c.log_file, "/tmp/x.log");
+	assert_true(rdc_config_spoof_matches(&c, "/x/libfoo.so"));
+	assert_true(rdc_config_spoof_matches(&c, "/x/libbar.so.2.7"));
+	assert_false(rdc_config_spoof_matches(&c, "/x/librocblas.so"));
+	const char *all[] = { "RDNACOMPAT_SPOOF_FOR", "*", NULL };
+	rdc_config_parse(&c, tbl_get, (void *)all);
+	assert_true(rdc_config_spoof_matches(&c, "/anything.so"));
+}
+
+static void test_config_bad_values(void **state)
+{
+	(void)state;
+	const char *env[] = { "RDNACOMPAT_MODE", "mapp", "RDNACOMPAT_LOG", "loud",
+			      "RDNACOMPAT_DEVICE_1", "x", "RDNACOMPAT_LOG_FORMAT", "xml", NULL };
+	struct rdc_config c;
+	rdc_config_parse(&c, tbl_get, (void *)env);
+	assert_int_equal(c.mode, RDC_MODE_MAP);
+	assert_int_equal(c.level, RDC_LOG_WARN);
+	assert_int_equal(rdc_config_device_mode(&c, 1), RDC_MODE_MAP);
+	assert_false(c.json);
+	assert_non_null(strstr(c.problems, "RDNACOMPAT_MODE=mapp"));
+	assert_non_null(strstr(c.problems, "RDNACOMPAT_LOG=loud"));
+	assert_non_null(strstr(c.problems, "RDNACOMPAT_DEVICE_1=x"));
+	assert_non_null(strstr(c.problems, "RDNACOMPAT_LOG_FORMAT=xml"));
+	assert_int_equal(rdc_mode_parse("OFF"), RDC_MODE_OFF);
+	assert_int_equal(rdc_mode_parse(""), -1);
+	assert_int_equal(rdc_mode_parse(NULL), -1);
+	assert_int_equal(rdc_level_parse("warning"), RDC_LOG_WARN);
+}
+
+/* ---- log lines ------------------------------------------------------------ */
+
+static void test_log_format(void **state)
+{
+	(void)state;
+	char buf[512];
+	struct rdc_kv kv[] = { RDC_KV_S("lib", "/usr/lib/libx.so"), RDC_KV_N("bundle", 3),
+			       RDC_KV_S("reason", "a \"quoted\" thing\n") };
+	size_t n = rdc_log_format(buf, sizeof buf, false, 42, RDC_LOG_INFO, "map", kv, 3);
+	assert_int_equal(n, strlen(buf));
+	assert_string_equal(buf, "rdnacompat[42]: info: map: lib=/usr/lib/libx.so bundle=3 "
+				 "reason=\"a \\\"quoted\\\" thing\\x0a\"\n");
+	n = rdc_log_format(buf, sizeof buf, true, 42, RDC_LOG_WARN, "map", kv, 3);
+	assert_string_equal(buf, "{\"pid\":42,\"level\":\"warn\",\"event\":\"map\",\"lib\":\"/usr/lib/libx.so\","
+				 "\"bundle\":3,\"reason\":\"a \\\"quoted\\\" thing\\u000a\"}\n");
+	/* Truncated lines still end with a newline and stay in the buffer. */
+	char small[24];
+	n = rdc_log_format(small, sizeof small, false, 42, RDC_LOG_INFO, "map", kv, 3);
+	assert_int_equal(n, sizeof small - 1);
+	assert_int_equal(small[n - 1], '\n');
+	assert_int_equal(small[n], 0);
+}
+
+/* ---- fixtures ------------------------------------------------------------- */
+
+static char *fixture(const char *rel)
+{
+	static char path[1024];
+	const char *dir = getenv("RDC_FIXTURES");
+	snprintf(path, sizeof path, "%s/%s", dir ? dir : "build/fixtures", rel);
+	return path;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *p = malloc((size_t)len);
+	if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
+		free(p);
+		p = NULL;
+	}
+	fclose(f);
+	*n = (size_t)len;
+	return p;
+}
+
+/* ---- header writer --------------------------------------------------------- */
+
+static void test_hdr_roundtrip(void **state)
+{
+	(void)state;
+	static const char a[] = "host-x86_64-unknown-linux", b[] = "hipv4-amdgcn-amd-amdhsa--gfx1031";
+	struct rdc_hdr_entry e[2] = { { 0, 0, a, sizeof a - 1 }, { 4096, 100, b, sizeof b - 1 } };
+	uint64_t hs = rdc_hdr_size(e, 2);
+	assert_int_equal(hs, 24 + 8 + 2 * 24 + (sizeof a - 1) + (sizeof b - 1));
+	uint8_t *buf = calloc(1, 4096 + 100);
+	assert_int_equal(rdc_hdr_write(e, 2, buf, 4096), 0);
+	memset(buf + 4096, 0xab, 100);
+	struct rdc_bundle bd;
+	assert_int_equal(rdc_bundle_parse(buf, 4096 + 100, &bd, NULL), 0);
+	assert_int_equal(bd.n_entries, 2);
+	assert_int_equal(bd.entries[1].offset, 4096);
+	assert_int_equal(bd.entries[1].size, 100);
+	assert_int_equal(rdc_bundle_find(&bd, b, sizeof b - 1), 1);
+	assert_int_equal(bd.entries[1].data[99], 0xab);
+	rdc_bundle_free(&bd);
+	/* Too small a buffer, or data inside the header: refused. */
+	assert_int_equal(rdc_hdr_write(e, 2, buf, hs - 1), RDC_E_RANGE);
+	e[1].offset = 8;
+	assert_int_equal(rdc_hdr_write(e, 2, buf, 4096), RDC_E_RANGE);
+	free(buf);
+}
+
+/* ---- image extents ------------------------------------------------------------ */
+
+static void test_extents(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	uint8_t *co = slurp(fixture("co/gfx1030.co"), &n);
+	assert_non_null(co);
+	uint64_t ext = 0;
+	assert_int_equal(rdc_elf_extent(co, n, &ext), 0);
+	assert_int_equal(ext, n);  /* clang puts the section table last */
+	assert_int_not_equal(rdc_elf_extent(co, n / 2, &ext), 0);
+	assert_int_not_equal(rdc_elf_extent(co, 16, &ext), 0);
+	assert_true(rdc_readable_extent(co) >= n);
+	/* An anonymous mapping followed by a hole ends exactly there. */
+	long ps = sysconf(_SC_PAGESIZE);
+	uint8_t *m = mmap(NULL, 3 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mprotect(m + 2 * ps, ps, PROT_NONE), 0);
+	assert_int_equal(rdc_readable_extent(m + 10), 2 * ps - 10);
+	assert_int_equal(rdc_readable_extent(m + 2 * ps), 0);
+	munmap(m, 3 * ps);
+	free(co);
+}
+
+/* ---- rebuild -------------------------------------------------------------- */
+
+static void check_rebuilt(const struct rdc_region *r, const struct rdc_bundle *orig)
+{
+	struct rdc_bundle nb;
+	assert_int_equal(rdc_bundle_parse(r->bundle, r->bundle_size, &nb, NULL), 0);
+	assert_int_equal(nb.n_entries, orig->n_entries + 1);
+	for (size_t i = 0; i < orig->n_entries; i++) {
+		assert_int_equal(nb.entries[i].size, orig->entries[i].size);
+		assert_memory_equal(nb.entries[i].id, orig->entries[i].id, orig->entries[i].id_len);
+		if (orig->entries[i].size)
+			assert_memory_equal(nb.entries[i].data, orig->entries[i].data, orig->entries[i].size);
+	}
+	static const char id[] = "hipv4-amdgcn-amd-amdhsa--gfx1031";
+	long k = rdc_bundle_find(&nb, id, sizeof id - 1);
+	assert_int_equal(k, (long)orig->n_entries);
+	struct rdc_codeobj co;
+	assert_int_equal(rdc_codeobj_parse(nb.entries[k].data, nb.entries[k].size, RDC_CO_METADATA, &co,
+					   NULL), 0);
+	assert_string_equal(co.target.proc, "gfx1031");
+	assert_int_equal(co.mach, 0x37);
+	assert_true(co.n_kernels >= 1);
+	rdc_codeobj_free(&co);
+	rdc_bundle_free(&nb);
+}
+
+static void test_remap_file_and_copy(void **state)
+{
+	(void)state;
+	const char *path = fixture("bundle/iota-1030.bundle");
+	size_t n = 0;
+	uint8_t *before = slurp(path, &n);
+	assert_non_null(before);
+	void *mb = NULL;
+	size_t ml = 0;
+	const void *q = rdc_map_file_range(path, 0, n, &mb, &ml);
+	assert_non_null(q);
+	struct rdc_bundle b;
+	assert_int_equal(rdc_bundle_parse(q, n, &b, NULL), 0);
+	static const char src_id[] = "hipv4-amdgcn-amd-amdhsa--gfx1030";
+	long from = rdc_bundle_find(&b, src_id, sizeof src_id - 1);
+	assert_true(from >= 0);
+	struct rdc_add add = { .from = from };
+	assert_int_equal(rdc_target_parse("gfx1031", (size_t)-1, &add.to, NULL), 0);
+	rdc_target_format_bundle_id(&add.to, add.id, sizeof add.id);
+
+	struct rdc_region r;
+	struct rdc_diag d = { 0 };
+	assert_int_equal(rdc_remap_file(&b, path, 0, &add, 1, &r, &d), 0);
+	assert_true(r.file_mapped);
+	check_rebuilt(&r, &b);
+	/* header page + the e_flags/metadata pages: far below a copy */
+	assert_true(r.private_bytes <= 4 * 4096);
+	assert_true(r.private_bytes < r.bundle_size);
+	rdc_region_free(&r);
+
+	assert_int_equal(rdc_remap_copy(&b, &add, 1, &r, &d), 0);
+	assert_false(r.file_mapped);
+	check_rebuilt(&r, &b);
+	rdc_region_free(&r);
+
+	/* The input file is unchanged. */
+	size_t n2 = 0;
+	uint8_t *after = slurp(path, &n2);
+	assert_int_equal(n2, n);
+	assert_memory_equal(after, before, n);
+	rdc_bundle_free(&b);
+	munmap(mb, ml);
+	free(before);
+	free(after);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_defaults),
+		cmocka_unit_test(test_config_values),
+		cmocka_unit_test(test_config_bad_values),
+		cmocka_unit_test(test_log_format),
+		cmocka_unit_test(test_hdr_roundtrip),
+		cmocka_unit_test(test_extents),
+		cmocka_unit_test(test_remap_file_and_copy),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
