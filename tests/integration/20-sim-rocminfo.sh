@@ -52,6 +52,13 @@ echo "ok: gfx11 is a clear error on ROCR 5.2.3; overriding it works"
 
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1030@73a5 2>&1) || fail "card by PCI id: $out"
 echo "$out" | grep -q 'Chip ID: *29605(0x73a5)' || fail "PCI id 73a5 not reported"
+# The core's card table (tables/cards.tsv): PCI revision and names decide the card.
+out=$(simrocminfo "RDNACOMPAT_SIM_GPUS=@73df:c0,gfx1031@RX 6800M" 2>&1) || fail "cards from the table: $out"
+[ "$(echo "$out" | agents)" = "gfx1031 gfx1031" ] || fail "@73df:c0 should be a gfx1031: $(echo "$out" | agents)"
+echo "$out" | grep -q 'Marketing Name: *AMD Radeon RX 6750 XT' || fail "73df rev c0 is the RX 6750 XT in cards.tsv"
+echo "$out" | grep -q 'Marketing Name: *AMD Radeon RX 6800M' || fail "card by name 'RX 6800M' missing"
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031@no-such-card 2>&1)
+echo "$out" | grep -q "unknown card 'no-such-card'" || fail "unknown card: no clear message: $out"
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=bogus 2>&1) && fail "bad RDNACOMPAT_SIM_GPUS accepted"
 echo "$out" | grep -q 'not a gfx target' || fail "bad RDNACOMPAT_SIM_GPUS: no clear message"
 echo "ok: card selection and config errors"

@@ -10,10 +10,12 @@
  *   RDNACOMPAT_SIM_TRACE  path of the JSON-lines dispatch trace.
  *   RDNACOMPAT_SIM_VERBOSE=1  log queue/packet activity on stderr.
  *
- * CU count, VRAM and PCI id come from the built-in per-card defaults below
- * (the card the target names by default, or the one CARD selects).  When the
- * core's card table (tables.h) is linked in, CARD is also looked up there
- * (rdc_card_find_pci / rdc_card_search) and its marketing name and target win.
+ * CARD is a PCI id ("73df", "1002:73df", "73df:c1" or "1002:73df:c1" with
+ * the PCI revision) or a name ("RX 6700 XT"), looked up in the core's card
+ * table (tables/cards.tsv via rdc_card_find_pci / rdc_card_search): it gives
+ * the marketing name, the PCI id and, without TARGET, the target.  CU count
+ * and VRAM come from the built-in per-card shapes below (the core's table has
+ * no such columns), else from the target's default card.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -26,12 +28,6 @@
 #include "rdnacompat/tables.h"
 #include "rdnacompat/target.h"
 #include "sim.h"
-
-/* The core's API, used when the core that implements it is linked in. */
-#pragma weak rdc_tables_builtin
-#pragma weak rdc_card_find_pci
-#pragma weak rdc_card_search
-#pragma weak rdc_proc_to_version
 
 /* Built-in defaults: one row per card we know the shape of.  The first row of
  * a target is that target's default card.  CU counts and VRAM sizes are the
@@ -94,27 +90,9 @@ void rdc_sim_debug(const char *fmt, ...)
 	rdc_sim_log("%s", buf);
 }
 
-/* "gfx1031" -> 10.3.1, "gfx90a" -> 9.0.10 (last two characters are hex). */
 static int proc_version(const char *proc, unsigned *ma, unsigned *mi, unsigned *st)
 {
-	if (rdc_proc_to_version)
-		return rdc_proc_to_version(proc, ma, mi, st) == 0 ? 0 : -1;
-	size_t n = strlen(proc);
-	if (n < 6 || strncmp(proc, "gfx", 3) != 0)
-		return -1;
-	for (size_t i = 3; i < n; i++)
-		if (!isxdigit((unsigned char)proc[i]) || (i < n - 2 && !isdigit((unsigned char)proc[i])))
-			return -1;
-	char maj[8] = { 0 };
-	if (n - 5 >= sizeof maj)
-		return -1;
-	memcpy(maj, proc + 3, n - 5);
-	*ma = (unsigned)strtoul(maj, NULL, 10);
-	*mi = (unsigned)(isdigit((unsigned char)proc[n - 2]) ? proc[n - 2] - '0'
-						     : tolower((unsigned char)proc[n - 2]) - 'a' + 10);
-	*st = (unsigned)(isdigit((unsigned char)proc[n - 1]) ? proc[n - 1] - '0'
-						     : tolower((unsigned char)proc[n - 1]) - 'a' + 10);
-	return 0;
+	return rdc_proc_to_version(proc, ma, mi, st) == 0 ? 0 : -1;
 }
 
 static const struct card_default *default_for_proc(const char *proc)
@@ -133,21 +111,71 @@ static const struct card_default *default_for_did(uint16_t did)
 	return NULL;
 }
 
-/* "73bf", "0x73bf", "1002:73bf" -> device id; false if not a PCI id. */
-static bool parse_pci(const char *s, uint16_t *did)
+static bool hex4(const char *p, size_t n, unsigned *out)
 {
-	const char *p = s;
-	if (!strncasecmp(p, "1002:", 5))
-		p += 5;
-	else if (!strncasecmp(p, "0x", 2))
-		p += 2;
-	if (strlen(p) != 4)
+	if (n == 0 || n > 4)
 		return false;
-	for (int i = 0; i < 4; i++)
+	unsigned v = 0;
+	for (size_t i = 0; i < n; i++) {
 		if (!isxdigit((unsigned char)p[i]))
 			return false;
-	*did = (uint16_t)strtoul(p, NULL, 16);
+		v = v * 16 + (unsigned)(isdigit((unsigned char)p[i]) ? p[i] - '0'
+								   : tolower((unsigned char)p[i]) - 'a' + 10);
+	}
+	*out = v;
 	return true;
+}
+
+/* "73df", "0x73df", "1002:73df", "73df:c1", "1002:73df:c1" -> device id and
+ * revision (-1: any); false if not a PCI id. */
+static bool parse_pci(const char *s, uint16_t *did, int *rev)
+{
+	const char *f[3];
+	size_t len[3], n = 0;
+	const char *p = s;
+	if (!strncasecmp(p, "0x", 2))
+		p += 2;
+	while (n < 3) {
+		size_t l = strcspn(p, ":");
+		f[n] = p;
+		len[n++] = l;
+		if (!p[l])
+			break;
+		p += l + 1;
+	}
+	if (p[strcspn(p, ":")] == ':' && n == 3)
+		return false;
+	unsigned v[3];
+	for (size_t i = 0; i < n; i++)
+		if (!hex4(f[i], len[i], &v[i]))
+			return false;
+	*rev = -1;
+	if (n == 1 && len[0] == 4) {
+		*did = (uint16_t)v[0];
+	} else if (n == 2 && len[0] == 4 && v[0] == 0x1002 && len[1] == 4) {
+		*did = (uint16_t)v[1];
+	} else if (n == 2 && len[0] == 4 && len[1] <= 2) {
+		*did = (uint16_t)v[0];
+		*rev = (int)v[1];
+	} else if (n == 3 && v[0] == 0x1002 && len[1] == 4 && len[2] <= 2) {
+		*did = (uint16_t)v[1];
+		*rev = (int)v[2];
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Of several name hits, the one whose name is the query (after "AMD Radeon "). */
+static const struct rdc_card *best_hit(const struct rdc_card *const *hits, size_t n, const char *q)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *name = hits[i]->name;
+		size_t ln = strlen(name), lq = strlen(q);
+		if (!strcasecmp(name, q) || (ln > lq && name[ln - lq - 1] == ' ' && !strcasecmp(name + ln - lq, q)))
+			return hits[i];
+	}
+	return n ? hits[0] : NULL;
 }
 
 static void apply_default(struct rdc_sim_gpu *g, const struct card_default *d)
@@ -162,29 +190,29 @@ static void apply_default(struct rdc_sim_gpu *g, const struct card_default *d)
 /* CARD: a PCI id or a name; fills what it knows.  Returns -1 if unknown. */
 static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 {
-	uint16_t did;
+	uint16_t did = 0;
+	int rev = -1;
 	const struct rdc_card *tc = NULL;
-	const struct rdc_tables *t = rdc_tables_builtin ? rdc_tables_builtin() : NULL;
-	bool pci = parse_pci(card, &did);
+	const struct rdc_tables *t = rdc_tables_builtin();
+	bool pci = parse_pci(card, &did, &rev);
 
-	if (t && pci && rdc_card_find_pci)
-		tc = rdc_card_find_pci(t, 0x1002, did, -1);
-	if (t && !pci && rdc_card_search) {
-		const struct rdc_card *hits[4];
-		size_t n = rdc_card_search(t, card, hits, 4);
-		if (n >= 1)
-			tc = hits[0];
-		if (n > 1)
-			rdc_sim_log("card '%s' matches several cards; using %s", card, hits[0]->name);
+	if (pci) {
+		tc = rdc_card_find_pci(t, 0x1002, did, rev);
+	} else {
+		const struct rdc_card *hits[16];
+		size_t n = rdc_card_search(t, card, hits, 16);
+		tc = best_hit(hits, n, card);
+		if (tc && strcasecmp(tc->name, card) && n > 1)
+			rdc_sim_debug("card '%s' matches %zu cards; using %s", card, n, tc->name);
+		if (tc) {
+			did = tc->device;
+			rev = tc->revision;
+		}
 	}
 	const struct card_default *d = NULL;
-	if (tc) {
-		did = tc->device;
-		pci = true;
-	}
-	if (pci)
+	if (pci || tc)
 		d = default_for_did(did);
-	if (!pci) { /* built-in names, case-insensitive substring */
+	if (!pci && !tc) { /* built-in shapes, by name */
 		for (size_t i = 0; i < N_DEFAULTS && !d; i++)
 			if (strcasestr(defaults[i].name, card))
 				d = &defaults[i];
@@ -192,13 +220,15 @@ static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 			return -1;
 		did = d->did;
 	}
+	if (!tc && !d)
+		return -1; /* a PCI id nobody knows */
 	const char *proc = tc && tc->target ? tc->target : d ? d->proc : NULL;
 	if (!have_proc) {
-		if (!proc)
+		if (!proc || strlen(proc) >= sizeof g->proc)
 			return -1;
 		snprintf(g->proc, sizeof g->proc, "%s", proc);
 	} else if (proc && strcmp(proc, g->proc)) {
-		rdc_sim_log("card '%s' is a %s, simulating it as %s as asked", card, proc, g->proc);
+		rdc_sim_log("card '%s' is a %s; simulating it as %s as asked", card, proc, g->proc);
 	}
 	const struct card_default *pd = default_for_proc(g->proc);
 	if (d && !strcmp(d->proc, g->proc))
@@ -206,7 +236,8 @@ static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 	else if (pd)
 		apply_default(g, pd);
 	g->device_id = did;
-	if (tc && tc->name) { /* first of the "; "-separated names */
+	g->revision = rev >= 0 ? (uint8_t)rev : 0;
+	if (tc && tc->name) {
 		size_t n = strcspn(tc->name, ";");
 		if (n >= sizeof g->name)
 			n = sizeof g->name - 1;
@@ -217,8 +248,6 @@ static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 		memcpy(p, g->proc, sizeof p);
 		snprintf(g->name, sizeof g->name, "AMD Radeon (simulated %s, PCI 1002:%04x)", p, did);
 	}
-	if (tc && tc->revision >= 0)
-		g->revision = (uint8_t)tc->revision;
 	return 0;
 }
 
@@ -252,8 +281,8 @@ static int parse_gpu(struct rdc_sim_gpu *g, const char *spec)
 		}
 	}
 	if (card && apply_card(g, card, have_proc)) {
-		rdc_sim_log("RDNACOMPAT_SIM_GPUS: unknown card '%s' (give a PCI id like 1002:73df, "
-			    "or a name like 'RX 6700 XT')", card);
+		rdc_sim_log("RDNACOMPAT_SIM_GPUS: unknown card '%s' (give a PCI id like 1002:73df or "
+			    "73df:c1, or a name like 'RX 6700 XT'; see tables/cards.tsv)", card);
 		return -1;
 	}
 	if (!have_proc && !card) {

@@ -26,9 +26,6 @@
 #include "rdnacompat/target.h"
 #include "sim.h"
 
-#pragma weak rdc_parse_gfx_override
-#pragma weak rdc_proc_from_version
-
 #define MAX_NODES (RDC_SIM_MAX_GPUS + 1)
 #define LDS_APERTURE     0x1000000000000ull /* non-zero aperture bases, as the */
 #define SCRATCH_APERTURE 0x2000000000000ull /* real thunk reports for dGPUs   */
@@ -162,18 +159,23 @@ static HSAKMT_STATUS fill_gpu(HsaNodeProperties *p, uint32_t node, const struct 
 	unsigned major = g->major, minor = g->minor, step = g->step;
 	snprintf(per_node, sizeof per_node, "HSA_OVERRIDE_GFX_VERSION_%d", (int)node);
 	if ((env = getenv(per_node)) || (env = getenv("HSA_OVERRIDE_GFX_VERSION"))) {
-		unsigned a, b, c;
+		/* The thunk's own test decides (it is what we simulate); the core's
+		 * parser, which mirrors it, explains a rejection. */
+		unsigned a, b, c, ca, cb, cc;
 		char dummy;
-		bool ok;
-		if (rdc_parse_gfx_override)
-			ok = rdc_parse_gfx_override(env, &a, &b, &c, NULL) == 0;
-		else
-			ok = sscanf(env, "%u.%u.%u%c", &a, &b, &c, &dummy) == 3;
-		if (!ok || a > 63 || b > 255 || c > 255) {
-			/* the thunk's own message (pr_err) */
-			fprintf(stderr, "HSA_OVERRIDE_GFX_VERSION %s is invalid\n", env);
+		struct rdc_diag d = { 0 };
+		bool ok = sscanf(env, "%u.%u.%u%c", &a, &b, &c, &dummy) == 3 && a <= 63 && b <= 255 &&
+			  c <= 255;
+		bool core_ok = rdc_parse_gfx_override(env, &ca, &cb, &cc, &d) == 0;
+		if (!ok) {
+			fprintf(stderr, "HSA_OVERRIDE_GFX_VERSION %s is invalid\n", env); /* pr_err */
+			rdc_sim_debug("node %u: %s", node, core_ok ? "rejected as the thunk does" : d.msg);
 			return HSAKMT_STATUS_ERROR;
 		}
+		if (!core_ok || ca != a || cb != b || cc != c)
+			rdc_sim_debug("node %u: the thunk accepts %s=%s (%u.%u.%u); the core's parser: %s",
+				      node, getenv(per_node) ? per_node : "HSA_OVERRIDE_GFX_VERSION", env,
+				      a, b, c, core_ok ? "differs" : d.msg);
 		major = a;
 		minor = b;
 		step = c;
@@ -189,7 +191,7 @@ static HSAKMT_STATUS fill_gpu(HsaNodeProperties *p, uint32_t node, const struct 
 	else
 		snprintf((char *)p->AMDName, sizeof p->AMDName, "GFX%06x",
 			 (major & 0x3f) << 16 | (minor & 0xff) << 8 | (step & 0xff));
-	if (!rdc_proc_from_version || rdc_proc_from_version(major, minor, step, proc, 24))
+	if (rdc_proc_from_version(major, minor, step, proc, 24))
 		snprintf(proc, 24, "gfx%u%x%x", major, minor & 0xf, step & 0xf);
 	if (major >= 10 && (minor > 15 || step > 15))
 		snprintf(proc, 24, "gfx%u.%u.%u", major, minor, step);

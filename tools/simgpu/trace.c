@@ -26,36 +26,9 @@
 #include "rdnacompat/codeobj.h"
 #include "sim.h"
 
-#pragma weak rdc_mach_to_proc
-
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static int trace_fd = -1;
 static bool trace_failed;
-
-/* EF_AMDGPU_MACH_* (LLVM ELF.h), used until the core's map is linked in. */
-static const char *mach_name(uint8_t mach)
-{
-	if (rdc_mach_to_proc) {
-		const char *s = rdc_mach_to_proc(mach);
-		if (s)
-			return s;
-	}
-	static const struct { uint8_t mach; const char *name; } t[] = {
-		{ 0x2c, "gfx900" }, { 0x2d, "gfx902" }, { 0x2e, "gfx904" }, { 0x2f, "gfx906" },
-		{ 0x30, "gfx908" }, { 0x31, "gfx909" }, { 0x32, "gfx90c" }, { 0x33, "gfx1010" },
-		{ 0x34, "gfx1011" }, { 0x35, "gfx1012" }, { 0x36, "gfx1030" }, { 0x37, "gfx1031" },
-		{ 0x38, "gfx1032" }, { 0x39, "gfx1033" }, { 0x3d, "gfx1035" }, { 0x3e, "gfx1034" },
-		{ 0x3f, "gfx90a" }, { 0x40, "gfx940" }, { 0x41, "gfx1100" }, { 0x42, "gfx1013" },
-		{ 0x43, "gfx1150" }, { 0x44, "gfx1103" }, { 0x45, "gfx1036" }, { 0x46, "gfx1101" },
-		{ 0x47, "gfx1102" }, { 0x4c, "gfx942" }, { 0x4e, "gfx1200" }, { 0x4f, "gfx1201" },
-		{ 0x51, "gfx9-generic" }, { 0x52, "gfx10-1-generic" }, { 0x53, "gfx10-3-generic" },
-		{ 0x54, "gfx11-generic" },
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (t[i].mach == mach)
-			return t[i].name;
-	return NULL;
-}
 
 struct image { const uint8_t *base; uint64_t size; }; /* base..end of allocation */
 
@@ -122,7 +95,7 @@ static bool match_image(const struct image *im, const uint8_t *hdr, uintptr_t ko
 			len = kn - 1;
 		memcpy(kernel, name, len);
 		kernel[len] = 0;
-		const char *m = mach_name((uint8_t)(eh.e_flags & 0xff));
+		const char *m = rdc_mach_to_proc((uint8_t)(eh.e_flags & 0xff));
 		if (m)
 			snprintf(proc, pn, "%s", m);
 		else
