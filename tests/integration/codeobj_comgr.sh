@@ -11,9 +11,9 @@
 set -u
 build=${1:?usage: codeobj_comgr.sh BUILD}
 fx="$build/fixtures/co"
-[ -f /usr/include/amd_comgr.h ] || { echo "skip: no amd_comgr.h (libamd-comgr-dev)"; exit 77; }
-[ -s "$fx/gfx1030.co" ] && [ -s "$fx/gfx90a_xnackon.co" ] || { echo "skip: fixtures not built"; exit 77; }
-[ -s "$build/librdc_core.a" ] || { echo "skip: $build/librdc_core.a not built"; exit 77; }
+[ -f /usr/include/amd_comgr.h ] || { echo "skip: no amd_comgr.h (libamd-comgr-dev)" >&2; exit 77; }
+[ -s "$fx/gfx1030.co" ] && [ -s "$fx/gfx90a_xnackon.co" ] || { echo "skip: fixtures not built" >&2; exit 77; }
+[ -s "$build/librdc_core.a" ] || { echo "skip: $build/librdc_core.a not built" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 here=$(cd "$(dirname "$0")/../.." && pwd)
