@@ -13,7 +13,10 @@
  * process (ROCR counts references; HIP's own hsa_init then only adds one).
  * Also holds the tables (built-in or RDNACOMPAT_TABLES), loaded once.
  */
+#include <fcntl.h>
 #include <hsa.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,6 +139,40 @@ static hsa_status_t add_agent(hsa_agent_t agent, void *arg)
 	return HSA_STATUS_SUCCESS;
 }
 
+/* The KFD's own view (sysfs gfx_target_version of GPU nodes, in node
+ * order), to tell when HSA reports something else — HSA_OVERRIDE_GFX_VERSION
+ * changes what ROCR reports, and the loader then wants that target.  The
+ * shim maps to what the runtime reports and says so. */
+static void kfd_cross_check(size_t n)
+{
+	char path[128], buf[4096];
+	size_t gpu = 0;
+	for (int node = 0; node < 64 && gpu < n; node++) {
+		snprintf(path, sizeof path, "/sys/class/kfd/kfd/topology/nodes/%d/properties", node);
+		int fd = rdc_sys_open(path, O_RDONLY);
+		if (fd < 0)
+			break;
+		ssize_t r = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		buf[r > 0 ? r : 0] = 0;
+		const char *g = strstr(buf, "gfx_target_version ");
+		unsigned long v = g ? strtoul(g + 19, NULL, 10) : 0;
+		if (!v)
+			continue;   /* CPU node */
+		char proc[RDC_PROC_MAX];
+		const struct rdc_device *d = &devs[gpu++];
+		if (rdc_proc_from_kfd_version((uint32_t)v, proc, sizeof proc) != 0)
+			continue;
+		if (strcmp(proc, d->target.proc) != 0)
+			rdc_logf(RDC_LOG_WARN, "device %d: the KFD says %s (gfx_target_version %lu) but HSA "
+				 "reports %s%s; mapping for what the runtime reports", d->index, proc, v,
+				 d->target.proc, getenv("HSA_OVERRIDE_GFX_VERSION") ?
+				 " (HSA_OVERRIDE_GFX_VERSION is set)" : "");
+		else
+			rdc_logf(RDC_LOG_DEBUG, "device %d: KFD node %d agrees: %s", d->index, node, proc);
+	}
+}
+
 /* Called with rdc_dev_lock held and the guard set. */
 static void enumerate(void)
 {
@@ -147,6 +184,7 @@ static void enumerate(void)
 	it(add_agent, NULL);
 	filled = true;
 	size_t n = atomic_load(&n_devs);
+	kfd_cross_check(n);
 	pthread_mutex_unlock(&rdc_dev_lock);
 	const struct rdc_tables *t = rdc_tables();
 	pthread_mutex_lock(&rdc_dev_lock);
