@@ -37,8 +37,15 @@ static struct {
 	char proc[MAX_NODES][24]; /* effective processor per node */
 } snap;
 
-unsigned rdc_sim_num_nodes(void) { return snap.valid ? snap.n_nodes : 0; }
-bool rdc_sim_node_is_gpu(uint32_t node) { return snap.valid && node >= 1 && node < snap.n_nodes; }
+/* Nodes exist while the KFD is open, whether or not a snapshot is held
+ * (ROCR may release it and still create queues, as with the real KFD). */
+unsigned rdc_sim_num_nodes(void)
+{
+	const struct rdc_sim_config *c = rdc_sim_config_get();
+	return c && rdc_sim_is_open() ? c->n_gpus + 1 : 0;
+}
+
+bool rdc_sim_node_is_gpu(uint32_t node) { return node >= 1 && node < rdc_sim_num_nodes(); }
 int rdc_sim_gpu_index(uint32_t node) { return rdc_sim_node_is_gpu(node) ? (int)node - 1 : -1; }
 
 const char *rdc_sim_node_proc(uint32_t node)

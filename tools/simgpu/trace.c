@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <hsa.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -152,29 +153,39 @@ void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kerne
 	bool kargs_ok = ksize <= 4096 && pk.kernarg_address &&
 			rdc_sim_mem_valid((uintptr_t)pk.kernarg_address, ksize);
 
-	char line[256 + 512 + 2 * 4096 + 64];
-	int n = snprintf(line, sizeof line,
-			 "{\"gpu\":%d,\"node\":%u,\"target\":\"%s\",\"kernel\":\"", rdc_sim_gpu_index(node),
-			 node, proc);
-	for (const char *k = kernel; *k && n < 600; k++) /* symbols: no quotes, but be safe */
-		n += snprintf(line + n, sizeof line - (size_t)n, (*k == '"' || *k == '\\') ? "\\%c" : "%c", *k);
-	n += snprintf(line + n, sizeof line - (size_t)n,
-		      "\",\"grid\":[%u,%u,%u],\"workgroup\":[%u,%u,%u],\"kernarg_size\":%u,\"kernarg\":\"",
-		      pk.grid_size_x, pk.grid_size_y, pk.grid_size_z, pk.workgroup_size_x,
-		      pk.workgroup_size_y, pk.workgroup_size_z, ksize);
-	if (kargs_ok) {
-		const uint8_t *ka = pk.kernarg_address;
-		for (uint32_t i = 0; i < ksize; i++)
-			n += snprintf(line + n, sizeof line - (size_t)n, "%02x", ka[i]);
+	size_t cap = 512 + 2 * strlen(kernel) + (kargs_ok ? 2 * (size_t)ksize : 0);
+	char *line = malloc(cap);
+	if (!line)
+		return;
+	size_t n = 0;
+	n += (size_t)snprintf(line + n, cap - n, "{\"gpu\":%d,\"node\":%u,\"target\":\"%s\",\"kernel\":\"",
+			      rdc_sim_gpu_index(node), node, proc);
+	for (const char *k = kernel; *k; k++) { /* symbols need no escaping, but be safe */
+		if (*k == '"' || *k == '\\')
+			line[n++] = '\\';
+		line[n++] = (unsigned char)*k < 0x20 ? '?' : *k;
 	}
-	n += snprintf(line + n, sizeof line - (size_t)n, "\"}\n");
+	n += (size_t)snprintf(line + n, cap - n,
+			      "\",\"grid\":[%u,%u,%u],\"workgroup\":[%u,%u,%u],\"kernarg_size\":%u,\"kernarg\":\"",
+			      pk.grid_size_x, pk.grid_size_y, pk.grid_size_z, pk.workgroup_size_x,
+			      pk.workgroup_size_y, pk.workgroup_size_z, ksize);
+	if (kargs_ok) {
+		static const char hex[] = "0123456789abcdef";
+		const uint8_t *ka = pk.kernarg_address;
+		for (uint32_t i = 0; i < ksize; i++) {
+			line[n++] = hex[ka[i] >> 4];
+			line[n++] = hex[ka[i] & 15];
+		}
+	}
+	n += (size_t)snprintf(line + n, cap - n, "\"}\n");
 
 	pthread_mutex_lock(&trace_lock);
 	if (trace_fd < 0 && !trace_failed)
 		open_trace(c->trace_path);
-	if (trace_fd >= 0 && write(trace_fd, line, (size_t)n) != n)
+	if (trace_fd >= 0 && write(trace_fd, line, n) != (ssize_t)n)
 		rdc_sim_log("short write to the trace file");
 	pthread_mutex_unlock(&trace_lock);
+	free(line);
 	rdc_sim_debug("dispatch node %u %s (%s)", node, kernel, proc);
 }
 
