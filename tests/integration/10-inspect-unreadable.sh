@@ -45,6 +45,18 @@ off = j["files"][0]["error_offset"]
 sys.exit(0 if off is not None and 24 <= off < int(sys.argv[2]) else 1)
 PY
 
+# A compressed bundle whose hash does not match its contents.
+python3 - "$fx/bundle/iota.bundle" "$tmp/badhash.ccob" <<'PY' || fail "could not write a CCOB"
+import hashlib, struct, sys, zlib
+plain = open(sys.argv[1], "rb").read()
+data = zlib.compress(plain, 9)
+h = int.from_bytes(hashlib.md5(plain + b"x").digest()[:8], "little")
+open(sys.argv[2], "wb").write(b"CCOB" + struct.pack("<HHIIQ", 2, 0, 24 + len(data), len(plain), h) + data)
+PY
+"$tool" inspect --gpu gfx1031 "$tmp/badhash.ccob" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "CCOB with a wrong hash: exit $rc, want 2"
+grep -q "badhash.ccob: at byte 16: " "$tmp/err" || fail "CCOB with a wrong hash: message lacks file/offset 16: $(cat "$tmp/err")"
+
 "$tool" inspect --gpu gfx1031 "$tmp/garbage.txt" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] || fail "garbage: exit $rc, want 2"
 grep -q "garbage.txt" "$tmp/err" || fail "garbage: message lacks the file: $(cat "$tmp/err")"
