@@ -67,15 +67,12 @@ void rdc_sb_add(struct rdc_sbuf *b, const char *s)
 void rdc_sb_printf(struct rdc_sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
+	char *tmp = NULL;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vasprintf(&tmp, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
-		return;
-	char *tmp = rdc_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if (n < 0)
+		oom();
 	rdc_sb_addn(b, tmp, (size_t)n);
 	free(tmp);
 }
