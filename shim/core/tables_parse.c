@@ -20,6 +20,7 @@
 
 #define MAX_FIELDS 20
 #define MAX_LINE 4096
+#define MAX_ROWS 8192 /* per table */
 
 static const char *const kind_names[RDC_TAB_N] = { "isa", "compat", "cards", "badkernels" };
 static const char *const kind_cols[RDC_TAB_N] = {
@@ -162,6 +163,9 @@ static int put_row(struct rdc_tables_build *b, enum rdc_table_kind k, const void
 		*o = org;
 		return 0;
 	}
+	if (*n >= MAX_ROWS) /* keeps the quadratic key checks bounded */
+		return rdc_diag_setl(d, RDC_E_RANGE, org.file, org.line, "more than %d %s rows", MAX_ROWS,
+				     kind_names[k]);
 	if (*n == b->cap[k]) {
 		size_t nc = b->cap[k] ? b->cap[k] * 2 : 64;
 		void *na = realloc(*arr, nc * es);

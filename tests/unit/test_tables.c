@@ -328,6 +328,34 @@ static void test_tsv_matches_builtin(void **state)
 	rdc_tables_build_free(&b);
 }
 
+/* A huge override file is refused early (row cap), not parsed for minutes. */
+static void test_row_cap(void **state)
+{
+	(void)state;
+	size_t rows = 9000, cap = 64 + rows * 64;
+	char *text = malloc(cap);
+	size_t n = (size_t)snprintf(text, cap, "[compat]\n");
+	for (size_t i = 0; i < rows; i++)
+		n += (size_t)snprintf(text + n, cap - n, "gfx1031\tgfx1030\t%zu\tnone\ts%zu\n", i % 99 + 1, i);
+	struct rdc_tables_build b;
+	rdc_tables_build_init(&b);
+	struct rdc_diag d;
+	int rc = rdc_tables_parse_sections(&b, text, n, "big", &d);
+	/* duplicates (same device+code) are caught first; distinct keys hit the cap */
+	assert_int_equal(rc, RDC_E_FORMAT);
+	assert_non_null(strstr(d.msg, "big:3: duplicate"));
+	rdc_tables_build_free(&b);
+	n = (size_t)snprintf(text, cap, "[cards]\n");
+	for (size_t i = 0; i < rows; i++)
+		n += (size_t)snprintf(text + n, cap - n, "0x1002\t0x%04zx\t*\tX\tgfx1031\tofficial\tdesktop\ts\n", i);
+	rdc_tables_build_init(&b);
+	rc = rdc_tables_parse_sections(&b, text, n, "big", &d);
+	assert_int_equal(rc, RDC_E_RANGE);
+	assert_non_null(strstr(d.msg, "big:8194: more than 8192 cards rows"));
+	rdc_tables_build_free(&b);
+	free(text);
+}
+
 /* ---- the override file ----------------------------------------------------- */
 
 static char *write_tmp(const char *text)
@@ -637,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_compat_invariants),
 		cmocka_unit_test(test_cards),
 		cmocka_unit_test(test_tsv_matches_builtin),
+		cmocka_unit_test(test_row_cap),
 		cmocka_unit_test(test_override_merges),
 		cmocka_unit_test(test_override_bad_rows),
 		cmocka_unit_test(test_parser_nul_and_long_lines),
