@@ -5,7 +5,8 @@
 #   gfx1031: HIP aborts with the real hipErrorNoBinaryForGpu message;
 #   gfx1031 + HSA_OVERRIDE_GFX_VERSION=10.3.0: runs; gfx1030: runs natively;
 #   hipMemcpy round trip returns the bytes; dispatches are traced with the
-#   code object's target and the kernel symbols; two GPUs (mixed with a
+#   code object's target and the kernel symbols (also with HSA_ENABLE_SDMA=0,
+#   where copies are ROCR blit kernels); two GPUs (mixed with a
 #   per-node override; two gfx1030) enumerate and dispatch on the chosen one;
 #   a forked child that never touches the GPU exits cleanly; `rdnacompat sim`.
 BUILD=${1:?usage: $0 BUILD}
@@ -58,6 +59,14 @@ echo "$out" | grep -q 'memcpy round trip: ok' || fail "gfx1030: memcpy: $out"
 echo "$out" | grep -q 'fork: child exited cleanly' || fail "fork: $out"
 check_trace "$trace" 0 gfx1030
 echo "ok: gfx1030 native, memcpy round trip, trace, fork"
+
+# 3b. copies through ROCR's blit kernels instead of SDMA (their effect is emulated).
+rm -f "$trace"
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_TRACE="$trace" -- "$exe" 2>&1) || fail "HSA_ENABLE_SDMA=0: $out"
+echo "$out" | grep -q 'memcpy round trip: ok' || fail "HSA_ENABLE_SDMA=0: memcpy: $out"
+grep -q '"kernel":"rocr-blit:copy-' "$trace" || fail "HSA_ENABLE_SDMA=0: no ROCR blit copy in the trace"
+check_trace "$trace" 0 gfx1030
+echo "ok: HSA_ENABLE_SDMA=0 (blit-kernel copies)"
 
 # 4. two GPUs, mixed: the per-node override (node 2 = second GPU) makes both usable.
 out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 -- "$exe" 2>&1); rc=$?

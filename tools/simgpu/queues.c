@@ -57,9 +57,20 @@ void rdc_sim_nap(unsigned *backoff_us)
 		*backoff_us *= 2;
 }
 
+/* A signal the "GPU" may touch: inside tracked memory, like real hardware
+ * that would fault on anything else. */
+static bool signal_ok(uint64_t handle)
+{
+	if (rdc_sim_mem_valid((uintptr_t)handle, sizeof(amd_signal_t)))
+		return true;
+	rdc_sim_log("signal 0x%llx is outside every simulated allocation; not touched (a real GPU "
+		    "would fault)", (unsigned long long)handle);
+	return false;
+}
+
 void rdc_sim_signal_complete(uint64_t handle)
 {
-	if (!handle)
+	if (!handle || !signal_ok(handle))
 		return;
 	amd_signal_t *s = (amd_signal_t *)(uintptr_t)handle;
 	__atomic_sub_fetch(&s->value, 1, __ATOMIC_SEQ_CST);
@@ -70,8 +81,12 @@ void rdc_sim_signal_complete(uint64_t handle)
 	}
 }
 
+/* Value of a dependency signal; a bad one reads as 0 (satisfied) after the
+ * message, so a broken program does not hang the queue forever. */
 static int64_t signal_value(hsa_signal_t sig)
 {
+	if (!signal_ok(sig.handle))
+		return 0;
 	const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)sig.handle;
 	return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
 }
