@@ -102,6 +102,18 @@ assert any("bogus" in i["detail"] for i in libs["(process)"]["warning"])
 PY
 done
 "$R" explain --log "$T/shim.txt" | grep -q "fix: no entry of this library runs" || fail "text summary fix line"
+# The shim's diagnosis block (docs/SHIM.md) is shown, without its rulers.
+{ cat "$T/shim.txt"
+  echo "rdnacompat: ---------------------------------------------------------------"
+  echo "rdnacompat: no compatible GPU code: HIP will report hipErrorNoBinaryForGpu"
+  echo "rdnacompat:   /usr/lib/libC.so, bundle 0: device 0 (gfx1031) has no usable entry"
+  echo "rdnacompat: ---------------------------------------------------------------"; } >"$T/diag.txt"
+"$R" explain --log "$T/diag.txt" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["diagnosis"].splitlines() == ["no compatible GPU code: HIP will report hipErrorNoBinaryForGpu",
+  "  /usr/lib/libC.so, bundle 0: device 0 (gfx1031) has no usable entry"], d["diagnosis"]
+assert d["unparsed"] == 1' || fail "diagnosis block"
 rc=0; "$R" explain --log "$T/nonexistent.log" 2>/dev/null || rc=$?; [ "$rc" -eq 1 ] || fail "missing log: exit $rc"
 
 # explain -- CMD on the simulated GPU (needs the shim, the simulator and hipcc).

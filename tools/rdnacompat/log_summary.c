@@ -334,6 +334,19 @@ int rdc_log_summarize(const char *path, struct rdc_log_summary *s, struct rdc_di
 		if (!n)
 			continue;
 		s->n_lines++;
+		if (!strncmp(line, "rdnacompat: ", 12)) {
+			/* The diagnosis block, kept verbatim without its rulers. */
+			if (!strstr(line, "-----")) {
+				struct rdc_sbuf b = { 0 };
+				if (s->diagnosis)
+					rdc_sb_printf(&b, "%s\n", s->diagnosis);
+				rdc_sb_add(&b, line + 12);
+				free(s->diagnosis);
+				s->diagnosis = b.s;
+			}
+			s->n_events++;
+			continue;
+		}
 		struct ev e = { 0 };
 		bool ok;
 		if (line[0] == '{') {
@@ -372,6 +385,7 @@ void rdc_log_summary_free(struct rdc_log_summary *s)
 	}
 	free(s->libs);
 	free(s->mode);
+	free(s->diagnosis);
 	memset(s, 0, sizeof *s);
 }
 
@@ -412,6 +426,8 @@ void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json)
 		rdc_json_u64(&j, s->n_unparsed);
 		rdc_json_key(&j, "mode");
 		rdc_json_str(&j, s->mode);
+		rdc_json_key(&j, "diagnosis");
+		rdc_json_str(&j, s->diagnosis);
 		rdc_json_key(&j, "libraries");
 		rdc_json_arr(&j);
 		for (size_t i = 0; i < s->n_libs; i++) {
@@ -449,6 +465,8 @@ void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json)
 	if (s->n_unparsed)
 		fprintf(f, ", %zu lines not from the shim", s->n_unparsed);
 	fputc('\n', f);
+	if (s->diagnosis)
+		fprintf(f, "\nthe shim's diagnosis:\n%s\n", s->diagnosis);
 	if (!s->n_libs)
 		fprintf(f, "nothing mapped, refused or missing was logged (RDNACOMPAT_LOG=info logs every decision)\n");
 	for (size_t i = 0; i < s->n_libs; i++) {

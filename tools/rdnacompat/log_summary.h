@@ -54,6 +54,9 @@ struct rdc_log_summary {
 	size_t n_libs;
 	struct rdc_log_lib *libs;
 	char *mode;                /* from a "device" event's mode, if any */
+	/* The shim's "no compatible GPU code" block (lines "rdnacompat: ..."
+	 * without a pid, docs/SHIM.md), prefix removed, one string. */
+	char *diagnosis;
 };
 
 /* Read `path`.  Errors: RDC_E_IO (cannot read).  Unparseable lines are
