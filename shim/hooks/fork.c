@@ -9,8 +9,8 @@
 #include "shim.h"
 
 static pthread_mutex_t *const locks[] = {
-	&rdc_dev_lock, &rdc_fatbin_lock, &rdc_module_lock, &rdc_reader_lock,
-	&rdc_diag_lock, &rdc_log_lock,
+	&rdc_fatbin_lock, &rdc_module_lock, &rdc_reader_lock, &rdc_diag_lock,
+	&rdc_dev_lock, &rdc_log_lock,
 };
 #define N_LOCKS (sizeof locks / sizeof locks[0])
 

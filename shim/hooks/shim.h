@@ -10,8 +10,11 @@
  * (remap.c, remap_header.c) · diagnosis (diagnose.c) · reader table
  * (hook_hsa.c).
  *
- * Lock order (outer first): rdc_dev_lock -> fatbin/module cache locks ->
- * rdc_diag_lock -> rdc_log_lock.  fork.c takes them all in that order.
+ * Lock order (outer first): rdc_fatbin_lock / rdc_module_lock (deciding
+ * under them) -> rdc_reader_lock -> rdc_diag_lock (notes ask the tables) ->
+ * rdc_dev_lock (registry and tables) -> rdc_log_lock.  Nothing takes an
+ * outer lock while holding an inner one; fork.c takes them all in this
+ * order.
  */
 #ifndef RDNACOMPAT_SHIM_H
 #define RDNACOMPAT_SHIM_H
