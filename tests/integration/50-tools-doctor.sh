@@ -85,7 +85,7 @@ if [ -f "$SIMLIB" ] && command -v hipcc >/dev/null; then
     hipcc --offload-arch=gfx1030 "$SRC/tests/integration/shim/vadd.hip" -o "$T/vadd" >"$T/hipcc.log" 2>&1 || fail "hipcc"
   fi
   # vadd has gfx1030 code only: it runs when the GPU reports gfx1030, aborts otherwise.
-  simrun() { env LD_LIBRARY_PATH="$B/sim" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 "$@" timeout 120 "$T/vadd" 2>&1 || true; }
+  simrun() { { env LD_LIBRARY_PATH="$B/sim" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 "$@" timeout 120 "$T/vadd" 2>&1 || true; } 2>/dev/null; }
   simrun HSA_OVERRIDE_GFX_VERSION_1=10.3.0 | grep -q "^device0 gfx1030$" || fail "sim: _1 did not override the first GPU"
   simrun HSA_OVERRIDE_GFX_VERSION_0=10.3.0 | grep -q "hipErrorNoBinaryForGpu" || fail "sim: _0 changed the first GPU"
 else
