@@ -127,6 +127,15 @@ if [ -f "$B/librdnacompat.so" ] && [ -f "$B/sim/libhsakmt.so.1" ] && command -v 
   grep -q "vadd: 1 would-map" "$T/run.out" || fail "would-map not reported: $(cat "$T/run.out")"
   grep -q "\[no-binary\]" "$T/run.out" || fail "the program's hipErrorNoBinaryForGpu not explained"
   grep -q "hipErrorNoBinaryForGpu" "$T/run.err" || fail "the program's stderr was not passed through"
+  rc2=0; HSA_ENABLE_SDMA=0 timeout 120 "$R" explain --json --gpu gfx1031 -- "$T/vadd" >"$T/run.json" 2>/dev/null || rc2=$?
+  python3 - "$T/run.json" "$rc2" <<'PY' || fail "explain --json -- CMD"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit"] == int(sys.argv[2]) != 0
+assert d["log"]["mode"] == "audit"
+assert any(l["name"].endswith("/vadd") and "would-map" in l for l in d["log"]["libraries"]), d["log"]
+assert [m["id"] for m in d["matches"]] == ["no-binary"], d["matches"]
+PY
 else
   echo "note: explain -- CMD part skipped (needs $B/librdnacompat.so, $B/sim, hipcc)" >&2
 fi

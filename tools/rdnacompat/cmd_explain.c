@@ -111,38 +111,36 @@ static void print_targets(const char *text, struct rdc_json *j)
 	regfree(&re);
 }
 
-/* Print matches for `text`; returns how many rows matched. */
-static size_t explain_text(const struct rdc_errtab *t, const char *text, bool json)
+/* Print matches for `text` (as keys "matches" and "targets" of the object
+ * open in `j`, or as text when j is NULL); returns how many rows matched. */
+static size_t explain_text(const struct rdc_errtab *t, const char *text, struct rdc_json *j)
 {
 	size_t hits = 0;
-	struct rdc_json j;
-	if (json) {
-		rdc_json_init(&j, stdout);
-		rdc_json_obj(&j);
-		rdc_json_key(&j, "matches");
-		rdc_json_arr(&j);
+	if (j) {
+		rdc_json_key(j, "matches");
+		rdc_json_arr(j);
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct rdc_err_row *r = &t->rows[i];
 		if (!rdc_errtab_match(r, text))
 			continue;
 		hits++;
-		if (json) {
-			rdc_json_obj(&j);
+		if (j) {
+			rdc_json_obj(j);
 			const char *k[] = { "id", "title", "cause", "fix" };
 			const char *v[] = { r->id, r->title, r->cause, r->fix };
 			for (int q = 0; q < 4; q++) {
-				rdc_json_key(&j, k[q]);
-				rdc_json_str(&j, v[q]);
+				rdc_json_key(j, k[q]);
+				rdc_json_str(j, v[q]);
 			}
-			rdc_json_key(&j, "sources");
-			rdc_json_arr(&j);
+			rdc_json_key(j, "sources");
+			rdc_json_arr(j);
 			char *copy = rdc_xstrdup(r->sources), *save = NULL;
 			for (char *s = strtok_r(copy, " ", &save); s; s = strtok_r(NULL, " ", &save))
-				rdc_json_str(&j, s);
+				rdc_json_str(j, s);
 			free(copy);
-			rdc_json_arr_end(&j);
-			rdc_json_obj_end(&j);
+			rdc_json_arr_end(j);
+			rdc_json_obj_end(j);
 			continue;
 		}
 		printf("%s[%s] %s\n  cause: %s\n  fix:   %s\n  seen in:", hits > 1 ? "\n" : "", r->id, r->title,
@@ -153,17 +151,13 @@ static size_t explain_text(const struct rdc_errtab *t, const char *text, bool js
 		free(copy);
 		printf("\n");
 	}
-	if (json) {
-		rdc_json_arr_end(&j);
-		print_targets(text, &j);
-		rdc_json_obj_end(&j);
-		rdc_json_end(&j);
-	} else {
-		if (!hits)
-			printf("no known error matched; `rdnacompat doctor` checks the setup, and "
-			       "`rdnacompat explain -- CMD` runs CMD under the shim in audit mode\n");
-		print_targets(text, NULL);
+	if (j) {
+		rdc_json_arr_end(j);
+	} else if (!hits) {
+		printf("no known error matched; `rdnacompat doctor` checks the setup, and "
+		       "`rdnacompat explain -- CMD` runs CMD under the shim in audit mode\n");
 	}
+	print_targets(text, j);
 	return hits;
 }
 
@@ -254,22 +248,39 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 
 	struct rdc_log_summary s;
 	struct rdc_diag d = { 0 };
-	if (!json)
-		printf("\n== rdnacompat explain: %s exited %d; shim log (audit mode) ==\n", cmd[0], rc);
-	if (rdc_log_summarize(path.s, &s, &d) == 0) {
-		rdc_log_summary_print(stdout, &s, json);
-		rdc_log_summary_free(&s);
-	} else {
-		printf("%s\n", d.msg);
-	}
+	bool have = rdc_log_summarize(path.s, &s, &d) == 0;
 	size_t hits = 0;
 	for (size_t i = 0; i < t->n; i++)
 		hits += rdc_errtab_match(&t->rows[i], err.s);
-	if (hits) {
-		if (!json)
+	if (json) {
+		struct rdc_json j;
+		rdc_json_init(&j, stdout);
+		rdc_json_obj(&j);
+		rdc_json_key(&j, "command");
+		rdc_json_str(&j, cmd[0]);
+		rdc_json_key(&j, "exit");
+		rdc_json_i64(&j, rc);
+		rdc_json_key(&j, "log");
+		if (have)
+			rdc_log_summary_json(&j, &s);
+		else
+			rdc_json_null(&j);
+		explain_text(t, err.s, &j);
+		rdc_json_obj_end(&j);
+		rdc_json_end(&j);
+	} else {
+		printf("\n== rdnacompat explain: %s exited %d; shim log (audit mode) ==\n", cmd[0], rc);
+		if (have)
+			rdc_log_summary_print(stdout, &s, false);
+		else
+			printf("%s\n", d.msg);
+		if (hits) {
 			printf("\n== known errors in %s's output ==\n", cmd[0]);
-		explain_text(t, err.s, json);
+			explain_text(t, err.s, NULL);
+		}
 	}
+	if (have)
+		rdc_log_summary_free(&s);
 	unlink(path.s);
 	rdc_sb_free(&path);
 	rdc_sb_free(&err);
@@ -338,6 +349,11 @@ int rdc_cmd_explain(int argc, char **argv)
 	} else {
 		struct rdc_sbuf text = { 0 };
 		rdc_sb_add(&text, "");
+		if (i >= argc && isatty(0)) {
+			usage(stderr);
+			rdc_errtab_free(&t);
+			return 2;
+		}
 		if (i >= argc || (i == argc - 1 && !strcmp(argv[i], "-"))) {
 			char buf[4096];
 			size_t n;
@@ -347,7 +363,16 @@ int rdc_cmd_explain(int argc, char **argv)
 			for (; i < argc; i++)
 				rdc_sb_printf(&text, "%s%s", text.len ? " " : "", argv[i]);
 		}
-		rc = explain_text(&t, text.s, json) ? 0 : 1;
+		if (json) {
+			struct rdc_json j;
+			rdc_json_init(&j, stdout);
+			rdc_json_obj(&j);
+			rc = explain_text(&t, text.s, &j) ? 0 : 1;
+			rdc_json_obj_end(&j);
+			rdc_json_end(&j);
+		} else {
+			rc = explain_text(&t, text.s, NULL) ? 0 : 1;
+		}
 		rdc_sb_free(&text);
 	}
 	rdc_errtab_free(&t);

@@ -410,54 +410,59 @@ static const char *advice(int cat)
 	}
 }
 
+void rdc_log_summary_json(struct rdc_json *jp, const struct rdc_log_summary *s)
+{
+	rdc_json_obj(jp);
+	rdc_json_key(jp, "format");
+	rdc_json_str(jp, s->json ? "json" : "text");
+	rdc_json_key(jp, "lines");
+	rdc_json_u64(jp, s->n_lines);
+	rdc_json_key(jp, "events");
+	rdc_json_u64(jp, s->n_events);
+	rdc_json_key(jp, "unparsed");
+	rdc_json_u64(jp, s->n_unparsed);
+	rdc_json_key(jp, "mode");
+	rdc_json_str(jp, s->mode);
+	rdc_json_key(jp, "diagnosis");
+	rdc_json_str(jp, s->diagnosis);
+	rdc_json_key(jp, "libraries");
+	rdc_json_arr(jp);
+	for (size_t i = 0; i < s->n_libs; i++) {
+		const struct rdc_log_lib *l = &s->libs[i];
+		rdc_json_obj(jp);
+		rdc_json_key(jp, "name");
+		rdc_json_str(jp, l->name);
+		for (int c = 0; c < RDC_CAT_N; c++) {
+			if (!l->n[c])
+				continue;
+			rdc_json_key(jp, cat_names[c]);
+			rdc_json_arr(jp);
+			for (size_t k = 0; k < l->n_items[c]; k++) {
+				rdc_json_obj(jp);
+				rdc_json_key(jp, "detail");
+				rdc_json_str(jp, l->items[c][k].text);
+				rdc_json_key(jp, "count");
+				rdc_json_u64(jp, l->items[c][k].count);
+				rdc_json_obj_end(jp);
+			}
+			rdc_json_arr_end(jp);
+		}
+		const char *fix = l->n[RDC_CAT_MISSING] ? advice(RDC_CAT_MISSING)
+				  : l->n[RDC_CAT_REFUSED] ? advice(RDC_CAT_REFUSED) : NULL;
+		rdc_json_key(jp, "fix");
+		rdc_json_str(jp, fix);
+		rdc_json_obj_end(jp);
+	}
+	rdc_json_arr_end(jp);
+	rdc_json_obj_end(jp);
+}
+
 void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json)
 {
 	if (json) {
 		struct rdc_json j;
 		rdc_json_init(&j, f);
-		rdc_json_obj(&j);
-		rdc_json_key(&j, "format");
-		rdc_json_str(&j, s->json ? "json" : "text");
-		rdc_json_key(&j, "lines");
-		rdc_json_u64(&j, s->n_lines);
-		rdc_json_key(&j, "events");
-		rdc_json_u64(&j, s->n_events);
-		rdc_json_key(&j, "unparsed");
-		rdc_json_u64(&j, s->n_unparsed);
-		rdc_json_key(&j, "mode");
-		rdc_json_str(&j, s->mode);
-		rdc_json_key(&j, "diagnosis");
-		rdc_json_str(&j, s->diagnosis);
-		rdc_json_key(&j, "libraries");
-		rdc_json_arr(&j);
-		for (size_t i = 0; i < s->n_libs; i++) {
-			const struct rdc_log_lib *l = &s->libs[i];
-			rdc_json_obj(&j);
-			rdc_json_key(&j, "name");
-			rdc_json_str(&j, l->name);
-			for (int c = 0; c < RDC_CAT_N; c++) {
-				if (!l->n[c])
-					continue;
-				rdc_json_key(&j, cat_names[c]);
-				rdc_json_arr(&j);
-				for (size_t k = 0; k < l->n_items[c]; k++) {
-					rdc_json_obj(&j);
-					rdc_json_key(&j, "detail");
-					rdc_json_str(&j, l->items[c][k].text);
-					rdc_json_key(&j, "count");
-					rdc_json_u64(&j, l->items[c][k].count);
-					rdc_json_obj_end(&j);
-				}
-				rdc_json_arr_end(&j);
-			}
-			const char *fix = l->n[RDC_CAT_MISSING] ? advice(RDC_CAT_MISSING)
-					  : l->n[RDC_CAT_REFUSED] ? advice(RDC_CAT_REFUSED) : NULL;
-			rdc_json_key(&j, "fix");
-			rdc_json_str(&j, fix);
-			rdc_json_obj_end(&j);
-		}
-		rdc_json_arr_end(&j);
-		rdc_json_obj_end(&j);
+		rdc_log_summary_json(&j, s);
 		rdc_json_end(&j);
 		return;
 	}

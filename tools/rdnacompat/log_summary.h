@@ -65,7 +65,10 @@ int rdc_log_summarize(const char *path, struct rdc_log_summary *s, struct rdc_di
 void rdc_log_summary_free(struct rdc_log_summary *s);
 const char *rdc_log_cat_name(int cat);
 
-/* Human summary (with what would fix the rest) or JSON. */
+/* Human summary (with what would fix the rest) or one JSON object. */
 void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json);
+/* The JSON object as a value inside a document being written. */
+struct rdc_json;
+void rdc_log_summary_json(struct rdc_json *j, const struct rdc_log_summary *s);
 
 #endif
