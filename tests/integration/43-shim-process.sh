@@ -31,6 +31,28 @@ PYEOF
 grep -q "map: lib=$T/multi .*device=1 target=gfx1031 .*chosen=gfx1030" "$T/p.err" || fail "mixed: no map line for device 1"
 grep -q "map: .*device=0" "$T/p.err" && fail "mixed: device 0 (native) was mapped"
 
+# Two unsupported targets: two added entries, each device its own.
+rm -f "$T/p.trace"
+rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1031,gfx1032 "$T/multi" \
+  >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "gfx1031+gfx1032: rc=$rc"; }
+$PY - "$T/p.trace" <<'PYEOF' || fail "gfx1031+gfx1032: trace"
+import json, sys
+k = [json.loads(l) for l in open(sys.argv[1]) if "fill_iota" in l]
+got = sorted((d["gpu"], d["target"]) for d in k)
+assert got == [(0, "gfx1031"), (1, "gfx1032")], got
+PYEOF
+# A kernel refused on one device only: that device gets no entry (and HIP 5.2
+# stops), the other is still mapped; the diagnosis names only the refused one.
+printf '[badkernels]\ngfx1032\tgfx1030\t*fill_iota*\trefuse\ttest rule\t43-shim-process\n' >"$T/bad43.tsv"
+rc=0; RDNACOMPAT_TABLES="$T/bad43.tsv" RDNACOMPAT_LOG=info shim gfx1031,gfx1032 "$T/multi" \
+  >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -ne 0 ] || fail "per-device refusal: gfx1032 still got code"
+grep -q "info: map: lib=$T/multi .*device=0 target=gfx1031 .*chosen=gfx1030" "$T/p.err" || fail "per-device refusal: device 0 not mapped"
+grep -q "warn: missing: lib=$T/multi .*device=1 target=gfx1032" "$T/p.err" || fail "per-device refusal: device 1 not missing"
+grep -q "device 1 (gfx1032) has no usable entry" "$T/p.err" || fail "per-device refusal: diagnosis"
+grep -q "device 0 (gfx1031) has no usable entry" "$T/p.err" && fail "per-device refusal: device 0 in the diagnosis"
+
 # dlopen after HIP init.
 rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1031 "$T/dlmain" "$T/libkern.so" \
   >"$T/p.out" 2>"$T/p.err" || rc=$?
