@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * blit.c — ROCR's own blit kernels.  ROCR 5.2 copies and fills device
  * memory with three small kernels of its own (BlitKernel: CopyAligned,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c — the simulated GPU's configuration, read once from the
  * environment (documented in docs/SIMGPU.md):

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * events.c — KFD events: ids 1..4095, each with an 8-byte mailbox slot in one
  * events page (HWData2 = mailbox address, as ROCR's interrupt signals expect;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * memory.c — "GPU" memory of the simulated GPU: every allocation is
  * anonymous host memory (mmap), so the GPU virtual address equals the CPU

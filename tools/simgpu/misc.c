@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * misc.c — opening and closing the simulated KFD, its version, and the
  * entry points that have nothing to simulate: trap handler and debugger

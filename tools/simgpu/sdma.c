@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * sdma.c — the simulated SDMA engine: executes the packets ROCR 5.2's
  * BlitSdma writes for gfx9+/gfx10 (ROCR core/inc/sdma_registers.h: read and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * topology.c — the simulated system's nodes: node 0 is the CPU, nodes
  * 1..N the configured GPUs (config.c), as hsaKmtAcquireSystemProperties /

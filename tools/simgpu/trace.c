@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * trace.c — RDNACOMPAT_SIM_TRACE: one JSON line per kernel dispatch,
  *   {"gpu":0,"node":1,"target":"gfx1030","kernel":"_Z9fill_iotaPii",
@@ -31,38 +31,39 @@ static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static int trace_fd = -1;
 static bool trace_failed;
 
-struct image { const uint8_t *base; uint64_t size; }; /* base..end of allocation */
+struct image { const uint8_t *base; uint64_t size; }; /* the allocation */
 
-static bool in(const struct image *im, const uint8_t *p, uint64_t len)
+/* Is [at + off, at + off + len) inside the allocation?  All offsets are
+ * untrusted; no pointer is formed before this says yes. */
+static bool rng(const struct image *im, uint64_t at, uint64_t off, uint64_t len)
 {
-	return p >= im->base && len <= im->size && (uint64_t)(p - im->base) <= im->size - len;
+	return at <= im->size && off <= im->size - at && len <= im->size - at - off;
 }
 
-/* If an AMDGPU ELF image starts at hdr and has a symbol at kobj, copy its name
- * (without ".kd") and processor.  Returns true on a match. */
-static bool match_image(const struct image *im, const uint8_t *hdr, uintptr_t kobj,
+/* If an AMDGPU ELF image starts at offset `at` of the allocation and has a
+ * symbol at kobj, copy its name (without ".kd") and processor. */
+static bool match_image(const struct image *im, uint64_t at, uintptr_t kobj,
 			char *kernel, size_t kn, char *proc, size_t pn)
 {
+	const uint8_t *hdr = im->base + at;
 	Elf64_Ehdr eh;
-	if (!in(im, hdr, sizeof eh))
+	if (!rng(im, at, 0, sizeof eh))
 		return false;
 	memcpy(&eh, hdr, sizeof eh);
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_machine != EM_AMDGPU || eh.e_phentsize != sizeof(Elf64_Phdr))
-		return false;
-	const uint8_t *ph = hdr + eh.e_phoff;
-	if (eh.e_phoff > im->size || !in(im, ph, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr)))
+	    eh.e_machine != EM_AMDGPU || eh.e_phentsize != sizeof(Elf64_Phdr) ||
+	    !rng(im, at, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr)))
 		return false;
 	uint64_t dyn_va = 0, dyn_sz = 0;
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr p;
-		memcpy(&p, ph + i * sizeof p, sizeof p);
+		memcpy(&p, hdr + eh.e_phoff + i * sizeof p, sizeof p);
 		if (p.p_type == PT_DYNAMIC) {
 			dyn_va = p.p_vaddr;
 			dyn_sz = p.p_memsz;
 		}
 	}
-	if (!dyn_sz || dyn_va > im->size || !in(im, hdr + dyn_va, dyn_sz))
+	if (!dyn_sz || !rng(im, at, dyn_va, dyn_sz))
 		return false;
 	uint64_t symtab = 0, strtab = 0, strsz = 0, hash = 0;
 	for (uint64_t o = 0; o + sizeof(Elf64_Dyn) <= dyn_sz; o += sizeof(Elf64_Dyn)) {
@@ -76,11 +77,10 @@ static bool match_image(const struct image *im, const uint8_t *hdr, uintptr_t ko
 		else if (d.d_tag == DT_HASH) hash = d.d_un.d_ptr;
 	}
 	uint32_t nchain;
-	if (!symtab || !strtab || !hash || hash > im->size || !in(im, hdr + hash + 4, 4) ||
-	    strtab > im->size || !in(im, hdr + strtab, strsz))
+	if (!symtab || !strtab || !hash || !strsz || !rng(im, at, hash, 8) || !rng(im, at, strtab, strsz))
 		return false;
 	memcpy(&nchain, hdr + hash + 4, 4);
-	if (symtab > im->size || !in(im, hdr + symtab, (uint64_t)nchain * sizeof(Elf64_Sym)))
+	if (!rng(im, at, symtab, (uint64_t)nchain * sizeof(Elf64_Sym)))
 		return false;
 	uint64_t want = kobj - (uintptr_t)hdr;
 	for (uint32_t i = 1; i < nchain; i++) {
@@ -117,10 +117,12 @@ bool rdc_sim_kernel_lookup(uintptr_t kobj, char *kernel, size_t kn, char *proc, 
 		return false;
 	}
 	struct image im = { (const uint8_t *)r.base, r.size };
-	for (uintptr_t a = kobj & ~(uintptr_t)4095;; a -= 4096) {
-		if (match_image(&im, (const uint8_t *)a, kobj, kernel, kn, proc, pn))
+	/* Image bases are page aligned within the allocation (as ROCR's loader
+	 * maps them); scan back from the kernel object's page. */
+	for (uint64_t at = (kobj - r.base) & ~(uint64_t)4095;; at -= 4096) {
+		if (match_image(&im, at, kobj, kernel, kn, proc, pn))
 			return true;
-		if (a < r.base + 4096)
+		if (at < 4096)
 			break;
 	}
 	rdc_sim_debug("kernel object 0x%llx: no code object found in [0x%llx, +0x%llx)",

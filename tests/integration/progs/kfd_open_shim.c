@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * kfd_open_shim.c — test helper, LD_PRELOADed into rocminfo only.  rocminfo
  * checks, before it uses HSA at all, that /dev/kfd can be opened read-write

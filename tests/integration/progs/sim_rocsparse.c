@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * sim_rocsparse.c — Debian's real librocsparse on the simulated GPU: create a
  * handle and run one level-1 operation (rocsparse_saxpyi, y += a*x over a

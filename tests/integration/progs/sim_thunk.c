@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * sim_thunk.c — drives the simulated thunk directly through Debian's
  * hsakmt.h (no ROCR): topology, memory tracking, event waits with real
