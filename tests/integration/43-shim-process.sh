@@ -61,6 +61,15 @@ grep -qx "devices 1 run_kernel 0" "$T/p.out" || fail "dlopen: $(cat "$T/p.out")"
 grep -q "map: lib=$T/libkern.so bundle=0" "$T/p.err" || fail "dlopen: no map line"
 grep -q '"target":"gfx1031","kernel":"_Z8lib_fillPii"' "$T/p.trace" || fail "dlopen: kernel not from gfx1031 code"
 
+# The PyTorch way: Python loads a library with GPU code (and so HIP and ROCR)
+# RTLD_LOCAL; the shim's real functions come from the soname lookup.
+rm -f "$T/p.trace"
+rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1031 $PY -c \
+  "import ctypes; print('run_kernel', ctypes.CDLL('$T/libkern.so').run_kernel())" >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "python ctypes: rc=$rc"; }
+grep -qx "run_kernel 0" "$T/p.out" || fail "python ctypes: $(cat "$T/p.out")"
+grep -q '"target":"gfx1031","kernel":"_Z8lib_fillPii"' "$T/p.trace" || fail "python ctypes: kernel not from gfx1031 code"
+
 # A constructor calls HIP first.
 rc=0; RDNACOMPAT_LOG=info shim gfx1031 "$T/ctorprog" >"$T/p.out" 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "constructor: rc=$rc"; }
