@@ -212,9 +212,16 @@ void rdc_sim_events_close(void)
 }
 
 /* In a forked child no other thread exists: the lock may have been held by
- * one at fork time, so start it afresh. */
+ * one at fork time and the condition variable may count waiters that stayed
+ * in the parent (a broadcast could then wait for them forever), so both
+ * start afresh. */
 void rdc_sim_events_atfork_child(void)
 {
 	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 	ev_lock = fresh;
+	pthread_condattr_t a;
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&ev_cond, &a);
+	pthread_condattr_destroy(&a);
 }

@@ -129,14 +129,29 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtAllocMemory(HSAuint32 node, HSAuint64 size, HsaM
 		return HSAKMT_STATUS_INVALID_PARAMETER;
 	if (node >= rdc_sim_num_nodes())
 		return HSAKMT_STATUS_INVALID_NODE_UNIT;
+	if (flags.ui32.GDSMemory) {
+		rdc_sim_log("hsaKmtAllocMemory: GDS memory is not simulated (the nodes report 0 KB)");
+		return HSAKMT_STATUS_NOT_SUPPORTED;
+	}
 	uint64_t len = page_round(size);
 	int mflags = MAP_PRIVATE | MAP_ANONYMOUS;
+	void *hint = NULL;
 	if (flags.ui32.Scratch || len >= (1ull << 30))
 		mflags |= MAP_NORESERVE;
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE | (flags.ui32.ExecuteAccess ? PROT_EXEC : 0),
+	if (flags.ui32.FixedAddress) {
+		if (!*addr || ((uintptr_t)*addr & 4095))
+			return HSAKMT_STATUS_INVALID_PARAMETER;
+		hint = *addr;
+		mflags |= MAP_FIXED_NOREPLACE;
+	}
+	void *p = mmap(hint, len, PROT_READ | PROT_WRITE | (flags.ui32.ExecuteAccess ? PROT_EXEC : 0),
 		       mflags, -1, 0);
 	if (p == MAP_FAILED)
 		return HSAKMT_STATUS_NO_MEMORY;
+	if (hint && p != hint) { /* kernels without MAP_FIXED_NOREPLACE treat it as a hint */
+		munmap(p, len);
+		return HSAKMT_STATUS_NO_MEMORY;
+	}
 	struct region r = { .base = (uintptr_t)p, .size = len, .owned = true,
 			    .type = HSA_POINTER_ALLOCATED, .node = node, .flags = flags };
 	pthread_mutex_lock(&mem_lock);
