@@ -184,7 +184,10 @@ int rdc_db_write_html(sqlite3 *db, const char *dir)
 			   "FROM reports r GROUP BY r.pci_id, r.gfx_target, r.card ORDER BY r.gfx_target, r.card",
 			   -1, &rows, NULL);
 	sqlite3_prepare_v2(db,
-			   "SELECT name, result, simulated FROM reports WHERE card = ?1 AND pci_id = ?2 "
+			   "SELECT name, result, simulated, shim_mode, "
+			   "  (SELECT group_concat(value, '; ') FROM report_lines l WHERE l.report = reports.name "
+			   "   AND l.key = 'workload') "
+			   "FROM reports WHERE card = ?1 AND pci_id = ?2 "
 			   "AND gfx_target = ?3 AND rocm_version = ?4 ORDER BY date, name",
 			   -1, &cell, NULL);
 	while (rows && cell && sqlite3_step(rows) == SQLITE_ROW) {
@@ -210,9 +213,16 @@ int rdc_db_write_html(sqlite3 *db, const char *dir)
 				esc(f, col(cell, 1));
 				fputs("\" href=\"reports/", f);
 				esc(f, col(cell, 0));
-				fputs(".html\">", f);
+				fputs(".html\" title=\"", f);
+				esc(f, col(cell, 4));
+				fputs("\">", f);
 				esc(f, col(cell, 1));
 				fputs("</a>", f);
+				if (strcmp((const char *)col(cell, 3), "map")) {
+					fputs(" <span class=\"sim\">", f);
+					esc(f, col(cell, 3));
+					fputs(" mode</span>", f);
+				}
 				if (sqlite3_column_int(cell, 2))
 					fputs(" <span class=\"sim\">sim</span>", f);
 			}
