@@ -323,6 +323,8 @@ static void config_read(void)
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		while (*tok == ' ')
 			tok++;
+		for (size_t l = strlen(tok); l > 0 && tok[l - 1] == ' '; l--)
+			tok[l - 1] = 0;
 		if (config.n_gpus == RDC_SIM_MAX_GPUS) {
 			rdc_sim_log("RDNACOMPAT_SIM_GPUS: at most %d GPUs", RDC_SIM_MAX_GPUS);
 			config_state = -1;
