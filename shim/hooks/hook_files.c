@@ -220,3 +220,30 @@ RDC_HOOK int stat64(const char *restrict path, struct stat64 *restrict st)
 	char buf[4096];
 	return real(choose(path, O_RDONLY, buf, sizeof buf), st);
 }
+
+/* What stat() compiles to in binaries built against glibc < 2.33 (wheels
+ * built on manylinux images); glibc still exports them. */
+int __xstat(int ver, const char *path, struct stat *st);
+int __xstat64(int ver, const char *path, struct stat64 *st);
+
+RDC_HOOK int __xstat(int ver, const char *path, struct stat *st)
+{
+	__typeof__(&__xstat) real = RDC_REAL(__xstat);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	return real(ver, choose(path, O_RDONLY, buf, sizeof buf), st);
+}
+
+RDC_HOOK int __xstat64(int ver, const char *path, struct stat64 *st)
+{
+	__typeof__(&__xstat64) real = RDC_REAL(__xstat64);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	char buf[4096];
+	return real(ver, choose(path, O_RDONLY, buf, sizeof buf), st);
+}

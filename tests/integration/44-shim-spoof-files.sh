@@ -14,8 +14,8 @@ echo "lib-gfx10310" >"$D/TensileLibrary_lazy_gfx10310.dat"   # must never be pic
 
 run() { rc=0; shim "$@" >"$T/s.out" 2>"$T/s.err" || rc=$?; [ "$rc" -eq 0 ] || { cat "$T/s.err" >&2; fail "$*: rc=$rc"; }; }
 expect() { grep -qx "$1" "$T/s.out" || { cat "$T/s.out" >&2; fail "$2: want '$1'"; }; }
-ok="access=1 stat=1 fopen=lib-gfx1030 open=lib-gfx1030"
-none="access=0 stat=0 fopen=- open=-"
+ok="access=1 stat=1 xstat=1 fopen=lib-gfx1030 open=lib-gfx1030"
+none="access=0 stat=0 xstat=0 fopen=- open=-"
 
 RDNACOMPAT_LOG=info run gfx1031,gfx1030 "$T/spoofmain" "$D"
 expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "map"
@@ -47,5 +47,5 @@ expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "per-device: the other device s
 # An existing file for the real target is never redirected.
 echo "lib-gfx1031" >"$D/TensileLibrary_lazy_gfx1031.dat"
 run gfx1031 "$T/spoofmain" "$D"
-expect "device0 app=gfx1031 rocblas=gfx1031 access=1 stat=1 fopen=lib-gfx1031 open=lib-gfx1031" "existing file"
+expect "device0 app=gfx1031 rocblas=gfx1031 access=1 stat=1 xstat=1 fopen=lib-gfx1031 open=lib-gfx1031" "existing file"
 echo "44-shim-spoof-files: ok"

@@ -2,13 +2,15 @@
 // fakeblas.cpp — built as librocblas.so.0: picks its data files by
 // gcnArchName the way rocBLAS does (TensileLibrary_lazy_<arch>.dat under a
 // library directory), probing with access() and stat(), reading with fopen()
-// and open().
+// and open(), and with __xstat() as binaries built before glibc 2.33 do.
 #include <fcntl.h>
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+extern "C" int __xstat(int ver, const char *path, struct stat *st);
 
 extern "C" const char *fake_arch(int dev)
 {
@@ -27,6 +29,7 @@ extern "C" void fake_load(const char *dir, const char *arch, char *out, size_t n
 	snprintf(path, sizeof path, "%s/TensileLibrary_lazy_%s.dat", dir, arch);
 	struct stat st;
 	int ok_access = access(path, R_OK) == 0, ok_stat = stat(path, &st) == 0;
+	int ok_xstat = __xstat(1 /* _STAT_VER_LINUX */, path, &st) == 0;
 	FILE *f = fopen(path, "r");
 	if (f) {
 		if (!fgets(a, sizeof a, f))
@@ -41,5 +44,5 @@ extern "C" void fake_load(const char *dir, const char *arch, char *out, size_t n
 	}
 	a[strcspn(a, "\n")] = 0;
 	b[strcspn(b, "\n")] = 0;
-	snprintf(out, n, "access=%d stat=%d fopen=%s open=%s", ok_access, ok_stat, a, b);
+	snprintf(out, n, "access=%d stat=%d xstat=%d fopen=%s open=%s", ok_access, ok_stat, ok_xstat, a, b);
 }
