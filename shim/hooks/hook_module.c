@@ -29,8 +29,8 @@
 
 pthread_mutex_t rdc_module_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct mkey {
-	uint64_t a, b, c;
+struct mkey {                    /* image: pointer, size, hash; file: dev, inode, size, mtime */
+	uint64_t a, b, c, d;
 };
 
 struct mentry {                  /* one decided input */
@@ -242,7 +242,7 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 		int rc = rdc_is_bundle(image, avail) ? rdc_bundle_extent(image, avail, &n, NULL)
 						     : rdc_elf_extent(image, avail, &n);
 		if (rc == 0) {
-			struct mkey key = { (uintptr_t)image, n, fnv(image, (size_t)n) };
+			struct mkey key = { (uintptr_t)image, n, fnv(image, (size_t)n), 0 };
 			char what[300];
 			e = lookup_or_decide(key, image, n, data_name(image, what, sizeof what),
 					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData");
@@ -297,8 +297,7 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 	    rdc_devices_ensure() > 0) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m != MAP_FAILED) {
-			struct mkey key = { (uint64_t)st.st_dev ^ ((uint64_t)st.st_ino << 20),
-					    (uint64_t)st.st_size,
+			struct mkey key = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
 					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 						    (uint64_t)st.st_mtim.tv_nsec };
 			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, "hipModuleLoad");
