@@ -57,13 +57,14 @@ echo "ok: HSA_OVERRIDE_GFX_VERSION=10.3.0 on gfx1031 runs, traced"
 rm -f "$trace"
 out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 RDNACOMPAT_SIM_TRACE="$trace" -- "$exe" 0 fork 2>&1) || fail "gfx1030: $out"
 echo "$out" | grep -q 'memcpy round trip: ok' || fail "gfx1030: memcpy: $out"
+echo "$out" | grep -q 'memcpy2D round trip: ok' || fail "gfx1030: memcpy2D (SDMA rect): $out"
 echo "$out" | grep -q 'fork: child exited cleanly' || fail "fork: $out"
 check_trace "$trace" 0 gfx1030
-echo "ok: gfx1030 native, memcpy round trip, trace, fork"
+echo "ok: gfx1030 native, memcpy and memcpy2D round trips, trace, fork"
 
 # 3b. copies through ROCR's blit kernels instead of SDMA (their effect is emulated).
 rm -f "$trace"
-out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_TRACE="$trace" -- "$exe" 2>&1) || fail "HSA_ENABLE_SDMA=0: $out"
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_TRACE="$trace" -- "$exe" 0 no2d 2>&1) || fail "HSA_ENABLE_SDMA=0: $out"
 echo "$out" | grep -q 'memcpy round trip: ok' || fail "HSA_ENABLE_SDMA=0: memcpy: $out"
 grep -q '"kernel":"rocr-blit:copy-' "$trace" || fail "HSA_ENABLE_SDMA=0: no ROCR blit copy in the trace"
 check_trace "$trace" 0 gfx1030
@@ -92,7 +93,7 @@ echo "ok: two gfx1030"
 stress=$(build_hip sim_stress gfx1030) || exit $?
 rm -f "$trace"
 out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 HSA_OVERRIDE_GFX_VERSION_2=10.3.0 RDNACOMPAT_SIM_TRACE="$trace" -- "$stress" 6 2>&1) ||
-  fail "stress: $out"
+  fail "stress: rc=$? $out"
 python3 - "$trace" <<'PY' || fail "stress trace"
 import json, sys, collections
 c = collections.Counter()

@@ -73,11 +73,16 @@ void rdc_sim_signal_complete(uint64_t handle)
 	if (!handle || !signal_ok(handle))
 		return;
 	amd_signal_t *s = (amd_signal_t *)(uintptr_t)handle;
+	/* Read the mailbox and event id first: once the value reaches its target
+	 * the waiter may return and free or reuse the signal. */
+	uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_ACQUIRE);
+	uint32_t event_id = __atomic_load_n(&s->event_id, __ATOMIC_ACQUIRE);
 	__atomic_sub_fetch(&s->value, 1, __ATOMIC_SEQ_CST);
-	if (s->event_mailbox_ptr) {
-		__atomic_store_n((volatile uint64_t *)(uintptr_t)s->event_mailbox_ptr,
-				 (uint64_t)s->event_id, __ATOMIC_SEQ_CST);
-		rdc_sim_event_fire(s->event_id);
+	if (mailbox) {
+		if (rdc_sim_mem_valid((uintptr_t)mailbox, 8))
+			__atomic_store_n((volatile uint64_t *)(uintptr_t)mailbox, (uint64_t)event_id,
+					 __ATOMIC_SEQ_CST);
+		rdc_sim_event_fire(event_id);
 	}
 }
 

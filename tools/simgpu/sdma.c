@@ -5,13 +5,13 @@
  * write pointers are monotonic byte indices, count fields are size - 1), so
  * hipMemcpy really moves bytes:
  *   NOP (op 0, header bits 16-29 = extra dwords), COPY_LINEAR (1/0),
- *   WRITE_LINEAR (2), FENCE (5), TRAP (6: fires event int_ctx), POLL_REGMEM
+ *   COPY_LINEAR_RECT (1/4: 2D/3D copies, hipMemcpy2D), WRITE_LINEAR (2), FENCE (5), TRAP (6: fires event int_ctx), POLL_REGMEM
  *   (8: memory polls wait; HDP-flush/register polls are no-ops), ATOMIC (10:
  *   ADD64), CONST_FILL (11), TIMESTAMP (13/2: global, ns), GCR (17: no-op).
  * Every address is checked against the simulator's allocations and
  * registrations first: an access outside them is reported (like a GPU page
- * fault) and the packet skipped, never executed.  Anything else (e.g. the
- * COPY_LINEAR_RECT of 2D/3D copies) is reported as unsupported and skipped.
+ * fault) and the packet skipped, never executed.  Anything else is reported
+ * as unsupported and skipped.
  */
 #include <string.h>
 
@@ -69,6 +69,30 @@ static unsigned packet_dwords(uint32_t dw0, const uint32_t *p, uint64_t avail_dw
 	}
 }
 
+/* COPY_LINEAR_RECT (pre-gfx12 layout, ROCR BuildCopyRectCommand): element
+ * size 1 << header[31:29]; base addresses dword aligned with x offsets in
+ * elements; pitches, slices and the rectangle are "count - 1" in elements. */
+static void copy_rect(struct rdc_sim_ring *r, const uint32_t *p)
+{
+	uint64_t es = 1ull << ((p[0] >> 29) & 7);
+	uint64_t src = addr64(&p[1]), dst = addr64(&p[6]);
+	uint64_t sx = p[3] & 0x3fff, sy = (p[3] >> 16) & 0x3fff, sz = p[4] & 0x7ff;
+	uint64_t spitch = ((uint64_t)(p[4] >> 13) + 1) * es, sslice = ((uint64_t)(p[5] & 0xfffffff) + 1) * es;
+	uint64_t dx = p[8] & 0x3fff, dy = (p[8] >> 16) & 0x3fff, dz = p[9] & 0x7ff;
+	uint64_t dpitch = ((uint64_t)(p[9] >> 13) + 1) * es, dslice = ((uint64_t)(p[10] & 0xfffffff) + 1) * es;
+	uint64_t w = ((uint64_t)(p[11] & 0x3fff) + 1) * es, h = ((p[11] >> 16) & 0x3fff) + 1;
+	uint64_t d = (p[12] & 0x7ff) + 1;
+	for (uint64_t z = 0; z < d; z++)
+		for (uint64_t y = 0; y < h; y++) {
+			uint64_t s_row = src + sx * es + (sy + y) * spitch + (sz + z) * sslice;
+			uint64_t d_row = dst + dx * es + (dy + y) * dpitch + (dz + z) * dslice;
+			if (!check(r, "rect copy source row", s_row, w) ||
+			    !check(r, "rect copy destination row", d_row, w))
+				return;
+			memmove((void *)(uintptr_t)d_row, (const void *)(uintptr_t)s_row, w);
+		}
+}
+
 static bool poll_true(unsigned func, uint32_t v, uint32_t want)
 {
 	switch (func) {
@@ -92,6 +116,10 @@ static bool execute(struct rdc_sim_ring *r, const uint32_t *p)
 	case OP_GCR:
 		return true;
 	case OP_COPY: {
+		if (sub == SUBOP_COPY_LINEAR_RECT) {
+			copy_rect(r, p);
+			return true;
+		}
 		if (sub != SUBOP_COPY_LINEAR) {
 			unsupported(r, op, sub);
 			return true;
@@ -140,16 +168,22 @@ static bool execute(struct rdc_sim_ring *r, const uint32_t *p)
 		return true;
 	}
 	case OP_CONST_FILL: {
+		/* count is 1-based bytes; a dword fill writes whole dwords: ROCR 5.2
+		 * writes bytes - 1, newer ROCR (dwords - 1) * 4, both mean
+		 * (count >> 2) + 1 dwords. */
 		uint64_t dst = addr64(&p[1]);
-		uint64_t n = (uint64_t)(p[4] & 0x3fffffff) + 1;
+		uint64_t count = p[4] & 0x3fffffff;
 		unsigned esize = 1u << ((p[0] >> 30) & 3);
+		if (esize > 4)
+			esize = 4;
+		uint64_t n = esize == 1 ? count + 1 : ((count / esize) + 1) * esize;
 		if (!check(r, "fill", dst, n))
 			return true;
 		uint8_t *d = (uint8_t *)(uintptr_t)dst;
 		uint8_t pat[4];
 		memcpy(pat, &p[3], 4);
 		for (uint64_t i = 0; i < n; i++)
-			d[i] = pat[i % (esize > 4 ? 4 : esize)];
+			d[i] = pat[i % esize];
 		return true;
 	}
 	case OP_TIMESTAMP: {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // sim_iota.hip — a real HIP program for the simulated-GPU tests: prints the
-// devices, round-trips bytes through device memory with hipMemcpy (SDMA on
-// the simulator, so the bytes must come back), and launches two kernels
+// devices, round-trips bytes through device memory with hipMemcpy and
+// hipMemcpy2D (SDMA on the simulator, so the bytes must come back), and launches two kernels
 // (fill_iota, scale_add) whose dispatches the simulator traces.  Usage:
-// sim_iota [DEVICE [fork]]; "fork": after the copies, a child that never
-// touches the GPU is forked and exits normally (static destructors run).  Kernels are
+// sim_iota [DEVICE [fork] [no2d]]; "fork": after the copies, a child that
+// never touches the GPU is forked and exits normally (static destructors
+// run); "no2d": skip the 2D copies (with HSA_ENABLE_SDMA=0 they are done by
+// HIP kernels, which the simulator does not execute).  Kernels are
 // NOT executed by the simulator, so their results are not checked.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
@@ -63,7 +65,35 @@ int main(int argc, char **argv)
 	CHECK(hipMemcpy(back, d_p, bytes, hipMemcpyDeviceToHost));
 	int bad = memcmp(h, back, bytes) != 0;
 	printf("memcpy round trip: %s\n", bad ? "MISMATCH" : "ok");
-	if (argc > 2 && !strcmp(argv[2], "fork")) {
+
+	bool do_fork = false, do_2d = true;
+	for (int a = 2; a < argc; a++) {
+		do_fork |= !strcmp(argv[a], "fork");
+		do_2d &= strcmp(argv[a], "no2d") != 0;
+	}
+	/* 2D copies with pinned host memory: SDMA COPY_LINEAR_RECT packets. */
+	const int W = 100, H = 37;
+	if (do_2d) {
+	size_t dpitch;
+	unsigned char *h2, *back2, *d2;
+	CHECK(hipHostMalloc((void **)&h2, 256 * H, 0));
+	CHECK(hipHostMalloc((void **)&back2, 256 * H, 0));
+	for (int i = 0; i < 256 * H; i++)
+		h2[i] = (unsigned char)(i * 13 + 7);
+	memset(back2, 0, 256 * H);
+	CHECK(hipMallocPitch((void **)&d2, &dpitch, W, H));
+	CHECK(hipMemcpy2D(d2, dpitch, h2, 256, W, H, hipMemcpyHostToDevice));
+	CHECK(hipMemcpy2D(back2, 200, d2, dpitch, W, H, hipMemcpyDeviceToHost));
+	int bad2 = 0;
+	for (int y = 0; y < H; y++)
+		bad2 |= memcmp(h2 + y * 256, back2 + y * 200, W) != 0;
+	printf("memcpy2D round trip: %s\n", bad2 ? "MISMATCH" : "ok");
+	bad |= bad2;
+	CHECK(hipFree(d2));
+	CHECK(hipHostFree(h2));
+	CHECK(hipHostFree(back2));
+	}
+	if (do_fork) {
 		fflush(stdout);
 		pid_t pid = fork();
 		if (pid == 0)

@@ -52,9 +52,11 @@ static void put(uint8_t *ring, uint64_t *wp, const uint32_t *dw, unsigned n)
 static void wait_rptr(volatile uint64_t *rptr, uint64_t want)
 {
 	double t0 = now_ms();
-	while (*rptr < want)
-		CHECK(now_ms() - t0 < 5000, "SDMA engine stalled at %llu, want %llu",
+	while (*rptr < want) {
+		usleep(100); /* let the engine thread run (valgrind serialises threads) */
+		CHECK(now_ms() - t0 < 20000, "SDMA engine stalled at %llu, want %llu",
 		      (unsigned long long)*rptr, (unsigned long long)want);
+	}
 }
 
 int main(void)
@@ -131,6 +133,10 @@ int main(void)
 	uint32_t atom[8] = { 10u | (47u << 25), (uint32_t)atom_at, (uint32_t)(atom_at >> 32), (uint32_t)minus1,
 			     (uint32_t)(minus1 >> 32), 0, 0, 0 };
 	put(ring, &wp, atom, 8);
+	/* the newer ROCR encoding of a 4-dword fill: (dwords - 1) * 4 */
+	uint64_t f2 = dst + 4096 + 128;
+	uint32_t fill2[5] = { 11u | (2u << 30), (uint32_t)f2, (uint32_t)(f2 >> 32), 0x01020304, (4 - 1) * 4 };
+	put(ring, &wp, fill2, 5);
 	uint32_t nop[3] = { 2u << 16, 0, 0 }; /* NOP with 2 extra dwords */
 	put(ring, &wp, nop, 3);
 	uint32_t trap[2] = { 6, ev->EventId };
@@ -142,6 +148,9 @@ int main(void)
 	for (int i = 0; i < 64 / 4; i++)
 		CHECK(((uint32_t *)(a + 4096))[i] == 0xdeadbeef, "CONST_FILL dword %d", i);
 	CHECK(((uint32_t *)(a + 4096))[16] == 0, "CONST_FILL wrote past its count");
+	for (int i = 0; i < 4; i++)
+		CHECK(((uint32_t *)(a + 4096 + 128))[i] == 0x01020304, "CONST_FILL (dwords-1)*4 dword %d", i);
+	CHECK(((uint32_t *)(a + 4096 + 128))[4] == 0, "CONST_FILL (dwords-1)*4 wrote past its count");
 	CHECK(*(uint32_t *)(uintptr_t)fence_at == 0x1234, "FENCE");
 	CHECK(*(uint64_t *)(uintptr_t)atom_at == 4, "ATOMIC add64 of -1");
 	CHECK(hsaKmtWaitOnEvent(ev, 1000) == 0, "TRAP fired the event");
@@ -208,8 +217,10 @@ int main(void)
 	CHECK(ids[0] == 0 && sig->value == 1, "barrier-AND retired before its dependency");
 	__atomic_store_n(&dep->value, 0, __ATOMIC_RELEASE);
 	t0 = now_ms();
-	while (__atomic_load_n(&ids[0], __ATOMIC_ACQUIRE) < 2)
-		CHECK(now_ms() - t0 < 5000, "AQL packets not retired");
+	while (__atomic_load_n(&ids[0], __ATOMIC_ACQUIRE) < 2) {
+		usleep(100);
+		CHECK(now_ms() - t0 < 20000, "AQL packets not retired");
+	}
 	CHECK(sig->value == -1, "completion signal decremented twice, got %lld", (long long)sig->value);
 	CHECK(*(uint16_t *)aql == HSA_PACKET_TYPE_INVALID && *(uint16_t *)(aql + 64) == HSA_PACKET_TYPE_INVALID,
 	      "headers set INVALID");
