@@ -208,18 +208,22 @@ static void track(hipModule_t m, struct mentry *e)
 	pthread_mutex_unlock(&rdc_module_lock);
 }
 
-static const char *data_name(const void *image, char *buf, size_t n)
+/* For the log: the object holding the image, or the image's address and
+ * the object that called the loader (a library loading from its heap). */
+static const char *data_name(const void *image, const void *caller, char *buf, size_t n)
 {
 	Dl_info info;
 	if (dladdr(image, &info) && info.dli_fname)
 		snprintf(buf, n, "%s", info.dli_fname);
+	else if (caller && dladdr(caller, &info) && info.dli_fname)
+		snprintf(buf, n, "image@%p(loaded by %s)", image, rdc_basename(info.dli_fname));
 	else
 		snprintf(buf, n, "image@%p", image);
 	return buf;
 }
 
 static hipError_t load_data(hipModule_t *module, const void *image, unsigned int numOptions,
-			    hipJitOption *options, void **optionValues, bool ex)
+			    hipJitOption *options, void **optionValues, bool ex, const void *caller)
 {
 	__typeof__(&hipModuleLoadData) real = RDC_REAL(hipModuleLoadData);
 	__typeof__(&hipModuleLoadDataEx) real_ex = RDC_REAL(hipModuleLoadDataEx);
@@ -244,7 +248,7 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 		if (rc == 0) {
 			struct mkey key = { (uintptr_t)image, n, fnv(image, (size_t)n), 0 };
 			char what[300];
-			e = lookup_or_decide(key, image, n, data_name(image, what, sizeof what),
+			e = lookup_or_decide(key, image, n, data_name(image, caller, what, sizeof what),
 					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData");
 		}
 	}
@@ -266,13 +270,14 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 
 RDC_HOOK hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
 {
-	return load_data(module, image, 0, NULL, NULL, false);
+	return load_data(module, image, 0, NULL, NULL, false, __builtin_return_address(0));
 }
 
 RDC_HOOK hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions,
 			       hipJitOption *options, void **optionValues)
 {
-	return load_data(module, image, numOptions, options, optionValues, true);
+	return load_data(module, image, numOptions, options, optionValues, true,
+			 __builtin_return_address(0));
 }
 
 RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
