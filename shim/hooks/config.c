@@ -5,7 +5,7 @@
  *   RDNACOMPAT_MODE=map|spoof|audit|off        (default map)
  *   RDNACOMPAT_DEVICE_<N>=map|spoof|audit|off  (per HIP device ordinal)
  *   RDNACOMPAT_SPOOF_FOR=librocblas.so,libMIOpen.so   ('*' = every caller)
- *   RDNACOMPAT_LOG=error|warn|info|debug       (default warn)
+ *   RDNACOMPAT_LOG=error|warn|info|debug       (default warn; info in audit mode)
  *   RDNACOMPAT_LOG_FILE=path  RDNACOMPAT_LOG_FORMAT=text|json
  *   RDNACOMPAT_TABLES=path    RDNACOMPAT_REDIRECT_FILES=0|1 (default 1)
  *
@@ -109,6 +109,8 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 		}
 	}
 	v = get("RDNACOMPAT_LOG", arg);
+	if (!(v && *v) && c->mode == RDC_MODE_AUDIT)
+		c->level = RDC_LOG_INFO;   /* audit exists to show the decisions */
 	if (v && *v) {
 		int l = rdc_level_parse(v);
 		if (l < 0)

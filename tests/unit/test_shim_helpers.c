@@ -80,6 +80,12 @@ static void test_config_values(void **state)
 	assert_true(rdc_config_spoof_matches(&c, "/x/libfoo.so"));
 	assert_true(rdc_config_spoof_matches(&c, "/x/libbar.so.2.7"));
 	assert_false(rdc_config_spoof_matches(&c, "/x/librocblas.so"));
+	const char *audit[] = { "RDNACOMPAT_MODE", "audit", NULL };
+	rdc_config_parse(&c, tbl_get, (void *)audit);
+	assert_int_equal(c.level, RDC_LOG_INFO);   /* audit shows its decisions */
+	const char *audit_quiet[] = { "RDNACOMPAT_MODE", "audit", "RDNACOMPAT_LOG", "error", NULL };
+	rdc_config_parse(&c, tbl_get, (void *)audit_quiet);
+	assert_int_equal(c.level, RDC_LOG_ERROR);
 	const char *all[] = { "RDNACOMPAT_SPOOF_FOR", "*", NULL };
 	rdc_config_parse(&c, tbl_get, (void *)all);
 	assert_true(rdc_config_spoof_matches(&c, "/anything.so"));
