@@ -40,6 +40,14 @@ PYEOF
   done
 done
 
+# A module with no compatible code: the diagnosis block before HIP gives up.
+if [ ! -s "$T/kern900.co" ] || [ "$S/kern.hip" -nt "$T/kern900.co" ]; then
+  hipcc --genco --offload-arch=gfx900 "$S/kern.hip" -o "$T/kern900.co" >"$T/kern.log" 2>&1 || fail "hipcc gfx900"
+fi
+rc=0; shim gfx1031 "$T/modload" file "$T/kern900.co" >"$T/m.out" 2>"$T/m.err" || rc=$?
+[ "$rc" -ne 0 ] || fail "gfx900 module loaded on gfx1031"
+grep -q "$T/kern900.co, bundle 0: device 0 (gfx1031) has no usable entry" "$T/m.err" || fail "no diagnosis for the module"
+
 # 16 threads loading, launching and unloading at once.
 for mode in data file; do
   rm -f "$T/m.trace"
