@@ -16,6 +16,7 @@
 #undef _FORTIFY_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,8 +25,19 @@
 
 #include "shim.h"
 
-/* Try to find a replacement for `path`: returns true and fills out. */
-static bool redirect(const char *path, char *out, size_t n)
+static bool exists_cb(const char *cand, void *arg)
+{
+	(void)arg;
+	return rdc_sys_exists(cand);
+}
+
+/* Find a replacement for `path` (a file name or a glob pattern) naming a
+ * device's real target: the same text with a compatible target, most
+ * preferred first, that `accept` takes.  `missing` says whether the
+ * original is known to be absent (else it is checked as a file).  Returns
+ * true and fills out. */
+static bool redirect_to(const char *path, char *out, size_t n, bool missing,
+			bool (*accept)(const char *cand, void *arg), void *arg, const char *how)
 {
 	if (!path || !rdc_initialized() || !rdc_cfg.redirect_files || !strstr(path, "gfx"))
 		return false;
@@ -41,7 +53,7 @@ static bool redirect(const char *path, char *out, size_t n)
 			hit = strstr(hit + 1, proc);
 		if (!hit)
 			continue;
-		if (rdc_sys_exists(path))
+		if (!missing && rdc_sys_exists(path))
 			return false;
 		const struct rdc_tables *t = rdc_tables();
 		for (unsigned rank = 1; rank < 64; rank++) {
@@ -67,11 +79,11 @@ static bool redirect(const char *path, char *out, size_t n)
 				}
 				if (!ok || snprintf(out + pos, n - pos, "%s", s) >= (int)(n - pos))
 					continue;
-				if (rdc_sys_exists(out)) {
+				if (accept(out, arg)) {
 					struct rdc_kv kv[] = {
 						RDC_KV_N("device", dev->index), RDC_KV_S("target", proc),
 						RDC_KV_S("from", path), RDC_KV_S("to", out),
-						RDC_KV_N("rank", e->rank),
+						RDC_KV_N("rank", e->rank), RDC_KV_S("how", how),
 					};
 					rdc_log_event(RDC_LOG_INFO, "redirect", kv, sizeof kv / sizeof kv[0]);
 					return true;
@@ -81,6 +93,11 @@ static bool redirect(const char *path, char *out, size_t n)
 		return false;
 	}
 	return false;
+}
+
+static bool redirect(const char *path, char *out, size_t n)
+{
+	return redirect_to(path, out, n, false, exists_cb, NULL, "file");
 }
 
 /* The path to use: the caller's, or a redirected one in buf. */
@@ -246,4 +263,75 @@ RDC_HOOK int __xstat64(int ver, const char *path, struct stat64 *st)
 	}
 	char buf[4096];
 	return real(ver, choose(path, O_RDONLY, buf, sizeof buf), st);
+}
+
+/* glob(3): rocBLAS lists its code objects with the pattern <dir>/ * <arch> * co
+ * (without the spaces).  When a
+ * pattern naming a device's real target matches nothing, the same pattern
+ * with a compatible target is tried.  Only fresh searches (no GLOB_APPEND,
+ * no GLOB_NOCHECK) are retried: glibc resets pglob for those. */
+struct glob_try {
+	int (*real)(const char *, int, int (*)(const char *, int), glob_t *);
+	int flags;
+	int (*errfunc)(const char *, int);
+	glob_t *pglob;
+};
+
+static bool glob_cb(const char *cand, void *arg)
+{
+	struct glob_try *g = arg;
+	return g->real(cand, g->flags, g->errfunc, g->pglob) == 0;
+}
+
+RDC_HOOK int glob(const char *restrict pattern, int flags, int (*errfunc)(const char *, int),
+		  glob_t *restrict pglob)
+{
+	__typeof__(&glob) real = RDC_REAL(glob);
+	if (!real)
+		return GLOB_ABORTED;
+	int rc = real(pattern, flags, errfunc, pglob);
+	if (rc != GLOB_NOMATCH || rdc_guard_active() || (flags & (GLOB_APPEND | GLOB_NOCHECK)))
+		return rc;
+	int saved = errno;
+	rdc_guard_enter();
+	char buf[4096];
+	struct glob_try g = { real, flags, errfunc, pglob };
+	if (redirect_to(pattern, buf, sizeof buf, true, glob_cb, &g, "glob"))
+		rc = 0;
+	rdc_guard_leave();
+	errno = saved;
+	return rc;
+}
+
+struct glob64_try {
+	int (*real)(const char *, int, int (*)(const char *, int), glob64_t *);
+	int flags;
+	int (*errfunc)(const char *, int);
+	glob64_t *pglob;
+};
+
+static bool glob64_cb(const char *cand, void *arg)
+{
+	struct glob64_try *g = arg;
+	return g->real(cand, g->flags, g->errfunc, g->pglob) == 0;
+}
+
+RDC_HOOK int glob64(const char *restrict pattern, int flags, int (*errfunc)(const char *, int),
+		    glob64_t *restrict pglob)
+{
+	__typeof__(&glob64) real = RDC_REAL(glob64);
+	if (!real)
+		return GLOB_ABORTED;
+	int rc = real(pattern, flags, errfunc, pglob);
+	if (rc != GLOB_NOMATCH || rdc_guard_active() || (flags & (GLOB_APPEND | GLOB_NOCHECK)))
+		return rc;
+	int saved = errno;
+	rdc_guard_enter();
+	char buf[4096];
+	struct glob64_try g = { real, flags, errfunc, pglob };
+	if (redirect_to(pattern, buf, sizeof buf, true, glob64_cb, &g, "glob"))
+		rc = 0;
+	rdc_guard_leave();
+	errno = saved;
+	return rc;
 }

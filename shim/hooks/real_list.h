@@ -42,3 +42,5 @@ RDC_REAL_FN(stat, "GLIBC_2.33", RDC_LIB_C)
 RDC_REAL_FN(stat64, "GLIBC_2.33", RDC_LIB_C)
 RDC_REAL_FN(__xstat, "GLIBC_2.2.5", RDC_LIB_C)      /* stat() of binaries built before glibc 2.33 */
 RDC_REAL_FN(__xstat64, "GLIBC_2.2.5", RDC_LIB_C)
+RDC_REAL_FN(glob, "GLIBC_2.27", RDC_LIB_C)
+RDC_REAL_FN(glob64, "GLIBC_2.27", RDC_LIB_C)

@@ -3,7 +3,8 @@
 # 44-shim-spoof-files.sh — modes and per-arch data files, with a stand-in
 # librocblas.so.0 that picks TensileLibrary_lazy_<gcnArchName>.dat like
 # rocBLAS: map mode keeps names true and redirects the missing gfx1031 file
-# to gfx1030's; spoof tells only librocblas gfx1030; off changes nothing;
+# (open, fopen, access, stat, __xstat) and code-object listing (glob) to
+# gfx1030's; spoof tells only librocblas gfx1030; off changes nothing;
 # RDNACOMPAT_DEVICE_<N> sets one device's mode.
 . "$(dirname "$0")/shim/common.sh"
 build librocblas.so.0 "$S/fakeblas.cpp" -shared -fPIC -Wl,-soname,librocblas.so.0
@@ -11,11 +12,12 @@ build spoofmain "$S/spoofmain.cpp" -L"$T" -l:librocblas.so.0 -Wl,-rpath,"$T"
 D=$T/tensile
 rm -rf "$D" && mkdir -p "$D" && echo "lib-gfx1030" >"$D/TensileLibrary_lazy_gfx1030.dat"
 echo "lib-gfx10310" >"$D/TensileLibrary_lazy_gfx10310.dat"   # must never be picked for gfx1031
+: >"$D/Kernels.so-000-gfx1030.co"                              # what glob(*gfx1031*co) should find
 
 run() { rc=0; shim "$@" >"$T/s.out" 2>"$T/s.err" || rc=$?; [ "$rc" -eq 0 ] || { cat "$T/s.err" >&2; fail "$*: rc=$rc"; }; }
 expect() { grep -qx "$1" "$T/s.out" || { cat "$T/s.out" >&2; fail "$2: want '$1'"; }; }
-ok="access=1 stat=1 xstat=1 fopen=lib-gfx1030 open=lib-gfx1030"
-none="access=0 stat=0 xstat=0 fopen=- open=-"
+ok="access=1 stat=1 xstat=1 fopen=lib-gfx1030 open=lib-gfx1030 glob=1"
+none="access=0 stat=0 xstat=0 fopen=- open=- glob=0"
 
 RDNACOMPAT_LOG=info run gfx1031,gfx1030 "$T/spoofmain" "$D"
 expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "map"
@@ -47,5 +49,5 @@ expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "per-device: the other device s
 # An existing file for the real target is never redirected.
 echo "lib-gfx1031" >"$D/TensileLibrary_lazy_gfx1031.dat"
 run gfx1031 "$T/spoofmain" "$D"
-expect "device0 app=gfx1031 rocblas=gfx1031 access=1 stat=1 xstat=1 fopen=lib-gfx1031 open=lib-gfx1031" "existing file"
+expect "device0 app=gfx1031 rocblas=gfx1031 access=1 stat=1 xstat=1 fopen=lib-gfx1031 open=lib-gfx1031 glob=1" "existing file"
 echo "44-shim-spoof-files: ok"

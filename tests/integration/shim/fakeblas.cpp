@@ -2,8 +2,10 @@
 // fakeblas.cpp — built as librocblas.so.0: picks its data files by
 // gcnArchName the way rocBLAS does (TensileLibrary_lazy_<arch>.dat under a
 // library directory), probing with access() and stat(), reading with fopen()
-// and open(), and with __xstat() as binaries built before glibc 2.33 do.
+// and open(), and with __xstat() as binaries built before glibc 2.33 do;
+// lists its code objects with glob("<dir>/*<arch>*co") like rocBLAS.
 #include <fcntl.h>
+#include <glob.h>
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +44,14 @@ extern "C" void fake_load(const char *dir, const char *arch, char *out, size_t n
 		b[r > 0 ? r : 0] = 0;
 		close(fd);
 	}
+	char pat[1024];
+	snprintf(pat, sizeof pat, "%s/*%s*co", dir, arch);
+	glob_t g;
+	size_t ncos = glob(pat, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
+	if (ncos)
+		globfree(&g);
 	a[strcspn(a, "\n")] = 0;
 	b[strcspn(b, "\n")] = 0;
-	snprintf(out, n, "access=%d stat=%d xstat=%d fopen=%s open=%s", ok_access, ok_stat, ok_xstat, a, b);
+	snprintf(out, n, "access=%d stat=%d xstat=%d fopen=%s open=%s glob=%zu", ok_access, ok_stat,
+		 ok_xstat, a, b, ncos);
 }
