@@ -50,17 +50,36 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtCreateEvent(HsaEventDescriptor *desc, bool manua
 	struct sim_event *e = calloc(1, sizeof *e);
 	if (!e)
 		return HSAKMT_STATUS_NO_MEMORY;
-	pthread_mutex_lock(&ev_lock);
-	if (!mailboxes) {
-		void *p = mmap(NULL, MAX_EVENTS * 8, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) {
-			pthread_mutex_unlock(&ev_lock);
+	/* The mailbox page is made and tracked outside ev_lock (lock order:
+	 * memory lock, then ev_lock, as the engines take them). */
+	uint64_t *fresh = NULL;
+	if (!__atomic_load_n(&mailboxes, __ATOMIC_ACQUIRE)) {
+		void *p = mmap(NULL, MAX_EVENTS * 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED || rdc_sim_mem_track(p, MAX_EVENTS * 8)) {
+			if (p != MAP_FAILED)
+				munmap(p, MAX_EVENTS * 8);
 			free(e);
 			return HSAKMT_STATUS_NO_MEMORY;
 		}
-		mailboxes = p;
-		rdc_sim_mem_track(p, MAX_EVENTS * 8);
+		fresh = p;
+	}
+	if (fresh) {
+		pthread_mutex_lock(&ev_lock);
+		if (!mailboxes) {
+			__atomic_store_n(&mailboxes, fresh, __ATOMIC_RELEASE);
+			fresh = NULL;
+		}
+		pthread_mutex_unlock(&ev_lock);
+		if (fresh) { /* another thread made the page first */
+			rdc_sim_mem_untrack(fresh);
+			munmap(fresh, MAX_EVENTS * 8);
+		}
+	}
+	pthread_mutex_lock(&ev_lock);
+	if (!mailboxes) { /* closed meanwhile */
+		pthread_mutex_unlock(&ev_lock);
+		free(e);
+		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
 	}
 	uint32_t id = 0;
 	for (uint32_t k = 0; k < MAX_EVENTS - 1; k++) {
@@ -203,12 +222,13 @@ void rdc_sim_events_close(void)
 		free(table[i]);
 		table[i] = NULL;
 	}
-	if (mailboxes) {
-		rdc_sim_mem_untrack(mailboxes);
-		munmap(mailboxes, MAX_EVENTS * 8);
-	}
+	uint64_t *mb = mailboxes;
 	mailboxes = NULL;
 	pthread_mutex_unlock(&ev_lock);
+	if (mb) { /* outside ev_lock: engines take the memory lock, then ev_lock */
+		rdc_sim_mem_untrack(mb);
+		munmap(mb, MAX_EVENTS * 8);
+	}
 }
 
 /* In a forked child no other thread exists: the lock may have been held by

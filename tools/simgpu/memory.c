@@ -26,7 +26,10 @@ struct region {
 	HSAuint32 mapped[RDC_SIM_MAX_GPUS + 1];
 };
 
-static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Readers: lookups, and the engines while a packet touches memory
+ * (rdc_sim_mem_hold); writers: changes to the table, and hsaKmtFreeMemory
+ * until its munmap is done, so no packet ever touches unmapped memory. */
+static pthread_rwlock_t mem_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct region *regions; /* sorted by base */
 static size_t n_regions, cap_regions;
 
@@ -77,13 +80,13 @@ static void remove_locked(size_t i)
 
 bool rdc_sim_mem_find(uintptr_t addr, struct rdc_sim_range *out)
 {
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_rdlock(&mem_lock);
 	ptrdiff_t i = find_locked(addr);
 	if (i >= 0 && out) {
 		out->base = regions[i].base;
 		out->size = regions[i].size;
 	}
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	return i >= 0;
 }
 
@@ -99,24 +102,34 @@ int rdc_sim_mem_track(void *addr, uint64_t len)
 {
 	struct region r = { .base = (uintptr_t)addr, .size = len, .owned = false,
 			    .type = HSA_POINTER_ALLOCATED, .node = 0 };
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	int rc = insert_locked(&r);
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	return rc;
 }
 
 void rdc_sim_mem_untrack(void *addr)
 {
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	ptrdiff_t i = find_locked((uintptr_t)addr);
 	if (i >= 0 && regions[i].base == (uintptr_t)addr && !regions[i].owned)
 		remove_locked((size_t)i);
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
+}
+
+void rdc_sim_mem_hold(void)
+{
+	pthread_rwlock_rdlock(&mem_lock);
+}
+
+void rdc_sim_mem_release(void)
+{
+	pthread_rwlock_unlock(&mem_lock);
 }
 
 void rdc_sim_mem_atfork_child(void)
 {
-	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+	pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;
 	mem_lock = fresh;
 }
 
@@ -154,9 +167,9 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtAllocMemory(HSAuint32 node, HSAuint64 size, HsaM
 	}
 	struct region r = { .base = (uintptr_t)p, .size = len, .owned = true,
 			    .type = HSA_POINTER_ALLOCATED, .node = node, .flags = flags };
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	int rc = insert_locked(&r);
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	if (rc) {
 		munmap(p, len);
 		return HSAKMT_STATUS_NO_MEMORY;
@@ -172,16 +185,16 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtFreeMemory(void *addr, HSAuint64 size)
 	(void)size;
 	if (!addr)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	ptrdiff_t i = find_locked((uintptr_t)addr);
 	if (i < 0 || regions[i].base != (uintptr_t)addr || !regions[i].owned) {
-		pthread_mutex_unlock(&mem_lock);
+		pthread_rwlock_unlock(&mem_lock);
 		return HSAKMT_STATUS_MEMORY_NOT_REGISTERED;
 	}
 	struct region r = regions[i];
 	remove_locked((size_t)i);
-	pthread_mutex_unlock(&mem_lock);
-	munmap((void *)r.base, r.size);
+	munmap((void *)r.base, r.size); /* under the lock: no engine is inside it */
+	pthread_rwlock_unlock(&mem_lock);
 	return HSAKMT_STATUS_SUCCESS;
 }
 
@@ -189,7 +202,7 @@ static HSAKMT_STATUS map_nodes(void *addr, HSAuint64 *alt, HSAuint64 n, const HS
 {
 	if (!addr)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	ptrdiff_t i = find_locked((uintptr_t)addr);
 	if (i >= 0) {
 		struct region *r = &regions[i];
@@ -203,7 +216,7 @@ static HSAKMT_STATUS map_nodes(void *addr, HSAuint64 *alt, HSAuint64 n, const HS
 				r->mapped[r->n_mapped++] = k;
 		}
 	}
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	if (alt)
 		*alt = (HSAuint64)(uintptr_t)addr; /* same VA on CPU and "GPU" */
 	return i >= 0 ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_MEMORY_NOT_REGISTERED;
@@ -227,11 +240,11 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtUnmapMemoryToGPU(void *addr)
 {
 	if (!addr)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	ptrdiff_t i = find_locked((uintptr_t)addr);
 	if (i >= 0)
 		regions[i].n_mapped = 0;
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	/* The thunk tolerates unmapping what is not mapped. */
 	return HSAKMT_STATUS_SUCCESS;
 }
@@ -240,7 +253,7 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtRegisterMemoryWithFlags(void *addr, HSAuint64 si
 {
 	if (!addr || !size)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
 	ptrdiff_t i = find_locked((uintptr_t)addr);
 	if (i >= 0 && regions[i].base == (uintptr_t)addr) {
@@ -251,17 +264,17 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtRegisterMemoryWithFlags(void *addr, HSAuint64 si
 		if (insert_locked(&r))
 			st = HSAKMT_STATUS_NO_MEMORY;
 	}
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	return st;
 }
 
 RDC_SIM_API HSAKMT_STATUS hsaKmtDeregisterMemory(void *addr)
 {
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	ptrdiff_t i = find_locked((uintptr_t)addr);
 	if (i >= 0 && !regions[i].owned && regions[i].base == (uintptr_t)addr)
 		remove_locked((size_t)i);
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	return HSAKMT_STATUS_SUCCESS;
 }
 
@@ -270,10 +283,10 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtQueryPointerInfo(const void *ptr, HsaPointerInfo
 	if (!info)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
 	memset(info, 0, sizeof *info);
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_rdlock(&mem_lock);
 	ptrdiff_t i = find_locked((uintptr_t)ptr);
 	if (i < 0) {
-		pthread_mutex_unlock(&mem_lock);
+		pthread_rwlock_unlock(&mem_lock);
 		info->Type = HSA_POINTER_UNKNOWN;
 		return HSAKMT_STATUS_ERROR;
 	}
@@ -289,17 +302,17 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtQueryPointerInfo(const void *ptr, HsaPointerInfo
 	info->RegisteredNodes = r->mapped;
 	info->MappedNodes = r->mapped;
 	info->UserData = r->user_data;
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	return HSAKMT_STATUS_SUCCESS;
 }
 
 RDC_SIM_API HSAKMT_STATUS hsaKmtSetMemoryUserData(const void *ptr, void *user_data)
 {
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	ptrdiff_t i = find_locked((uintptr_t)ptr);
 	if (i >= 0)
 		regions[i].user_data = user_data;
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 	return i >= 0 ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_PARAMETER;
 }
 
@@ -313,12 +326,12 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtSetMemoryPolicy(HSAuint32 node, HSAuint32 def, H
 /* hsaKmtCloseKFD: release everything still allocated. */
 void rdc_sim_mem_close(void)
 {
-	pthread_mutex_lock(&mem_lock);
+	pthread_rwlock_wrlock(&mem_lock);
 	for (size_t i = 0; i < n_regions; i++)
 		if (regions[i].owned)
 			munmap((void *)regions[i].base, regions[i].size);
 	free(regions);
 	regions = NULL;
 	n_regions = cap_regions = 0;
-	pthread_mutex_unlock(&mem_lock);
+	pthread_rwlock_unlock(&mem_lock);
 }

@@ -34,12 +34,12 @@ static void register_atfork(void)
 
 bool rdc_sim_is_open(void)
 {
-	return open_count > 0;
+	return __atomic_load_n(&open_count, __ATOMIC_ACQUIRE) > 0;
 }
 
 bool rdc_sim_forked_child(void)
 {
-	return open_count > 0 && open_pid != getpid();
+	return rdc_sim_is_open() && open_pid != getpid();
 }
 
 RDC_SIM_API HSAKMT_STATUS hsaKmtOpenKFD(void)
@@ -56,10 +56,11 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtOpenKFD(void)
 			    "usable here");
 		st = HSAKMT_STATUS_ERROR;
 	} else {
-		if (open_count++ == 0) {
+		if (open_count == 0) {
 			open_pid = getpid();
 			rdc_sim_debug("opened: %u simulated GPU(s), kernels are not executed", c->n_gpus);
 		}
+		__atomic_add_fetch(&open_count, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&rdc_sim_lock);
 	return st;
@@ -72,7 +73,7 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtCloseKFD(void)
 		pthread_mutex_unlock(&rdc_sim_lock);
 		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
 	}
-	bool last = --open_count == 0;
+	bool last = __atomic_sub_fetch(&open_count, 1, __ATOMIC_ACQ_REL) == 0;
 	pthread_mutex_unlock(&rdc_sim_lock);
 	if (last) {
 		rdc_sim_queues_close();

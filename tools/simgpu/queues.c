@@ -35,7 +35,7 @@ struct sim_queue {
 	HSA_QUEUEID id;
 	HSA_QUEUE_TYPE type;
 	pid_t owner;
-	volatile int stop;
+	int stop;                     /* atomic */
 	pthread_t thread;
 	struct sim_queue *next;
 };
@@ -180,12 +180,15 @@ static bool aql_poll(struct sim_queue *q)
 	uint64_t rd = __atomic_load_n(q->ring.rptr, __ATOMIC_ACQUIRE);
 	uint64_t wr = __atomic_load_n(q->ring.wptr, __ATOMIC_ACQUIRE);
 	bool progress = false;
-	while (rd < wr && !q->stop) {
+	while (rd < wr && !__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE)) {
 		uint8_t *pkt = q->ring.base + (rd % n) * 64;
 		uint16_t header = __atomic_load_n((uint16_t *)pkt, __ATOMIC_ACQUIRE);
 		if (((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_INVALID)
 			break; /* reserved, not yet written */
-		if (!aql_packet(q, pkt, header))
+		rdc_sim_mem_hold();
+		bool done = aql_packet(q, pkt, header);
+		rdc_sim_mem_release();
+		if (!done)
 			break; /* barrier not satisfied yet */
 		__atomic_store_n((uint16_t *)pkt, (uint16_t)(HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE),
 				 __ATOMIC_RELEASE);
@@ -200,7 +203,7 @@ static void *queue_thread(void *arg)
 {
 	struct sim_queue *q = arg;
 	unsigned backoff = 0;
-	while (!q->stop) {
+	while (!__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE)) {
 		bool did = q->type == HSA_QUEUE_COMPUTE_AQL ? aql_poll(q) : rdc_sim_sdma_poll(&q->ring);
 		if (did)
 			backoff = 0;
@@ -273,7 +276,7 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtCreateQueue(HSAuint32 node, HSA_QUEUE_TYPE type,
 
 static void stop_queue(struct sim_queue *q)
 {
-	q->stop = 1;
+	__atomic_store_n(&q->stop, 1, __ATOMIC_RELEASE);
 	if (q->owner == getpid())
 		pthread_join(q->thread, NULL);
 	/* else: a forked child; the thread only existed in the parent. */

@@ -229,8 +229,12 @@ bool rdc_sim_sdma_poll(struct rdc_sim_ring *r)
 					    "of the ring; waiting", r->node, p[0] & 0xff);
 			r->warned = true;
 			return progress;
-		} else if (!execute(r, p)) {
-			return progress; /* poll not satisfied yet */
+		} else {
+			rdc_sim_mem_hold();
+			bool done = execute(r, p);
+			rdc_sim_mem_release();
+			if (!done)
+				return progress; /* poll not satisfied yet */
 		}
 		rd += (uint64_t)len * 4;
 		__atomic_store_n(r->rptr, rd, __ATOMIC_RELEASE);

@@ -68,6 +68,10 @@ void rdc_sim_mem_atfork_child(void);
 /* Memory of the simulator itself that "the GPU" writes (event mailboxes). */
 int rdc_sim_mem_track(void *addr, uint64_t len);
 void rdc_sim_mem_untrack(void *addr);
+/* While held (shared), no tracked memory is unmapped: the engines hold it
+ * around each packet's memory accesses.  Nests. */
+void rdc_sim_mem_hold(void);
+void rdc_sim_mem_release(void);
 /* Is [addr, addr+len) inside one tracked range? */
 bool rdc_sim_mem_valid(uintptr_t addr, uint64_t len);
 
