@@ -105,6 +105,15 @@ assert c == {0: 60, 1: 60}, c
 PY
 echo "ok: 6 threads on two GPUs: copies correct, 120 dispatches traced intact"
 
+# 5c. gfx11: Debian's ROCR 5.2.3 cannot create the agent; HIP says no device.
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1100 -- "$exe" 2>&1); rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "gfx1100: expected a clean failure, rc=$rc"
+echo "$out" | grep -q 'does not know this ISA' || fail "gfx1100: simulator explanation missing: $out"
+echo "$out" | grep -q 'hipErrorNoDevice' || fail "gfx1100: HIP should report hipErrorNoDevice: $out"
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1100 HSA_OVERRIDE_GFX_VERSION=10.3.0 -- "$exe" 2>&1) || fail "gfx1100 as 10.3.0: $out"
+echo "$out" | grep -q 'device 0: AMD Radeon RX 7900 XTX gcnArchName=gfx1030' || fail "gfx1100 as 10.3.0: $out"
+echo "ok: gfx1100 fails cleanly (hipErrorNoDevice); runs when overridden to 10.3.0"
+
 # 6. the tool.
 tool="$BUILD/bin/rdnacompat"
 if [ -x "$tool" ]; then
