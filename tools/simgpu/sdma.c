@@ -46,6 +46,10 @@ static bool check(struct rdc_sim_ring *r, const char *what, uint64_t addr, uint6
 
 static void unsupported(struct rdc_sim_ring *r, unsigned op, unsigned sub)
 {
+	uint64_t bit = 1ull << (op & 63);
+	if (r->unsupported_ops & bit)
+		return; /* said once per ring and op */
+	r->unsupported_ops |= bit;
 	rdc_sim_log("SDMA (node %u): packet op %u sub-op %u is not supported by the simulator; "
 		    "skipped (its effect is missing)", r->node, op, sub);
 }

@@ -94,7 +94,8 @@ struct rdc_sim_ring {
 	uint8_t *base;
 	uint64_t size;               /* bytes */
 	volatile uint64_t *rptr, *wptr, *doorbell;
-	bool warned;                 /* one "unsupported" message per ring */
+	bool warned;                 /* one "unsupported"/"stalled" message per ring */
+	uint64_t unsupported_ops;    /* SDMA ops already reported (bit per op < 64) */
 };
 
 /* sdma.c: execute the SDMA packets between *rptr and *wptr (byte indices).
