@@ -36,6 +36,9 @@ for bad in 10.3 10.3.0x 10.3.0.1 abc 64.0.0; do
   echo "$out" | grep -qF "HSA_OVERRIDE_GFX_VERSION $bad is invalid" || fail "no thunk message for bad override '$bad': $out"
   [ -z "$(echo "$out" | agents)" ] || fail "override '$bad' accepted: $(echo "$out" | agents)"
 done
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=0.0.0 2>&1); rc=$?
+[ $rc -eq 134 ] || fail "override 0.0.0 should abort like the assert-enabled thunk, rc=$rc"
+echo "$out" | grep -qF 'HSA_OVERRIDE_GFX_VERSION may be needed' || fail "override 0.0.0: assertion text missing: $out"
 echo "ok: bad override values fail like the thunk"
 
 start=$(date +%s)

@@ -17,6 +17,7 @@
  * gfx11: such a node makes ROCR fail agent creation ("The GPU node has an
  * unrecognized id"), so we say so on stderr before ROCR gets there.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,15 @@ static HSAKMT_STATUS fill_gpu(HsaNodeProperties *p, uint32_t node, const struct 
 	p->EngineId.ui32.Major = major & 0x3f;
 	p->EngineId.ui32.Minor = minor & 0xff;
 	p->EngineId.ui32.Stepping = step & 0xff;
+	if (!p->EngineId.ui32.Major) {
+		/* Debian's 5.2.3 thunk is built with assertions, and its
+		 * topology_sysfs_get_node_props ends with this one: an override
+		 * such as "0.0.0" passes the sscanf test and then aborts there. */
+		fprintf(stderr, "%s: topology.c (simulated libhsakmt): topology_sysfs_get_node_props: "
+				"Assertion `props->EngineId.ui32.Major && \"HSA_OVERRIDE_GFX_VERSION may "
+				"be needed\"' failed.\n", program_invocation_short_name);
+		abort();
+	}
 	/* CAL name: DID table name when the thunk has one, else GFX<version>. */
 	if (g->codename)
 		snprintf((char *)p->AMDName, sizeof p->AMDName, "%s", g->codename);
