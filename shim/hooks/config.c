@@ -174,3 +174,27 @@ bool rdc_config_spoof_matches(const struct rdc_config *c, const char *object_pat
 	}
 	return false;
 }
+
+/* HIP numbers the GPU agents it sees: all of them, or those listed in
+ * HIP_VISIBLE_DEVICES (else CUDA_VISIBLE_DEVICES), in list order. */
+int rdc_hip_ordinal(const char *visible, int agent_index)
+{
+	if (!visible)
+		return agent_index;
+	int ord = 0;
+	const char *p = visible;
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			break;   /* HIP stops at the first entry it cannot read */
+		if (v == agent_index)
+			return ord;
+		ord++;
+		p = end;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return -1;
+}

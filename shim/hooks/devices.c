@@ -117,7 +117,11 @@ static hsa_status_t add_agent(hsa_agent_t agent, void *arg)
 		return HSA_STATUS_SUCCESS;
 	struct rdc_device *d = &devs[n];
 	memset(d, 0, sizeof *d);
-	d->index = (int)n;
+	const char *vis = getenv("HIP_VISIBLE_DEVICES");
+	if (!vis)
+		vis = getenv("CUDA_VISIBLE_DEVICES");
+	d->agent_index = (int)n;
+	d->index = rdc_hip_ordinal(vis, (int)n);
 	d->agent = agent.handle;
 	struct isa_ctx c = { { 0 } };
 	isas(agent, first_isa, &c);
@@ -132,6 +136,8 @@ static hsa_status_t add_agent(hsa_agent_t agent, void *arg)
 		rdc_logf(RDC_LOG_WARN, "device %zu: ISA name '%s' not understood (%s); leaving it alone",
 			 n, c.name, dg.msg);
 		d->mode = RDC_MODE_OFF;
+	} else if (d->index < 0) {
+		d->mode = RDC_MODE_OFF;   /* HIP does not see it: nothing to decide */
 	} else {
 		d->mode = rdc_config_device_mode(&rdc_cfg, d->index);
 	}
@@ -194,7 +200,8 @@ static void enumerate(void)
 		char tgt[64];
 		rdc_target_format(&d->target, tgt, sizeof tgt);
 		struct rdc_kv kv[] = {
-			RDC_KV_N("device", d->index), RDC_KV_S("target", tgt),
+			RDC_KV_N("device", d->index), RDC_KV_N("agent", d->agent_index),
+			RDC_KV_S("target", tgt),
 			RDC_KV_S("isa", d->isa_name), RDC_KV_S("mode", rdc_mode_name(d->mode)),
 			RDC_KV_S("spoof_as", d->spoof_as[0] ? d->spoof_as : "-"),
 		};
@@ -264,6 +271,15 @@ size_t rdc_devices_count(void)
 const struct rdc_device *rdc_device_get(size_t i)
 {
 	return i < atomic_load(&n_devs) ? &devs[i] : NULL;
+}
+
+const struct rdc_device *rdc_device_by_hip(int ordinal)
+{
+	size_t n = atomic_load(&n_devs);
+	for (size_t i = 0; ordinal >= 0 && i < n; i++)
+		if (devs[i].index == ordinal)
+			return &devs[i];
+	return NULL;
 }
 
 const struct rdc_device *rdc_device_by_agent(uint64_t handle)

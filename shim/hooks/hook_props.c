@@ -32,7 +32,7 @@ RDC_HOOK hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
 	if (err != hipSuccess || !prop || rdc_guard_active() || deviceId < 0)
 		return err;
 	rdc_init();
-	const struct rdc_device *dev = rdc_device_get((size_t)deviceId);
+	const struct rdc_device *dev = rdc_device_by_hip(deviceId);
 	if (!dev || dev->mode != RDC_MODE_SPOOF || !dev->spoof_as[0])
 		return err;
 	int saved = errno;

@@ -151,7 +151,10 @@ extern pthread_mutex_t rdc_log_lock;
 
 /* ---- device registry (devices.c) ------------------------------------------ */
 struct rdc_device {
-	int index;               /* HIP device ordinal: order of GPU agents */
+	int index;               /* HIP device ordinal (order of GPU agents, then
+	                            HIP_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES);
+	                            -1 when HIP does not see the agent */
+	int agent_index;         /* position among ROCR's GPU agents */
 	uint64_t agent;          /* hsa_agent_t.handle */
 	struct rdc_target target;/* the true target (ISA name) */
 	char isa_name[96];       /* "amdgcn-amd-amdhsa--gfx1031" */
@@ -170,6 +173,11 @@ void rdc_devices_note_runtime_up(void);
 size_t rdc_devices_count(void);
 const struct rdc_device *rdc_device_get(size_t i);
 const struct rdc_device *rdc_device_by_agent(uint64_t handle);
+/* The device HIP calls `ordinal`, or NULL. */
+const struct rdc_device *rdc_device_by_hip(int ordinal);
+/* HIP's ordinal for ROCR GPU agent `agent_index` given a visibility list
+ * ("1,0", as HIP_VISIBLE_DEVICES); -1 when hidden.  Pure. */
+int rdc_hip_ordinal(const char *visible, int agent_index);
 /* The tables in use (built-in or RDNACOMPAT_TABLES), loaded once. */
 const struct rdc_tables *rdc_tables(void);
 /* Did someone else (HIP) initialise HSA (so fat binaries are digested at

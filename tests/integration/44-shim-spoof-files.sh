@@ -46,6 +46,12 @@ RDNACOMPAT_DEVICE_1=off run gfx1031,gfx1032 "$T/spoofmain" "$D"
 expect "device1 app=gfx1032 rocblas=gfx1032 $none" "per-device off"
 expect "device0 app=gfx1031 rocblas=gfx1031 $ok" "per-device: the other device still maps"
 
+# HIP_VISIBLE_DEVICES renumbers: HIP's device 0 is the second agent here.
+HIP_VISIBLE_DEVICES=1 RDNACOMPAT_MODE=spoof run gfx1030,gfx1031 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1030 $ok" "HIP_VISIBLE_DEVICES=1"
+HIP_VISIBLE_DEVICES=1 RDNACOMPAT_DEVICE_0=off run gfx1030,gfx1031 "$T/spoofmain" "$D"
+expect "device0 app=gfx1031 rocblas=gfx1031 $none" "HIP_VISIBLE_DEVICES=1, device 0 off"
+
 # An existing file for the real target is never redirected.
 echo "lib-gfx1031" >"$D/TensileLibrary_lazy_gfx1031.dat"
 run gfx1031 "$T/spoofmain" "$D"

@@ -112,6 +112,18 @@ static void test_config_bad_values(void **state)
 	assert_int_equal(rdc_level_parse("warning"), RDC_LOG_WARN);
 }
 
+static void test_hip_ordinal(void **state)
+{
+	(void)state;
+	assert_int_equal(rdc_hip_ordinal(NULL, 3), 3);
+	assert_int_equal(rdc_hip_ordinal("1,0", 0), 1);
+	assert_int_equal(rdc_hip_ordinal("1,0", 1), 0);
+	assert_int_equal(rdc_hip_ordinal("1,0", 2), -1);
+	assert_int_equal(rdc_hip_ordinal("2", 2), 0);
+	assert_int_equal(rdc_hip_ordinal("", 0), -1);
+	assert_int_equal(rdc_hip_ordinal("0,x,1", 1), -1);   /* HIP stops at "x" */
+}
+
 /* ---- log lines ------------------------------------------------------------ */
 
 static void test_log_format(void **state)
@@ -293,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_values),
 		cmocka_unit_test(test_config_bad_values),
+		cmocka_unit_test(test_hip_ordinal),
 		cmocka_unit_test(test_log_format),
 		cmocka_unit_test(test_hdr_roundtrip),
 		cmocka_unit_test(test_extents),
