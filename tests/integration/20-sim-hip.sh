@@ -85,6 +85,8 @@ echo "ok: gfx1030 + gfx1031 with a per-node override, dispatch on device 1"
 rm -f "$trace"
 out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1030 RDNACOMPAT_SIM_TRACE="$trace" -- "$exe" 1 2>&1) || fail "2x gfx1030: $out"
 [ "$(echo "$out" | grep -c 'gcnArchName=gfx1030')" = 2 ] || fail "2x gfx1030: both devices expected: $out"
+# The thunk's indirect GPU -> CPU -> GPU links make the two GPUs peers.
+echo "$out" | grep -q 'peer 0->1: 1, peer copy: ok' || fail "2x gfx1030: peer access/copy: $out"
 check_trace "$trace" 1 gfx1030
 echo "ok: two gfx1030"
 

@@ -128,7 +128,7 @@ static HSAKMT_STATUS fill_gpu(HsaNodeProperties *p, uint32_t node, const struct 
 	p->NumFComputeCores = g->cus * 2; /* SIMDs: 2 per RDNA CU */
 	p->NumMemoryBanks = 3;            /* frame buffer, LDS, scratch */
 	p->NumCaches = 2;
-	p->NumIOLinks = 1;
+	p->NumIOLinks = rdc_sim_config_get()->n_gpus; /* the CPU + every other GPU */
 	p->FComputeIdLo = 0x80000000u + (node - 1) * 0x1000;
 	p->Capability.ui32.DoorbellType = 2;
 	p->Capability.ui32.QueueSizePowerOfTwo = 1;
@@ -358,13 +358,21 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeIoLinkProperties(HSAuint32 node, HSAuint3
 		return st;
 	if (!l || n > snap.node[node].NumIOLinks)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
+	/* As the KFD and the thunk build them: CPU <-> GPU direct PCIe links of
+	 * weight 20, and for each pair of GPUs the indirect GPU -> CPU -> GPU link
+	 * the thunk adds (topology_create_indirect_gpu_links), weight 20 + 20. */
 	for (unsigned i = 0; i < n; i++) {
 		memset(&l[i], 0, sizeof l[i]);
 		l[i].IoLinkType = HSA_IOLINKTYPE_PCIEXPRESS;
 		l[i].VersionMajor = 4;
 		l[i].NodeFrom = node;
-		l[i].NodeTo = node == 0 ? i + 1 : 0;
-		l[i].Weight = 20;
+		if (node == 0)
+			l[i].NodeTo = i + 1;
+		else if (i == 0)
+			l[i].NodeTo = 0;
+		else
+			l[i].NodeTo = i < node ? i : i + 1; /* the other GPUs in order */
+		l[i].Weight = node == 0 || i == 0 ? 20 : 40;
 		l[i].MinimumBandwidth = 1;
 		l[i].MaximumBandwidth = 32000;
 		l[i].MinimumLatency = 1;

@@ -48,6 +48,23 @@ int main(int argc, char **argv)
 		printf("device %d: %s gcnArchName=%s CUs=%d\n", d, p.name, p.gcnArchName,
 		       p.multiProcessorCount);
 	}
+	if (n_dev >= 2) { /* peer access and a device-to-device copy across GPUs */
+		int can = -1, a[1024], r[1024], *p0, *p1;
+		CHECK(hipDeviceCanAccessPeer(&can, 0, 1));
+		for (int i = 0; i < 1024; i++)
+			a[i] = i * 3 + 1;
+		CHECK(hipSetDevice(0));
+		CHECK(hipMalloc(&p0, sizeof a));
+		CHECK(hipMemcpy(p0, a, sizeof a, hipMemcpyHostToDevice));
+		CHECK(hipSetDevice(1));
+		CHECK(hipMalloc(&p1, sizeof a));
+		CHECK(hipMemcpyPeer(p1, 1, p0, 0, sizeof a));
+		CHECK(hipMemcpy(r, p1, sizeof r, hipMemcpyDeviceToHost));
+		printf("peer 0->1: %d, peer copy: %s\n", can, memcmp(a, r, sizeof a) ? "MISMATCH" : "ok");
+		CHECK(hipFree(p1));
+		CHECK(hipSetDevice(0));
+		CHECK(hipFree(p0));
+	}
 	int dev = argc > 1 ? atoi(argv[1]) : 0;
 	CHECK(hipSetDevice(dev));
 	const int n = 1 << 16;
