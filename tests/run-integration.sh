@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run-integration.sh BUILD — run tests/integration/*.sh in order.  Each script
+# run-integration.sh BUILD [TEST...] — run tests/integration/*.sh (or the
+# named tests) in order.  Each script
 # gets BUILD (absolute) as $1 and exits 0 (pass), 77 (skip, with a reason on
 # stderr) or anything else (fail).  Closing line: "N passed, N failed, N skipped".
 set -u
 build=$(cd "${1:-build}" && pwd)
+shift || true
+if [ $# -gt 0 ]; then tests=("$@"); else tests=(tests/integration/*.sh); fi
 export RDC_FIXTURES="$build/fixtures" RDC_SRCDIR="$PWD" RDC_BUILD="$build"
 pass=0; fail=0; skip=0; failed=()
-for t in tests/integration/*.sh; do
+for t in "${tests[@]}"; do
   [ -f "$t" ] || continue
   echo "== $t"
   start=$(date +%s)
