@@ -155,17 +155,23 @@ void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kerne
 	bool kargs_ok = ksize <= 4096 && pk.kernarg_address &&
 			rdc_sim_mem_valid((uintptr_t)pk.kernarg_address, ksize);
 
-	size_t cap = 512 + 2 * strlen(kernel) + (kargs_ok ? 2 * (size_t)ksize : 0);
+	size_t cap = 512 + 6 * strlen(kernel) + (kargs_ok ? 2 * (size_t)ksize : 0);
 	char *line = malloc(cap);
 	if (!line)
 		return;
 	size_t n = 0;
 	n += (size_t)snprintf(line + n, cap - n, "{\"gpu\":%d,\"node\":%u,\"target\":\"%s\",\"kernel\":\"",
 			      rdc_sim_gpu_index(node), node, proc);
-	for (const char *k = kernel; *k; k++) { /* symbols need no escaping, but be safe */
-		if (*k == '"' || *k == '\\')
+	for (const unsigned char *k = (const unsigned char *)kernel; *k; k++) {
+		/* valid JSON whatever the ELF held: escape quotes, controls, non-ASCII */
+		if (*k == '"' || *k == '\\') {
 			line[n++] = '\\';
-		line[n++] = (unsigned char)*k < 0x20 ? '?' : *k;
+			line[n++] = (char)*k;
+		} else if (*k < 0x20 || *k >= 0x7f) {
+			n += (size_t)snprintf(line + n, cap - n, "\\u%04x", *k);
+		} else {
+			line[n++] = (char)*k;
+		}
 	}
 	n += (size_t)snprintf(line + n, cap - n,
 			      "\",\"grid\":[%u,%u,%u],\"workgroup\":[%u,%u,%u],\"kernarg_size\":%u,\"kernarg\":\"",

@@ -9,6 +9,7 @@
 #include <hsa.h>
 #include <hsakmt.h>
 #include <amd_hsa_signal.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,75 @@ static void wait_rptr(volatile uint64_t *rptr, uint64_t want)
 	}
 }
 
-int main(void)
+/* Map a code object into a fresh allocation as ROCR's loader does (each
+ * PT_LOAD at its p_vaddr from the allocation's start) and dispatch kernel_object = base + kd_off, then the same with
+ * random corruption of the headers: the simulator must neither crash nor
+ * misname.  Returns the number of dispatches. */
+static int codeobject_dispatches(const char *path, uint64_t kd_off, HsaEvent *ev)
+{
+	FILE *f = fopen(path, "rb");
+	CHECK(f, "open %s", path);
+	static uint8_t file[65536];
+	size_t n = fread(file, 1, sizeof file, f);
+	fclose(f);
+	CHECK(n >= 0x800 && kd_off + 64 <= n, "code object %s", path);
+	uint8_t *img = alloc(1, 65536);
+	uint8_t *aql = alloc(0, 4096);
+	uint64_t *ids = alloc(0, 4096);
+	uint8_t *kargs = alloc(0, 4096);
+	for (int i = 0; i < 64; i++)
+		*(uint16_t *)(aql + i * 64) = HSA_PACKET_TYPE_INVALID;
+	HsaQueueResource qr;
+	memset(&qr, 0, sizeof qr);
+	qr.Queue_read_ptr_aql = &ids[0];
+	qr.Queue_write_ptr_aql = &ids[8];
+	CHECK(hsaKmtCreateQueue(1, HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL, aql, 4096, NULL, &qr) == 0,
+	      "AQL queue for code objects");
+	srand(1234);
+	int count = 0;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)file;
+	CHECK(eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) <= n, "program headers");
+	for (int round = 0; round < 300; round++) {
+		memset(img, 0, 65536);
+		for (unsigned i = 0; i < eh->e_phnum; i++) {
+			const Elf64_Phdr *ph = (const Elf64_Phdr *)(file + eh->e_phoff) + i;
+			if (ph->p_type != PT_LOAD)
+				continue;
+			CHECK(ph->p_offset + ph->p_filesz <= n && ph->p_vaddr + ph->p_memsz <= 65536, "segment %u", i);
+			memcpy(img + ph->p_vaddr, file + ph->p_offset, ph->p_filesz);
+		}
+		if (round > 0) /* corrupt 1..8 bytes of the first page (headers, dynsym, hash) */
+			for (int k = 1 + rand() % 8; k > 0; k--)
+				img[rand() % 0x800] = (uint8_t)rand();
+		memset(kargs, 0, 64);
+		kargs[0] = 0xab;
+		kargs[8] = (uint8_t)round;
+		uint64_t idx = ids[8];
+		hsa_kernel_dispatch_packet_t *kp = (hsa_kernel_dispatch_packet_t *)(aql + (idx % 64) * 64);
+		memset((uint8_t *)kp + 2, 0, 62);
+		kp->setup = 1;
+		kp->workgroup_size_x = 64;
+		kp->workgroup_size_y = kp->workgroup_size_z = 1;
+		kp->grid_size_x = 256;
+		kp->grid_size_y = kp->grid_size_z = 1;
+		kp->kernel_object = (uint64_t)(uintptr_t)(img + kd_off);
+		kp->kernarg_address = kargs;
+		__atomic_store_n(&kp->header, (uint16_t)(HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE),
+				 __ATOMIC_RELEASE);
+		__atomic_store_n(&ids[8], idx + 1, __ATOMIC_RELEASE);
+		double t0 = now_ms();
+		while (__atomic_load_n(&ids[0], __ATOMIC_ACQUIRE) < idx + 1) {
+			usleep(50);
+			CHECK(now_ms() - t0 < 20000, "dispatch %d not retired", round);
+		}
+		count++;
+	}
+	CHECK(hsaKmtDestroyQueue(qr.QueueId) == 0, "destroy");
+	(void)ev;
+	return count;
+}
+
+int main(int argc, char **argv)
 {
 	CHECK(hsaKmtOpenKFD() == HSAKMT_STATUS_SUCCESS, "open");
 	HsaVersionInfo v;
@@ -229,6 +298,11 @@ int main(void)
 	CHECK(hsaKmtDestroyQueue(qr.QueueId) == 0 && hsaKmtDestroyQueue(qr.QueueId) == HSAKMT_STATUS_INVALID_HANDLE,
 	      "destroy AQL queue once");
 	printf("ok: AQL barrier-AND waits, dispatch retired, signal + event\n");
+
+	if (argc > 2) {
+		int k = codeobject_dispatches(argv[1], strtoull(argv[2], NULL, 0), ev);
+		printf("ok: %d dispatches from a code object image (1 intact, %d corrupted)\n", k, k - 1);
+	}
 
 	/* unsupported requests are refused, not hung */
 	memset(&qr, 0, sizeof qr);
