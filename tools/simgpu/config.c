@@ -269,7 +269,7 @@ static int parse_gpu(struct rdc_sim_gpu *g, const char *spec)
 			rdc_sim_log("RDNACOMPAT_SIM_GPUS: '%s' is not a gfx target (e.g. gfx1031)", buf);
 			return -1;
 		}
-		snprintf(g->proc, sizeof g->proc, "%s", buf);
+		memcpy(g->proc, buf, strlen(buf) + 1); /* fits: checked above */
 		const struct card_default *d = default_for_proc(g->proc);
 		if (d) {
 			apply_default(g, d);
@@ -277,7 +277,9 @@ static int parse_gpu(struct rdc_sim_gpu *g, const char *spec)
 			g->cus = 32;
 			g->vram = 8ull << 30;
 			g->device_id = 0x7fff;
-			snprintf(g->name, sizeof g->name, "AMD Radeon (simulated %s)", buf);
+			char p[sizeof g->proc];
+			memcpy(p, g->proc, sizeof p);
+			snprintf(g->name, sizeof g->name, "AMD Radeon (simulated %s)", p);
 		}
 	}
 	if (card && apply_card(g, card, have_proc)) {
