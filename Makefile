@@ -28,7 +28,7 @@ OPT      ?= -O2 -g
 SAN      ?=
 VERSION  := 0.1.0
 
-WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
+WARN     := -Wall -Wextra -Werror
 CPPFLAGS := -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -I/usr/include/hsa
 CFLAGS_ALL = -std=c11 $(WARN) $(OPT) $(SAN) -fPIC -fvisibility=hidden $(CPPFLAGS) $(EXTRA_CFLAGS)
 LDSAN    = $(SAN)
