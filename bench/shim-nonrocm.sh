@@ -7,13 +7,17 @@
 # harness, without `env`, so the figure is fork+exec+run+exit+reap of the
 # command alone, plus the harness's own constant spawn cost on both sides).
 # Prints medians, p10-p90, the ratio and the absolute delta per command.
+# PY (default /usr/bin/python3, Debian's) is the interpreter started: not a
+# wrapper such as a pyenv shim, which is a bash script starting a dozen
+# processes (each of which would load the shim).
 # Defaults: N=300, BUILD=build.
 set -euo pipefail
 n=${1:-300}
 B=$(cd "${2:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 [ -f "$B/librdnacompat.so" ] || { echo "no $B/librdnacompat.so (make BUILD=$B)" >&2; exit 2; }
-py=$(command -v python3)
+py=${PY:-/usr/bin/python3}
+[ -x "$py" ] && head -c 4 "$py" | grep -q ELF || { echo "$py is not an ELF interpreter (set PY)" >&2; exit 2; }
 echo "$(nproc) CPUs; $(date -u +%FT%TZ)"
 echo "== /bin/true"
 python3 "$here/interleave.py" -n "$n" -w 5 \
