@@ -25,49 +25,9 @@
 #include <zstd.h>
 
 #include "rdnacompat/bundle.h"
+#include "fixture.h"
 
 /* ---- helpers --------------------------------------------------------------- */
-
-static char *fixture(const char *rel)
-{
-	const char *dir = getenv("RDC_FIXTURES");
-	if (!dir)
-		return NULL;
-	size_t n = strlen(dir) + strlen(rel) + 2;
-	char *p = malloc(n);
-	snprintf(p, n, "%s/%s", dir, rel);
-	if (access(p, R_OK) != 0) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
-	if (n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
-
-static bool have_tool(const char *t)
-{
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", t);
-	return system(cmd) == 0;
-}
 
 static void st64(uint8_t *p, uint64_t v)
 {
@@ -170,10 +130,10 @@ static void test_md5_rfc1321(void **state)
 static void test_md5_matches_md5sum(void **state)
 {
 	(void)state;
-	char *path = fixture("bundle/iota.bundle");
-	if (!path || !have_tool("md5sum")) {
-		free(path);
+	char *path = have_tool("md5sum") ? fixture_path("bundle/iota.bundle") : NULL;
+	if (!path) {
 		skip();
+		return; /* skip() longjmps; the compiler does not know */
 	}
 	char cmd[4096], out[64] = "";
 	snprintf(cmd, sizeof cmd, "md5sum '%s'", path);
@@ -194,10 +154,10 @@ static void test_md5_matches_md5sum(void **state)
 
 static void check_against_bundler(const char *rel)
 {
-	char *path = fixture(rel);
-	if (!path || !have_tool("clang-offload-bundler-15")) {
-		free(path);
+	char *path = have_tool("clang-offload-bundler-15") ? fixture_path(rel) : NULL;
+	if (!path) {
 		skip();
+		return; /* skip() longjmps; the compiler does not know */
 	}
 	size_t len;
 	uint8_t *buf = slurp(path, &len);
@@ -281,7 +241,7 @@ static void test_fixture_iota_align4096(void **s) { (void)s; check_against_bundl
 static void check_writer_matches(const char *rel, uint64_t align, const char *const *targets,
 				 const char *const *stems, size_t n)
 {
-	char *path = fixture(rel);
+	char *path = fixture_path(rel);
 	if (!path) {
 		skip();
 	}
@@ -295,7 +255,7 @@ static void check_writer_matches(const char *rel, uint64_t align, const char *co
 	for (size_t i = 0; i < n; i++) {
 		char rel_co[128];
 		snprintf(rel_co, sizeof rel_co, "co/%s.co", stems[i]);
-		char *cp = fixture(rel_co);
+		char *cp = fixture_path(rel_co);
 		assert_non_null(cp);
 		size_t cl;
 		co[i] = slurp(cp, &cl);
@@ -473,7 +433,7 @@ static void check_ccob(const uint8_t *plain, size_t plen, int method, unsigned v
 static void test_ccob_roundtrip_all(void **state)
 {
 	(void)state;
-	char *path = fixture("bundle/iota.bundle");
+	char *path = fixture_path("bundle/iota.bundle");
 	size_t len;
 	uint8_t *plain = path ? slurp(path, &len) : make_bundle(&len);
 	for (unsigned v = 1; v <= 3; v++) {

@@ -28,33 +28,13 @@
 
 #include "rdnacompat/codeobj.h"
 #include "rdnacompat/target.h"
+#include "fixture.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static uint8_t *load(const char *rel, size_t *n)
-{
-	const char *dir = getenv("RDC_FIXTURES");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", dir ? dir : "build/fixtures", rel);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long l = ftell(f);
-	rewind(f);
-	uint8_t *b = malloc(l > 0 ? (size_t)l : 1);
-	if (b && fread(b, 1, (size_t)l, f) != (size_t)l) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*n = (size_t)l;
-	return b;
-}
-
 #define LOAD_OR_SKIP(var, n, rel)                                                  \
 	size_t n = 0;                                                              \
-	uint8_t *var = load(rel, &n);                                              \
+	uint8_t *var = load_fixture(rel, &n);                                      \
 	if (!var) {                                                                \
 		print_message("fixture %s missing, skipped\n", rel);               \
 		skip();                                                            \

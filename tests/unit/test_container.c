@@ -23,30 +23,9 @@
 
 #include "rdnacompat/bundle.h"
 #include "rdnacompat/container.h"
+#include "fixture.h"
 
 #define ROCSPARSE "/usr/lib/x86_64-linux-gnu/librocsparse.so.0"
-
-static char *fixture(const char *rel)
-{
-	const char *dir = getenv("RDC_FIXTURES");
-	if (!dir)
-		return NULL;
-	size_t n = strlen(dir) + strlen(rel) + 2;
-	char *p = malloc(n);
-	snprintf(p, n, "%s/%s", dir, rel);
-	if (access(p, R_OK) != 0) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
-static bool have_tool(const char *t)
-{
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", t);
-	return system(cmd) == 0;
-}
 
 static uint64_t file_size(const char *p)
 {
@@ -208,7 +187,7 @@ static struct scan check_host(const char *path, size_t want_bundles)
 static void test_host_1030(void **state)
 {
 	(void)state;
-	char *p = fixture("host/libiota-1030.so");
+	char *p = fixture_path("host/libiota-1030.so");
 	if (!p)
 		skip();
 	struct scan s = check_host(p, 1);
@@ -221,7 +200,7 @@ static void test_host_1030(void **state)
 static void test_host_two_targets(void **state)
 {
 	(void)state;
-	char *p = fixture("host/libiota-2t.so");
+	char *p = fixture_path("host/libiota-2t.so");
 	if (!p)
 		skip();
 	struct scan s = check_host(p, 1);
@@ -234,7 +213,7 @@ static void test_host_two_targets(void **state)
 static void test_host_two_tus(void **state)
 {
 	(void)state;
-	char *p = fixture("host/libiota-2tu.so");
+	char *p = fixture_path("host/libiota-2tu.so");
 	if (!p)
 		skip();
 	struct scan s = check_host(p, 2);
@@ -278,7 +257,7 @@ static void test_rocsparse(void **state)
 static void test_code_object_and_bundle(void **state)
 {
 	(void)state;
-	char *co = fixture("co/gfx1030.co"), *bu = fixture("bundle/iota.bundle");
+	char *co = fixture_path("co/gfx1030.co"), *bu = fixture_path("bundle/iota.bundle");
 	if (!co || !bu) {
 		free(co);
 		free(bu);
@@ -372,7 +351,7 @@ static void test_bad_files(void **state)
 	expect_open_fail(p, RDC_E_FORMAT, 0);
 	unlink(p);
 
-	char *so = fixture("host/libiota-1030.so");
+	char *so = fixture_path("host/libiota-1030.so");
 	if (so) {
 		FILE *f = fopen(so, "rb");
 		assert_non_null(f);

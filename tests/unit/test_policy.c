@@ -21,6 +21,7 @@
 
 #include "rdnacompat/bundle.h"
 #include "rdnacompat/codeobj.h"
+#include "fixture.h"
 #include "rdnacompat/policy.h"
 #include "rdnacompat/tables.h"
 #include "rdnacompat/target.h"
@@ -270,19 +271,8 @@ struct blob {
 
 static bool load(const char *rel, struct blob *b)
 {
-	const char *dir = getenv("RDC_FIXTURES");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", dir ? dir : "build/fixtures", rel);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b->p = malloc(n > 0 ? (size_t)n : 1);
-	b->n = b->p && n > 0 ? fread(b->p, 1, (size_t)n, f) : 0;
-	fclose(f);
-	return b->n > 0;
+	b->p = load_fixture(rel, &b->n);
+	return b->p && b->n > 0;
 }
 
 static int choose_file(const char *rel, const char *dev, unsigned flags, struct rdc_choice *c)

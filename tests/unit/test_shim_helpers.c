@@ -25,6 +25,7 @@
 #include "rdnacompat/bundle.h"
 #include "rdnacompat/codeobj.h"
 #include "shim.h"
+#include "fixture.h"
 
 /* ---- environment ---------------------------------------------------------- */
 
@@ -147,34 +148,6 @@ static void test_log_format(void **state)
 	assert_int_equal(small[n], 0);
 }
 
-/* ---- fixtures ------------------------------------------------------------- */
-
-static char *fixture(const char *rel)
-{
-	static char path[1024];
-	const char *dir = getenv("RDC_FIXTURES");
-	snprintf(path, sizeof path, "%s/%s", dir ? dir : "build/fixtures", rel);
-	return path;
-}
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *p = malloc((size_t)len);
-	if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return p;
-}
-
 /* ---- header writer --------------------------------------------------------- */
 
 static void test_hdr_roundtrip(void **state)
@@ -208,7 +181,7 @@ static void test_extents(void **state)
 {
 	(void)state;
 	size_t n = 0;
-	uint8_t *co = slurp(fixture("co/gfx1030.co"), &n);
+	uint8_t *co = load_fixture("co/gfx1030.co", &n);
 	assert_non_null(co);
 	uint64_t ext = 0;
 	assert_int_equal(rdc_elf_extent(co, n, &ext), 0);
@@ -256,7 +229,7 @@ static void check_rebuilt(const struct rdc_region *r, const struct rdc_bundle *o
 static void test_remap_file_and_copy(void **state)
 {
 	(void)state;
-	const char *path = fixture("bundle/iota-1030.bundle");
+	char *path = fixture_path("bundle/iota-1030.bundle");
 	size_t n = 0;
 	uint8_t *before = slurp(path, &n);
 	assert_non_null(before);
@@ -297,6 +270,7 @@ static void test_remap_file_and_copy(void **state)
 	munmap(mb, ml);
 	free(before);
 	free(after);
+	free(path);
 }
 
 int main(void)
