@@ -132,6 +132,13 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 		c->redirect_files = strcmp(v, "0") != 0;
 	v = get("RDNACOMPAT_OPT_IN", arg);
 	c->opt_in = v && *v && strcmp(v, "0") != 0;
+	v = get("RDNACOMPAT_ISA_FILTER", arg);
+	if (v && *v) {
+		if (strcasecmp(v, "native") == 0)
+			c->isa_filter_native = true;
+		else if (strcasecmp(v, "all") != 0)
+			problem(c, "%s%s=%s is not all|native (using all)", "RDNACOMPAT_ISA_FILTER", v);
+	}
 }
 
 bool rdc_edge_usable(const struct rdc_compat_edge *e)

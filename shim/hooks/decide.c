@@ -33,6 +33,20 @@ static void entry_name(const struct rdc_bundle *b, long i, char *buf, size_t n)
 	snprintf(buf, n, "%.*s", len, e->id);
 }
 
+/* The entry the runtime loads by itself through the device's generic ISA
+ * (ROCR >= ~6.4 lists it, newer CLR looks it up after the native one), or
+ * -1. */
+static long runtime_generic_entry(const struct rdc_bundle *b, const struct rdc_device *dev)
+{
+	for (size_t i = 0; dev->generic.proc[0] && i < b->n_entries; i++) {
+		const struct rdc_bundle_entry *e = &b->entries[i];
+		if (e->size && e->parsed.has_target && e->parsed.kind != RDC_KIND_HOST &&
+		    rdc_device_runtime_generic(dev, &e->parsed.target))
+			return (long)i;
+	}
+	return -1;
+}
+
 static void log_refused(const char *lib, long index, const struct rdc_device *dev,
 			const struct rdc_choice *c)
 {
@@ -87,6 +101,22 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 			continue;
 		}
 		const struct rdc_choice *c = &ch->c;
+		long g = c->verdict != RDC_VERDICT_NATIVE ? runtime_generic_entry(b, dev) : -1;
+		if (g >= 0) {
+			entry_name(b, g, ent, sizeof ent);
+			char reason[300];
+			snprintf(reason, sizeof reason, "the runtime lists %s for this agent and loads "
+				 "the bundle's %s entry itself", dev->generic.proc, dev->generic.proc);
+			struct rdc_kv kv[] = {
+				RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", source),
+				RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
+				RDC_KV_S("mode", rdc_mode_name(dev->mode)), RDC_KV_S("verdict", "native"),
+				RDC_KV_S("entry", ent), RDC_KV_S("chosen", dev->generic.proc),
+				RDC_KV_N("bytes", b->entries[g].size), RDC_KV_S("reason", reason),
+			};
+			rdc_log_event(RDC_LOG_DEBUG, "native", kv, sizeof kv / sizeof kv[0]);
+			continue;
+		}
 		rdc_target_format(&c->chosen, chosen, sizeof chosen);
 		entry_name(b, c->entry, ent, sizeof ent);
 		const char *event = rdc_verdict_name(c->verdict);

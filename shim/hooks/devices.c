@@ -61,25 +61,60 @@ const struct rdc_tables *rdc_tables(void)
 	return tables;
 }
 
+/* Every ISA the agent reports: ROCR <= 6.3 reports one (the native ISA);
+ * newer ROCR also reports the generic one ("amdgcn-amd-amdhsa--gfx10-3-
+ * generic", native first).  The native one is the first that is not a
+ * generic target, whatever the order. */
 struct isa_ctx {
-	char name[96];
+	char name[96];           /* native ISA name */
+	uint64_t handle;
+	char generic[96];        /* generic ISA name, "" if none */
+	uint64_t generic_handle;
+	unsigned n;
 };
 
-static hsa_status_t first_isa(hsa_isa_t isa, void *arg)
+bool rdc_proc_is_generic(const char *proc)
 {
-	struct isa_ctx *c = arg;
+	size_t n = proc ? strlen(proc) : 0;
+	return n > 8 && strcmp(proc + n - 8, "-generic") == 0;
+}
+
+int rdc_isa_name_of(uint64_t handle, char *buf, size_t n)
+{
+	hsa_isa_t isa = { handle };
 	uint32_t len = 0;
 	__typeof__(&hsa_isa_get_info_alt) get = RDC_REAL(hsa_isa_get_info_alt);
-	if (!get || get(isa, HSA_ISA_INFO_NAME_LENGTH, &len) != HSA_STATUS_SUCCESS ||
-	    len == 0 || len >= sizeof c->name)
-		return HSA_STATUS_SUCCESS;
-	char tmp[sizeof c->name + 8];
+	if (!get || get(isa, HSA_ISA_INFO_NAME_LENGTH, &len) != HSA_STATUS_SUCCESS || len == 0 ||
+	    len >= n)
+		return RDC_E_NOTFOUND;
+	char tmp[256];
 	memset(tmp, 0, sizeof tmp);
-	if (get(isa, HSA_ISA_INFO_NAME, tmp) != HSA_STATUS_SUCCESS)
+	if (len >= sizeof tmp || get(isa, HSA_ISA_INFO_NAME, tmp) != HSA_STATUS_SUCCESS)
+		return RDC_E_NOTFOUND;
+	snprintf(buf, n, "%s", tmp);
+	return buf[0] ? 0 : RDC_E_NOTFOUND;
+}
+
+static hsa_status_t note_isa(hsa_isa_t isa, void *arg)
+{
+	struct isa_ctx *c = arg;
+	char name[96];
+	c->n++;
+	if (rdc_isa_name_of(isa.handle, name, sizeof name) != 0)
 		return HSA_STATUS_SUCCESS;
-	memcpy(c->name, tmp, sizeof c->name - 1);
-	c->name[sizeof c->name - 1] = 0;
-	return HSA_STATUS_INFO_BREAK;
+	const char *proc = strstr(name, "--");
+	char p[RDC_PROC_MAX];
+	snprintf(p, sizeof p, "%.*s", proc ? (int)strcspn(proc + 2, ":") : 0, proc ? proc + 2 : "");
+	if (rdc_proc_is_generic(p)) {
+		if (!c->generic[0]) {
+			snprintf(c->generic, sizeof c->generic, "%s", name);
+			c->generic_handle = isa.handle;
+		}
+	} else if (!c->name[0]) {
+		snprintf(c->name, sizeof c->name, "%s", name);
+		c->handle = isa.handle;
+	}
+	return HSA_STATUS_SUCCESS;
 }
 
 /* The spoof target: the most preferred specific (non-generic) processor the
@@ -123,15 +158,23 @@ static hsa_status_t add_agent(hsa_agent_t agent, void *arg)
 	d->agent_index = (int)n;
 	d->index = rdc_hip_ordinal(vis, (int)n);
 	d->agent = agent.handle;
-	struct isa_ctx c = { { 0 } };
-	isas(agent, first_isa, &c);
-	if (!c.name[0]) {
-		char name[64] = { 0 };
-		info(agent, HSA_AGENT_INFO_NAME, name);
-		snprintf(c.name, sizeof c.name, "amdgcn-amd-amdhsa--%s", name);
-	}
+	struct isa_ctx c;
+	memset(&c, 0, sizeof c);
+	isas(agent, note_isa, &c);
+	char aname[64] = { 0 };
+	if (info(agent, HSA_AGENT_INFO_NAME, aname) != HSA_STATUS_SUCCESS)
+		aname[0] = 0;
+	aname[sizeof aname - 1] = 0;
+	if (!c.name[0] && aname[0])
+		snprintf(c.name, sizeof c.name, "amdgcn-amd-amdhsa--%s", aname);
 	snprintf(d->isa_name, sizeof d->isa_name, "%s", c.name);
+	d->isa = c.handle;
+	d->n_isas = c.n;
 	struct rdc_diag dg = { 0 };
+	if (c.generic[0] && rdc_target_parse(c.generic, (size_t)-1, &d->generic, &dg) == 0)
+		d->generic_isa = c.generic_handle;
+	else
+		memset(&d->generic, 0, sizeof d->generic);
 	if (rdc_target_parse(c.name, (size_t)-1, &d->target, &dg) != 0) {
 		rdc_logf(RDC_LOG_WARN, "device %zu: ISA name '%s' not understood (%s); leaving it alone",
 			 n, c.name, dg.msg);
@@ -141,6 +184,10 @@ static hsa_status_t add_agent(hsa_agent_t agent, void *arg)
 	} else {
 		d->mode = rdc_config_device_mode(&rdc_cfg, d->index);
 	}
+	/* Confirm: the agent's name is the native ISA's processor. */
+	if (aname[0] && d->target.proc[0] && strcmp(aname, d->target.proc) != 0)
+		rdc_logf(RDC_LOG_WARN, "device %zu: agent name %s but ISA %s; using the ISA", n, aname,
+			 c.name);
 	atomic_store(&n_devs, n + 1);
 	return HSA_STATUS_SUCCESS;
 }
@@ -202,14 +249,16 @@ static void enumerate(void)
 		struct rdc_kv kv[] = {
 			RDC_KV_N("device", d->index), RDC_KV_N("agent", d->agent_index),
 			RDC_KV_S("target", tgt),
-			RDC_KV_S("isa", d->isa_name), RDC_KV_S("mode", rdc_mode_name(d->mode)),
+			RDC_KV_S("isa", d->isa_name),
+			RDC_KV_S("generic", d->generic.proc[0] ? d->generic.proc : "-"),
+			RDC_KV_N("isas", d->n_isas), RDC_KV_S("mode", rdc_mode_name(d->mode)),
 			RDC_KV_S("spoof_as", d->spoof_as[0] ? d->spoof_as : "-"),
 		};
 		rdc_log_event(RDC_LOG_INFO, "device", kv, sizeof kv / sizeof kv[0]);
 	}
 }
 
-static bool any_device_active(void)
+bool rdc_any_device_active(void)
 {
 	if (rdc_cfg.mode != RDC_MODE_OFF)
 		return true;
@@ -221,7 +270,7 @@ static bool any_device_active(void)
 
 int rdc_devices_ensure(void)
 {
-	if (!any_device_active())
+	if (!rdc_any_device_active())
 		return 0;
 	pthread_mutex_lock(&rdc_dev_lock);
 	if (!filled && !tried) {
@@ -251,7 +300,7 @@ int rdc_devices_ensure(void)
 void rdc_devices_note_runtime_up(void)
 {
 	atomic_store(&runtime_up, true);
-	if (!any_device_active())
+	if (!rdc_any_device_active())
 		return;
 	pthread_mutex_lock(&rdc_dev_lock);
 	if (!filled) {
@@ -278,6 +327,21 @@ const struct rdc_device *rdc_device_by_hip(int ordinal)
 	size_t n = atomic_load(&n_devs);
 	for (size_t i = 0; ordinal >= 0 && i < n; i++)
 		if (devs[i].index == ordinal)
+			return &devs[i];
+	return NULL;
+}
+
+bool rdc_device_runtime_generic(const struct rdc_device *dev, const struct rdc_target *code)
+{
+	return dev && dev->generic.proc[0] && !rdc_cfg.isa_filter_native &&
+	       rdc_target_matches(code, &dev->generic);
+}
+
+const struct rdc_device *rdc_device_by_isa(uint64_t handle)
+{
+	size_t n = atomic_load(&n_devs);
+	for (size_t i = 0; handle && i < n; i++)
+		if (devs[i].isa == handle)
 			return &devs[i];
 	return NULL;
 }

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rdnacompat/codeobj.h"
 #include "shim.h"
@@ -32,6 +34,7 @@ struct reader {
 	uint64_t handle;
 	const void *p;
 	size_t n;
+	bool owned;              /* p is our copy of a file's bytes (freed with the reader) */
 };
 
 struct owned {                  /* a retargeted copy and our reader for it */
@@ -62,6 +65,22 @@ RDC_HOOK hsa_status_t hsa_init(void)
 	return st;
 }
 
+/* Remember reader `handle` reading `n` bytes at `p` (guard set). */
+static void remember(uint64_t handle, const void *p, size_t n, bool owned)
+{
+	struct reader *r = malloc(sizeof *r);
+	if (!r) {
+		if (owned)
+			free((void *)p);
+		return;
+	}
+	*r = (struct reader){ NULL, handle, p, n, owned };
+	pthread_mutex_lock(&rdc_reader_lock);
+	r->next = readers;
+	readers = r;
+	pthread_mutex_unlock(&rdc_reader_lock);
+}
+
 RDC_HOOK hsa_status_t hsa_code_object_reader_create_from_memory(const void *code_object, size_t size,
 						       hsa_code_object_reader_t *code_object_reader)
 {
@@ -73,18 +92,90 @@ RDC_HOOK hsa_status_t hsa_code_object_reader_create_from_memory(const void *code
 		return real(code_object, size, code_object_reader);
 	rdc_init();
 	hsa_status_t st = real(code_object, size, code_object_reader);
-	if (st != HSA_STATUS_SUCCESS || !code_object_reader || rdc_cfg.mode == RDC_MODE_OFF ||
+	if (st != HSA_STATUS_SUCCESS || !code_object_reader || !rdc_any_device_active() ||
 	    !rdc_is_codeobj(code_object, size))
 		return st;
 	int saved = errno;
-	struct reader *r = malloc(sizeof *r);
-	if (r) {
-		*r = (struct reader){ NULL, code_object_reader->handle, code_object, size };
-		pthread_mutex_lock(&rdc_reader_lock);
-		r->next = readers;
-		readers = r;
-		pthread_mutex_unlock(&rdc_reader_lock);
+	rdc_guard_enter();
+	remember(code_object_reader->handle, code_object, size, false);
+	rdc_guard_leave();
+	errno = saved;
+	return st;
+}
+
+/* Larger files are passed through (no code object is near this). */
+#define FILE_CODEOBJ_MAX (1ull << 30)
+
+/* The bytes of `fd` from offset 0 (what ROCR's from_file reads: it seeks to
+ * the end for the size, back to 0, and reads it all), with pread so the
+ * caller's file offset stays where ROCR left it.  NULL on any doubt. */
+static uint8_t *read_fd(int fd, size_t *len)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > FILE_CODEOBJ_MAX)
+		return NULL;
+	size_t n = (size_t)st.st_size, got = 0;
+	uint8_t *buf = malloc(n);
+	while (buf && got < n) {
+		ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
 	}
+	uint64_t extent = 0;
+	if (!buf || got != n || rdc_elf_extent(buf, n, &extent) != 0) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* Could this code object need a retargeted copy on some device (or are the
+ * devices not known yet)? */
+static bool may_need_copy(const void *p, size_t n)
+{
+	struct rdc_codeobj co;
+	if (rdc_codeobj_parse(p, n, RDC_CO_HEADER_ONLY, &co, NULL) != 0)
+		return false;
+	size_t ndev = rdc_devices_count();
+	bool need = ndev == 0;
+	for (size_t i = 0; i < ndev && !need; i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		need = dev && dev->mode != RDC_MODE_OFF && strcmp(dev->target.proc, co.target.proc) != 0;
+	}
+	rdc_codeobj_free(&co);
+	return need;
+}
+
+/* ROCR's reader is created from the file as usual (status, reader and the
+ * file offset are ROCR's own); when the object may need a retargeted copy
+ * at load time, the shim keeps its own copy of the bytes with the reader. */
+RDC_HOOK hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
+							     hsa_code_object_reader_t *code_object_reader)
+{
+	__typeof__(&hsa_code_object_reader_create_from_file) real =
+		RDC_REAL(hsa_code_object_reader_create_from_file);
+	if (!real)
+		return HSA_STATUS_ERROR_NOT_INITIALIZED;
+	if (rdc_guard_active())
+		return real(file, code_object_reader);
+	rdc_init();
+	hsa_status_t st = real(file, code_object_reader);
+	if (st != HSA_STATUS_SUCCESS || !code_object_reader || !rdc_any_device_active())
+		return st;
+	int saved = errno;
+	rdc_guard_enter();
+	size_t n = 0;
+	uint8_t *copy = read_fd(file, &n);
+	if (copy && may_need_copy(copy, n))
+		remember(code_object_reader->handle, copy, n, true);
+	else
+		free(copy);
+	rdc_guard_leave();
 	errno = saved;
 	return st;
 }
@@ -94,18 +185,26 @@ RDC_HOOK hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t co
 	__typeof__(&hsa_code_object_reader_destroy) real = RDC_REAL(hsa_code_object_reader_destroy);
 	if (!real)
 		return HSA_STATUS_ERROR_NOT_INITIALIZED;
-	if (!rdc_guard_active()) {
-		pthread_mutex_lock(&rdc_reader_lock);
-		for (struct reader **pp = &readers; *pp; pp = &(*pp)->next)
-			if ((*pp)->handle == code_object_reader.handle) {
-				struct reader *r = *pp;
-				*pp = r->next;
-				free(r);
-				break;
-			}
-		pthread_mutex_unlock(&rdc_reader_lock);
+	if (rdc_guard_active())
+		return real(code_object_reader);
+	struct reader *gone = NULL;
+	pthread_mutex_lock(&rdc_reader_lock);
+	for (struct reader **pp = &readers; *pp; pp = &(*pp)->next)
+		if ((*pp)->handle == code_object_reader.handle) {
+			gone = *pp;
+			*pp = gone->next;
+			break;
+		}
+	pthread_mutex_unlock(&rdc_reader_lock);
+	hsa_status_t st = real(code_object_reader);
+	if (gone) {
+		int saved = errno;
+		if (gone->owned)
+			free((void *)gone->p);
+		free(gone);
+		errno = saved;
 	}
-	return real(code_object_reader);
+	return st;
 }
 
 static bool find_reader(uint64_t h, const void **p, size_t *n)
@@ -133,7 +232,8 @@ static hsa_code_object_reader_t remap(hsa_executable_t exec, const struct rdc_de
 	if (rdc_codeobj_parse(p, n, RDC_CO_HEADER_ONLY, &co, &d) != 0)
 		return none;
 	bool same = rdc_target_matches(&co.target, &dev->target) ||
-		    strcmp(co.target.proc, dev->target.proc) == 0;
+		    strcmp(co.target.proc, dev->target.proc) == 0 ||
+		    rdc_device_runtime_generic(dev, &co.target);
 	char from[64], to[64];
 	rdc_target_format(&co.target, from, sizeof from);
 	rdc_target_format(&dev->target, to, sizeof to);

@@ -60,16 +60,6 @@ static uint64_t fnv(const void *p, size_t n)
 	return h;
 }
 
-static bool any_active(void)
-{
-	if (rdc_cfg.mode != RDC_MODE_OFF)
-		return true;
-	for (int i = 0; i < RDC_MAX_DEVICES; i++)
-		if (rdc_cfg.device_mode[i] >= 0 && rdc_cfg.device_mode[i] != RDC_MODE_OFF)
-			return true;
-	return false;
-}
-
 /* Wrap a bare code object as a bundle (not owning anything). */
 static int elf_as_bundle(const void *p, size_t n, struct rdc_bundle *b,
 			 struct rdc_bundle_entry ents[2], char id[128])
@@ -236,7 +226,7 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 	if (rdc_guard_active())
 		return CALL_REAL(image);
 	rdc_init();
-	if (!image || !module || !any_active())
+	if (!image || !module || !rdc_any_device_active())
 		return CALL_REAL(image);
 	int saved = errno;
 	rdc_guard_enter();
@@ -291,7 +281,7 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 	if (rdc_guard_active())
 		return real(module, fname);
 	rdc_init();
-	if (!fname || !module || !any_active() || !real_data)
+	if (!fname || !module || !rdc_any_device_active() || !real_data)
 		return real(module, fname);
 	int saved = errno;
 	rdc_guard_enter();

@@ -12,15 +12,12 @@
  * HSA hooks.
  */
 #define __HIP_PLATFORM_AMD__ 1
-#include <dlfcn.h>
 #include <errno.h>
 #include <hip/hip_runtime_api.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "shim.h"
-
-static bool logged[RDC_MAX_DEVICES];
 
 RDC_HOOK hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
 {
@@ -36,8 +33,8 @@ RDC_HOOK hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
 	if (!dev || dev->mode != RDC_MODE_SPOOF || !dev->spoof_as[0])
 		return err;
 	int saved = errno;
-	Dl_info info;
-	if (dladdr(caller, &info) && rdc_config_spoof_matches(&rdc_cfg, info.dli_fname)) {
+	const char *who = rdc_spoof_caller(dev, caller);
+	if (who) {
 		/* Keep the feature suffix ("gfx90a:sramecc+:xnack-"). */
 		const char *feat = strchr(prop->gcnArchName, ':');
 		char name[sizeof prop->gcnArchName];
@@ -46,15 +43,7 @@ RDC_HOOK hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
 		int gcn = rdc_proc_gcn_arch(dev->spoof_as);
 		if (gcn > 0)
 			prop->gcnArch = gcn;
-		if (!__atomic_exchange_n(&logged[deviceId % RDC_MAX_DEVICES], true, __ATOMIC_RELAXED)) {
-			char tgt[64];
-			rdc_target_format(&dev->target, tgt, sizeof tgt);
-			struct rdc_kv kv[] = {
-				RDC_KV_N("device", deviceId), RDC_KV_S("target", tgt),
-				RDC_KV_S("reported", name), RDC_KV_S("caller", info.dli_fname),
-			};
-			rdc_log_event(RDC_LOG_INFO, "spoof", kv, sizeof kv / sizeof kv[0]);
-		}
+		rdc_spoof_log_once(dev, RDC_SPOOF_VIA_PROPS, name, who);
 	}
 	errno = saved;
 	return err;

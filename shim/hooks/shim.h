@@ -98,6 +98,8 @@ struct rdc_config {
 	char tables_file[512];              /* RDNACOMPAT_TABLES */
 	bool redirect_files;                /* RDNACOMPAT_REDIRECT_FILES (default 1) */
 	bool opt_in;                        /* RDNACOMPAT_OPT_IN=1: use opt-in edges */
+	bool isa_filter_native;             /* RDNACOMPAT_ISA_FILTER=native: GPU agents
+	                                       list only their native ISA */
 	char problems[512];                 /* what was wrong in the environment */
 };
 
@@ -158,6 +160,11 @@ struct rdc_device {
 	uint64_t agent;          /* hsa_agent_t.handle */
 	struct rdc_target target;/* the true target (ISA name) */
 	char isa_name[96];       /* "amdgcn-amd-amdhsa--gfx1031" */
+	uint64_t isa;            /* its hsa_isa_t.handle (0: only the agent name) */
+	struct rdc_target generic;/* the generic ISA the runtime also reports
+	                            (ROCR >= ~6.4: "gfx10-3-generic"), proc "" if none */
+	uint64_t generic_isa;    /* its handle, 0 if none */
+	unsigned n_isas;         /* ISAs the agent reports */
 	enum rdc_mode mode;
 	char spoof_as[RDC_PROC_MAX]; /* the target spoof mode reports, "" if none */
 };
@@ -169,10 +176,18 @@ struct rdc_device {
 int rdc_devices_ensure(void);
 /* Fill only when HSA is already initialised by someone else (hsa_init hook). */
 void rdc_devices_note_runtime_up(void);
+/* Is any device (or the global mode) other than off? */
+bool rdc_any_device_active(void);
+/* Does the runtime itself load `code` on `dev`: the agent lists a generic
+ * ISA (ROCR >= ~6.4) that `code` matches, and RDNACOMPAT_ISA_FILTER does not
+ * hide it from HIP? */
+bool rdc_device_runtime_generic(const struct rdc_device *dev, const struct rdc_target *code);
 /* 0..n-1 without starting anything; 0 when unknown. */
 size_t rdc_devices_count(void);
 const struct rdc_device *rdc_device_get(size_t i);
 const struct rdc_device *rdc_device_by_agent(uint64_t handle);
+/* The device whose native ISA is `handle`, or NULL. */
+const struct rdc_device *rdc_device_by_isa(uint64_t handle);
 /* The device HIP calls `ordinal`, or NULL. */
 const struct rdc_device *rdc_device_by_hip(int ordinal);
 /* HIP's ordinal for ROCR GPU agent `agent_index` given a visibility list
@@ -180,10 +195,31 @@ const struct rdc_device *rdc_device_by_hip(int ordinal);
 int rdc_hip_ordinal(const char *visible, int agent_index);
 /* The tables in use (built-in or RDNACOMPAT_TABLES), loaded once. */
 const struct rdc_tables *rdc_tables(void);
+/* "gfx10-3-generic", "gfx11-generic", ...: LLVM names every generic target
+ * "<family>-generic". */
+bool rdc_proc_is_generic(const char *proc);
+/* HSA_ISA_INFO_NAME of `isa` through the real hsa_isa_get_info_alt (so
+ * never spoofed); 0 or RDC_E_NOTFOUND. */
+int rdc_isa_name_of(uint64_t isa, char *buf, size_t n);
 /* Did someone else (HIP) initialise HSA (so fat binaries are digested at
  * registration)? */
 bool rdc_runtime_up(void);
 extern pthread_mutex_t rdc_dev_lock;
+
+/* ---- spoof mode (spoof.c) ------------------------------------------------ */
+enum rdc_spoof_via { RDC_SPOOF_VIA_PROPS, RDC_SPOOF_VIA_AGENT, RDC_SPOOF_VIA_ISA,
+		     RDC_SPOOF_VIA_COUNT };
+/* The caller object's path when the code at `caller` (a return address)
+ * must see `dev` as dev->spoof_as (spoof mode, RDNACOMPAT_SPOOF_FOR), else
+ * NULL. */
+const char *rdc_spoof_caller(const struct rdc_device *dev, const void *caller);
+/* The "spoof" event, once per device and API. */
+void rdc_spoof_log_once(const struct rdc_device *dev, enum rdc_spoof_via via, const char *reported,
+			const char *caller);
+/* `name` ("amdgcn-amd-amdhsa--gfx1031:xnack-" or "gfx1031") with processor
+ * `proc` replaced by `as` into out: 0, RDC_E_NOTFOUND (proc not there as a
+ * whole processor) or RDC_E_RANGE (does not fit).  Pure. */
+int rdc_spoof_rename(const char *name, const char *proc, const char *as, char *out, size_t n);
 
 /* ---- loaded segments (segment.c) ------------------------------------------- */
 struct rdc_segment {
