@@ -91,17 +91,8 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		}
 		char tgt[64], chosen[64], ent[208];
 		rdc_target_format(&dev->target, tgt, sizeof tgt);
-		if (ch->rc != 0) {
-			struct rdc_kv kv[] = {
-				RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", source),
-				RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
-				RDC_KV_S("error", rdc_strerror(ch->rc)), RDC_KV_S("detail", ch->diag),
-			};
-			rdc_log_event(RDC_LOG_WARN, "passthrough", kv, sizeof kv / sizeof kv[0]);
-			continue;
-		}
-		const struct rdc_choice *c = &ch->c;
-		long g = c->verdict != RDC_VERDICT_NATIVE ? runtime_generic_entry(b, dev) : -1;
+		long g = ch->rc != 0 || ch->c.verdict != RDC_VERDICT_NATIVE ? runtime_generic_entry(b, dev)
+									     : -1;
 		if (g >= 0) {
 			entry_name(b, g, ent, sizeof ent);
 			char reason[300];
@@ -117,6 +108,16 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 			rdc_log_event(RDC_LOG_DEBUG, "native", kv, sizeof kv / sizeof kv[0]);
 			continue;
 		}
+		if (ch->rc != 0) {
+			struct rdc_kv kv[] = {
+				RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", source),
+				RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
+				RDC_KV_S("error", rdc_strerror(ch->rc)), RDC_KV_S("detail", ch->diag),
+			};
+			rdc_log_event(RDC_LOG_WARN, "passthrough", kv, sizeof kv / sizeof kv[0]);
+			continue;
+		}
+		const struct rdc_choice *c = &ch->c;
 		rdc_target_format(&c->chosen, chosen, sizeof chosen);
 		entry_name(b, c->entry, ent, sizeof ent);
 		const char *event = rdc_verdict_name(c->verdict);
@@ -154,6 +155,12 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		a->to = c->chosen;
 		snprintf(a->to.proc, sizeof a->to.proc, "%s", dev->target.proc);
 		rdc_target_format_bundle_id(&a->to, a->id, sizeof a->id);
+		/* The patches from the policy's parse: no second metadata decode. */
+		a->n_patches = RDC_ADD_PATCHES;
+		a->have_patches = c->co && rdc_codeobj_retarget_patches_from(c->co, &a->to, a->patches,
+									      &a->n_patches, NULL) == 0;
+		if (!a->have_patches)
+			a->n_patches = 0;
 		ch->added = true;
 		(*n_add)++;
 	}
