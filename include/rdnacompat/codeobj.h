@@ -86,6 +86,11 @@ struct rdc_codeobj {
 	struct rdc_kernel *kernels;
 	/* Location of the metadata note's desc in the input, for patching. */
 	uint64_t note_desc_offset, note_desc_size;
+	/* Where the "amdhsa.target" string's bytes are in the input (file
+	 * offset and length; 0/0 when absent), recorded by the metadata parse
+	 * so patches need no second decode (rdc_codeobj_retarget_patches_from). */
+	uint64_t meta_target_offset;
+	uint32_t meta_target_len;
 };
 
 /* Is this an AMDGPU ELF (magic, ELFCLASS64, EM_AMDGPU)? */
@@ -120,6 +125,15 @@ struct rdc_patch {
 int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_target *to,
 				 struct rdc_patch *patches, size_t *n_patches,
 				 struct rdc_diag *d);
+
+/* The same patches from an object already parsed with RDC_CO_METADATA
+ * (what rdc_policy_choose keeps in choice->co): e_flags and the
+ * amdhsa.target span recorded by the parse, without decoding the metadata
+ * again.  RDC_E_INVAL when `co` was parsed without metadata; otherwise the
+ * same results and errors as rdc_codeobj_retarget_patches on its bytes. */
+int rdc_codeobj_retarget_patches_from(const struct rdc_codeobj *co, const struct rdc_target *to,
+				      struct rdc_patch *patches, size_t *n_patches,
+				      struct rdc_diag *d);
 
 /* A new malloc'd code object for `to` (any name length: the metadata note is
  * re-encoded and, if its size changes, appended at the end of the file with

@@ -244,6 +244,13 @@ int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, stru
 		const msgpack_object *key = &root->ptr[i].key, *v = &root->ptr[i].val;
 		if (key_is(key, "amdhsa.target")) {
 			rc = get_str(&c, key, v, &root_w, &co->meta_target);
+			/* Its span, for patches (offset 0 = unknown: a desc is
+			 * never at offset 0 of a code object). */
+			int64_t pos = rc ? -1 : str_pos(v, desc, size);
+			if (pos >= 0 && v->via.str.size <= UINT32_MAX) {
+				co->meta_target_offset = base + (uint64_t)pos;
+				co->meta_target_len = (uint32_t)v->via.str.size;
+			}
 		} else if (key_is(key, "amdhsa.version")) {
 			if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size < 2) {
 				rc = bad_type(&c, key, &root_w, "an array of two integers");

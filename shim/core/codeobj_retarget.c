@@ -174,8 +174,9 @@ static size_t add_patch(struct rdc_patch *pt, size_t cap, size_t k, uint64_t off
 	return k;
 }
 
-/* The patches for a same-length change; returns how many are needed. */
-static size_t plan_patches(const void *p, const struct plan *pl, struct rdc_patch *pt, size_t cap)
+/* The patches for a same-length change; returns how many are needed.
+ * `cur` is the current target string's bytes (str_len of them). */
+static size_t plan_patches(const void *cur, const struct plan *pl, struct rdc_patch *pt, size_t cap)
 {
 	size_t k = 0;
 	if (pl->new_flags != pl->h.e_flags) {
@@ -185,7 +186,7 @@ static size_t plan_patches(const void *p, const struct plan *pl, struct rdc_patc
 	}
 	if (pl->have_str) {
 		uint64_t off = pl->loc.desc_offset + pl->str_off;
-		if (memcmp((const uint8_t *)p + off, pl->new_target, pl->str_len) != 0)
+		if (memcmp(cur, pl->new_target, pl->str_len) != 0)
 			k = add_patch(pt, cap, k, off, pl->new_target, pl->str_len);
 	}
 	return k;
@@ -207,7 +208,51 @@ int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_targe
 				    "retarget: amdhsa.target changes length (%zu -> %zu bytes): "
 				    "not expressible as in-place patches, use rdc_codeobj_retarget",
 				    pl.str_len, pl.new_target_len);
-	size_t need = plan_patches(p, &pl, patches, cap);
+	size_t need = plan_patches(pl.have_str ? (const uint8_t *)p + pl.loc.desc_offset + pl.str_off : NULL,
+				   &pl, patches, cap);
+	*n_patches = need;
+	if (need > cap)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
+				    "retarget: %zu patches needed, room for %zu", need, cap);
+	return 0;
+}
+
+int rdc_codeobj_retarget_patches_from(const struct rdc_codeobj *co, const struct rdc_target *to,
+				      struct rdc_patch *patches, size_t *n_patches,
+				      struct rdc_diag *d)
+{
+	struct plan pl;
+	if (!n_patches || (!patches && *n_patches))
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: no patch array");
+	size_t cap = *n_patches;
+	*n_patches = 0;
+	if (!co || !to)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: no input or target");
+	if (co->note_desc_size == 0)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
+				    "retarget: code object parsed without its metadata");
+	memset(&pl, 0, sizeof pl);
+	pl.h.e_flags = co->e_flags;
+	pl.h.cov = co->cov;
+	int rc = rdc_co_retarget_flags(co->e_flags, co->cov, to, &pl.new_flags, d);
+	if (rc)
+		return rc;
+	pl.new_target_len = rdc_target_format_isa_name(to, pl.new_target, sizeof pl.new_target);
+	if (pl.new_target_len >= sizeof pl.new_target)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: target name too long");
+	if (co->meta_target && co->meta_target_offset == 0)
+		return rdc_diag_set(d, RDC_E_FORMAT, co->note_desc_offset,
+				    "metadata amdhsa.target is not a string inside the note");
+	pl.have_str = co->meta_target && co->meta_target_len > 0;
+	pl.str_len = co->meta_target_len;
+	pl.loc.desc_offset = co->meta_target_offset; /* str_off stays 0 */
+	if (pl.have_str && pl.str_len != pl.new_target_len)
+		return rdc_diag_set(d, RDC_E_UNSUPPORTED, co->meta_target_offset,
+				    "retarget: amdhsa.target changes length (%zu -> %zu bytes): "
+				    "not expressible as in-place patches, use rdc_codeobj_retarget",
+				    pl.str_len, pl.new_target_len);
+	/* The current string is co->meta_target (a copy of those bytes). */
+	size_t need = plan_patches(co->meta_target, &pl, patches, cap);
 	*n_patches = need;
 	if (need > cap)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
@@ -243,7 +288,8 @@ int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to, u
 	if (!pl.loc.found || !pl.have_str || pl.str_len == pl.new_target_len) {
 		/* Same size (or v3: no amdhsa.target to change): copy and patch. */
 		struct rdc_patch pt[4];
-		size_t k = plan_patches(p, &pl, pt, 4);
+		size_t k = plan_patches(pl.have_str ? (const uint8_t *)p + pl.loc.desc_offset + pl.str_off : NULL,
+					&pl, pt, 4);
 		uint8_t *c = malloc(n ? n : 1);
 		if (!c)
 			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");

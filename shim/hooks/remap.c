@@ -109,8 +109,15 @@ int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_o
 		p->size = e->size;
 		p->n_patches = MAX_PATCHES;
 		struct rdc_diag pd = { 0 };
-		int prc = rdc_codeobj_retarget_patches(e->data, e->size, &add[k].to, p->patches,
-						       &p->n_patches, &pd);
+		int prc = 0;
+		if (add[k].have_patches && add[k].n_patches <= RDC_ADD_PATCHES) {
+			/* Computed by the decision from its parse (or cached). */
+			p->n_patches = add[k].n_patches;
+			memcpy(p->patches, add[k].patches, add[k].n_patches * sizeof *p->patches);
+		} else {
+			prc = rdc_codeobj_retarget_patches(e->data, e->size, &add[k].to, p->patches,
+							   &p->n_patches, &pd);
+		}
 		if (prc != 0) {
 			p->n_patches = 0;
 			size_t len = 0;

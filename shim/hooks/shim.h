@@ -245,10 +245,16 @@ uint64_t rdc_hdr_size(const struct rdc_hdr_entry *e, size_t n);
 int rdc_hdr_write(const struct rdc_hdr_entry *e, size_t n, uint8_t *buf, uint64_t cap);
 
 /* One added entry: for a device target `to`, entry `from` retargeted. */
+#define RDC_ADD_PATCHES 4
 struct rdc_add {
 	long from;                       /* entry index in the source bundle */
 	struct rdc_target to;            /* processor + the entry's features */
 	char id[128];                    /* new entry id */
+	/* In-place patches computed from the policy's parse (or the decision
+	 * cache); when !have_patches remap.c computes them from the bytes. */
+	bool have_patches;
+	size_t n_patches;
+	struct rdc_patch patches[RDC_ADD_PATCHES];
 };
 
 /* A rebuilt bundle living in memory the shim owns. */
