@@ -106,8 +106,10 @@ static int check_entry(uint64_t i, uint64_t eoff, uint64_t esize, const char *id
 	return 0;
 }
 
-static int read_count(const uint8_t *p, uint64_t avail, const char *ctx, uint64_t *n,
-		      struct rdc_diag *d)
+/* The magic, the entry count, and one validating pass over the entry table
+ * (walk_table), which ends at *table_end. */
+static int read_header(const uint8_t *p, uint64_t avail, const char *ctx, uint64_t *n,
+		       uint64_t *table_end, struct rdc_diag *d)
 {
 	char cb[64];
 	if (avail < RDC_BUNDLE_MAGIC_LEN || memcmp(p, RDC_BUNDLE_MAGIC, RDC_BUNDLE_MAGIC_LEN) != 0)
@@ -127,17 +129,14 @@ static int read_count(const uint8_t *p, uint64_t avail, const char *ctx, uint64_
 				    "entry descriptors%s",
 				    (unsigned long long)*n, (unsigned long long)avail,
 				    (unsigned long long)room, ctxs(ctx, 24, cb, sizeof cb));
-	return 0;
+	return walk_table(p, avail, *n, ctx, NULL, table_end, d);
 }
 
 int rdc_bundle_extent_plain_(const uint8_t *p, uint64_t avail, uint64_t *extent,
 			     struct rdc_diag *d)
 {
 	uint64_t n, table_end;
-	int rc = read_count(p, avail, NULL, &n, d);
-	if (rc)
-		return rc;
-	rc = walk_table(p, avail, n, NULL, NULL, &table_end, d);
+	int rc = read_header(p, avail, NULL, &n, &table_end, d);
 	if (rc)
 		return rc;
 	uint64_t ext = table_end, off = RDC_BUNDLE_HDR_LEN;
@@ -205,10 +204,7 @@ int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, const char *ctx,
 			    struct rdc_bundle *b, struct rdc_diag *d)
 {
 	uint64_t n, table_end;
-	int rc = read_count(p, avail, ctx, &n, d);
-	if (rc)
-		return rc;
-	rc = walk_table(p, avail, n, ctx, NULL, &table_end, d);
+	int rc = read_header(p, avail, ctx, &n, &table_end, d);
 	if (rc)
 		return rc;
 	struct rdc_bundle_entry *e = NULL;

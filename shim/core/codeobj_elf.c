@@ -196,6 +196,19 @@ static int scan_notes(Elf *e, uint64_t off, uint64_t size, uint64_t align,
 	return 0;
 }
 
+/* scan_notes over the region of PT_NOTE / note section `idx` (`what`),
+ * whose header lies at `hdr_at`, after checking it lies inside the input. */
+static int scan_region(Elf *e, uint64_t off, uint64_t size, uint64_t align, size_t n,
+		       const char *what, size_t idx, uint64_t hdr_at, struct rdc_co_note_loc *loc,
+		       struct rdc_diag *d)
+{
+	if (!rdc_in_bounds(off, size, n))
+		return rdc_diag_set(d, RDC_E_RANGE, hdr_at,
+				    "%s %zu (offset %llu, %llu bytes) lies outside the %zu-byte input",
+				    what, idx, (unsigned long long)off, (unsigned long long)size, n);
+	return scan_notes(e, off, size, align, loc, d);
+}
+
 int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_note_loc *loc,
 			      struct rdc_diag *d)
 {
@@ -214,12 +227,8 @@ int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_not
 					    "libelf: program header %zu: %s", i, elf_errmsg(-1));
 		if (ph.p_type != PT_NOTE)
 			continue;
-		if (!rdc_in_bounds(ph.p_offset, ph.p_filesz, n))
-			return rdc_diag_set(d, RDC_E_RANGE, eh.e_phoff + i * sizeof(Elf64_Phdr),
-					    "PT_NOTE %zu (offset %llu, %llu bytes) lies outside the %zu-byte input",
-					    i, (unsigned long long)ph.p_offset,
-					    (unsigned long long)ph.p_filesz, n);
-		int rc = scan_notes(e, ph.p_offset, ph.p_filesz, ph.p_align, loc, d);
+		int rc = scan_region(e, ph.p_offset, ph.p_filesz, ph.p_align, n, "PT_NOTE", i,
+				     eh.e_phoff + i * sizeof(Elf64_Phdr), loc, d);
 		if (rc)
 			return rc;
 		if (loc->found) {
@@ -238,12 +247,8 @@ int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_not
 		if (sh.sh_type != SHT_NOTE)
 			continue;
 		size_t idx = elf_ndxscn(scn);
-		if (!rdc_in_bounds(sh.sh_offset, sh.sh_size, n))
-			return rdc_diag_set(d, RDC_E_RANGE, eh.e_shoff + idx * sizeof(Elf64_Shdr),
-					    "note section %zu (offset %llu, %llu bytes) lies outside the %zu-byte input",
-					    idx, (unsigned long long)sh.sh_offset,
-					    (unsigned long long)sh.sh_size, n);
-		int rc = scan_notes(e, sh.sh_offset, sh.sh_size, sh.sh_addralign, loc, d);
+		int rc = scan_region(e, sh.sh_offset, sh.sh_size, sh.sh_addralign, n, "note section", idx,
+				     eh.e_shoff + idx * sizeof(Elf64_Shdr), loc, d);
 		if (rc)
 			return rc;
 		if (loc->found) {
