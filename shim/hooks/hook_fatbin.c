@@ -115,10 +115,13 @@ static void process(struct fb_entry *e)
 	size_t n_add = 0;
 	rdc_decide_bundle(&b, e->lib, e->index, "fatbin", add, &n_add);
 	if (n_add) {
-		if (file_ok)
+		/* A compressed bundle (CCOB) cannot be file-mapped: HIP gets an
+		 * uncompressed copy with the added entry (HIP 5.2 reads no CCOB). */
+		bool by_file = file_ok && !b.compressed;
+		if (by_file)
 			rc = rdc_remap_file(&b, seg.path, seg.file_offset, add, n_add, &e->region, &d);
-		if (!file_ok || rc != 0) {
-			if (file_ok)
+		if (!by_file || rc != 0) {
+			if (by_file)
 				rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file mapping failed (%s); copying",
 					 e->lib, e->index, d.msg);
 			rc = rdc_remap_copy(&b, add, n_add, &e->region, &d);

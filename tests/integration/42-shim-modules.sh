@@ -4,7 +4,7 @@
 # of gfx1030 code (a --genco bundle and a bare ELF) on a simulated gfx1031:
 # fails without the shim, works with it, kernels run from gfx1031 code, every
 # rebuilt copy is freed with its module; then 16 threads loading and
-# unloading modules at once.
+# unloading modules at once; compressed bundles (CCOB).
 . "$(dirname "$0")/shim/common.sh"
 build modload "$S/modload.cpp" -lpthread
 for kind in co hsaco; do
@@ -40,6 +40,34 @@ PYEOF
   done
 done
 
+# Compressed bundles (CCOB, what clang-offload-bundler --compress makes for
+# HIP >= 6.x): HIP 5.2 cannot read them at all; with the shim a CCOB lacking
+# the device's target reaches HIP as an uncompressed rebuilt bundle with the
+# added entry (the copy path), so it loads and runs from gfx1031 code.
+gcc -Iinclude "$S/ccob.c" "$B/librdc_core.a" -lzstd -lz -o "$T/ccob" || fail "build ccob"
+for method in zstd zlib; do
+  "$T/ccob" "$T/kern1030.co" "$T/kern1030.$method.ccob" $method 2 || fail "ccob $method"
+  head -c 4 "$T/kern1030.$method.ccob" | grep -q CCOB || fail "ccob $method: no CCOB magic"
+  for mode in data file; do
+    rc=0; sim gfx1031 "$T/modload" $mode "$T/kern1030.$method.ccob" >"$T/m.out" 2>&1 || rc=$?
+    [ "$rc" -ne 0 ] || fail "CCOB ($method, $mode) loaded by HIP 5.2 without the shim"
+    rm -f "$T/m.trace" "$T/m.json"
+    rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FORMAT=json RDNACOMPAT_LOG_FILE="$T/m.json" \
+      RDNACOMPAT_SIM_TRACE="$T/m.trace" shim gfx1031 "$T/modload" $mode "$T/kern1030.$method.ccob" 1 2 \
+      >"$T/m.out" 2>"$T/m.err" || rc=$?
+    [ "$rc" -eq 0 ] || { cat "$T/m.err" "$T/m.out" >&2; fail "CCOB ($method, $mode) with the shim: rc=$rc"; }
+    kernels_on "$T/m.trace" gfx1031 >/dev/null || fail "CCOB ($method, $mode): trace"
+    [ "$(grep -c fill_iota "$T/m.trace")" -eq 2 ] || fail "CCOB ($method, $mode): want 2 dispatches"
+    $PY - "$T/m.json" <<'PYEOF' || fail "CCOB ($method, $mode): log"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+maps = [e for e in ev if e["event"] == "map"]
+assert maps and all(e["chosen"] == "gfx1030" for e in maps), maps
+built = [e for e in ev if e["event"] == "rebuilt"]
+assert built and all(e["how"] == "copy" for e in built), built
+PYEOF
+  done
+done
 # A module with no compatible code: the diagnosis block before HIP gives up.
 if [ ! -s "$T/kern900.co" ] || [ "$S/kern.hip" -nt "$T/kern900.co" ]; then
   hipcc --genco --offload-arch=gfx900 "$S/kern.hip" -o "$T/kern900.co" >"$T/kern.log" 2>&1 || fail "hipcc gfx900"
