@@ -58,7 +58,7 @@ TGEN     := $(BUILD)/host/tablegen
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check deps demo asan install clean fixtures unit integration exports fuzz-smoke
+.PHONY: all check deps demo asan tsan install clean fixtures unit integration exports fuzz-smoke
 all: $(SHIM) $(TOOL) $(if $(SIM_SRC),$(SIM))
 
 $(BUILD)/obj/%.o: %.c
@@ -174,6 +174,11 @@ asan: deps
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OPT="-O1 -g" all unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		bash tests/run-integration.sh build-asan $(ASAN_INTEGRATION)
+
+# ThreadSanitizer: the shim built with -fsanitize=thread (BUILD/tsan) under
+# 16 threads loading modules on the simulator (also part of integration).
+tsan: all
+	bash tests/run-integration.sh $(BUILD) tests/integration/48-shim-tsan.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/reports \
