@@ -6,6 +6,7 @@
 #include "db_html.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 
 #include "tool_util.h"
 
-static void esc(FILE *f, const unsigned char *s)
+static void esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -27,10 +28,27 @@ static void esc(FILE *f, const unsigned char *s)
 	}
 }
 
-static const unsigned char *col(sqlite3_stmt *st, int i)
+/* Writes fmt, each "%s" replaced by the next argument (const char *)
+ * HTML-escaped; nothing else in fmt is special. */
+static void html(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	for (const char *c = fmt; *c; c++) {
+		if (c[0] == '%' && c[1] == 's') {
+			esc(f, va_arg(ap, const char *));
+			c++;
+		} else {
+			fputc(*c, f);
+		}
+	}
+	va_end(ap);
+}
+
+static const char *col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? s : (const unsigned char *)"";
+	return s ? (const char *)s : "";
 }
 
 static const char style[] =
@@ -80,43 +98,30 @@ static int report_pages(sqlite3 *db, const char *dir)
 	}
 	while (sqlite3_step(rep) == SQLITE_ROW) {
 		struct rdc_sbuf n = { 0 };
-		rdc_sb_printf(&n, "reports/%s.html", (const char *)col(rep, 0));
+		rdc_sb_printf(&n, "reports/%s.html", col(rep, 0));
 		FILE *f = open_out(dir, n.s);
 		rdc_sb_free(&n);
 		if (!f) {
 			rc = -1;
 			break;
 		}
-		fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
-		esc(f, col(rep, 0));
-		fprintf(f, "</title>\n%s</head><body>\n<p><a id=\"back\" href=\"../index.html\">All cards</a></p>\n<h1>", style);
-		esc(f, col(rep, 1));
-		fputs(" (", f);
-		esc(f, col(rep, 3));
-		fputs(") on ROCm ", f);
-		esc(f, col(rep, 4));
-		fputs(": <span class=\"", f);
-		esc(f, col(rep, 5));
-		fputs("\">", f);
-		esc(f, col(rep, 5));
-		fputs("</span>", f);
+		html(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>\n",
+		     col(rep, 0));
+		fputs(style, f);
+		html(f, "</head><body>\n<p><a id=\"back\" href=\"../index.html\">All cards</a></p>\n"
+			"<h1>%s (%s) on ROCm %s: <span class=\"%s\">%s</span>",
+		     col(rep, 1), col(rep, 3), col(rep, 4), col(rep, 5), col(rep, 5));
 		if (sqlite3_column_int(rep, 6))
 			fputs(" <span class=\"sim\">(simulated GPU)</span>", f);
 		fputs("</h1>\n<table id=\"report\">\n<tr><th>line</th><th>key</th><th>value</th></tr>\n", f);
 		sqlite3_reset(lines);
-		sqlite3_bind_text(lines, 1, (const char *)col(rep, 0), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(lines, 1, col(rep, 0), -1, SQLITE_TRANSIENT);
 		while (sqlite3_step(lines) == SQLITE_ROW) {
-			fprintf(f, "<tr><td>%d</td><td>", sqlite3_column_int(lines, 0));
-			esc(f, col(lines, 1));
-			fputs("</td><td>", f);
-			esc(f, col(lines, 2));
-			fputs("</td></tr>\n", f);
+			fprintf(f, "<tr><td>%d</td>", sqlite3_column_int(lines, 0));
+			html(f, "<td>%s</td><td>%s</td></tr>\n", col(lines, 1), col(lines, 2));
 		}
-		fputs("</table>\n<p>Source: <a href=\"", f);
-		esc(f, col(rep, 0));
-		fputs(".report\">", f);
-		esc(f, col(rep, 0));
-		fputs(".report</a></p>\n</body></html>\n", f);
+		html(f, "</table>\n<p>Source: <a href=\"%s.report\">%s.report</a></p>\n</body></html>\n",
+		     col(rep, 0), col(rep, 0));
 		if (fclose(f) != 0)
 			rc = -1;
 	}
@@ -146,7 +151,7 @@ int rdc_db_write_html(sqlite3 *db, const char *dir)
 	sqlite3_prepare_v2(db, "SELECT DISTINCT rocm_version FROM reports", -1, &st, NULL);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
 		vers = rdc_xrealloc(vers, (nv + 1) * sizeof *vers);
-		vers[nv++] = rdc_xstrdup((const char *)col(st, 0));
+		vers[nv++] = rdc_xstrdup(col(st, 0));
 	}
 	sqlite3_finalize(st);
 	if (nv)
@@ -171,11 +176,8 @@ int rdc_db_write_html(sqlite3 *db, const char *dir)
 		   "Official status is from the card table (tables/cards.tsv). Send yours with <code>rdnacompat report</code>.</p>\n"
 		   "<table id=\"compat\">\n<tr><th>Card</th><th>PCI id</th><th>Target</th><th>Status</th>",
 		style, n_reports, n_sim);
-	for (size_t i = 0; i < nv; i++) {
-		fputs("<th>ROCm ", f);
-		esc(f, (const unsigned char *)vers[i]);
-		fputs("</th>", f);
-	}
+	for (size_t i = 0; i < nv; i++)
+		html(f, "<th>ROCm %s</th>", vers[i]);
 	fputs("</tr>\n", f);
 	sqlite3_stmt *rows = NULL, *cell = NULL;
 	sqlite3_prepare_v2(db,
@@ -191,38 +193,21 @@ int rdc_db_write_html(sqlite3 *db, const char *dir)
 			   "AND gfx_target = ?3 AND rocm_version = ?4 ORDER BY date, name",
 			   -1, &cell, NULL);
 	while (rows && cell && sqlite3_step(rows) == SQLITE_ROW) {
-		fputs("<tr><td>", f);
-		esc(f, col(rows, 0));
-		fputs("</td><td>", f);
-		esc(f, col(rows, 1));
-		fputs("</td><td>", f);
-		esc(f, col(rows, 2));
-		fputs("</td><td>", f);
-		esc(f, sqlite3_column_text(rows, 3) ? col(rows, 3) : (const unsigned char *)"not in table");
-		fputs("</td>", f);
+		html(f, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td>", col(rows, 0), col(rows, 1),
+		     col(rows, 2), sqlite3_column_text(rows, 3) ? col(rows, 3) : "not in table");
 		for (size_t v = 0; v < nv; v++) {
 			fputs("<td>", f);
 			sqlite3_reset(cell);
 			for (int k = 0; k < 3; k++)
-				sqlite3_bind_text(cell, k + 1, (const char *)col(rows, k), -1, SQLITE_TRANSIENT);
+				sqlite3_bind_text(cell, k + 1, col(rows, k), -1, SQLITE_TRANSIENT);
 			sqlite3_bind_text(cell, 4, vers[v], -1, SQLITE_TRANSIENT);
 			int n = 0;
 			while (sqlite3_step(cell) == SQLITE_ROW) {
 				fputs(n++ ? "<br>" : "", f);
-				fputs("<a class=\"", f);
-				esc(f, col(cell, 1));
-				fputs("\" href=\"reports/", f);
-				esc(f, col(cell, 0));
-				fputs(".html\" title=\"", f);
-				esc(f, col(cell, 4));
-				fputs("\">", f);
-				esc(f, col(cell, 1));
-				fputs("</a>", f);
-				if (strcmp((const char *)col(cell, 3), "map")) {
-					fputs(" <span class=\"sim\">", f);
-					esc(f, col(cell, 3));
-					fputs(" mode</span>", f);
-				}
+				html(f, "<a class=\"%s\" href=\"reports/%s.html\" title=\"%s\">%s</a>",
+				     col(cell, 1), col(cell, 0), col(cell, 4), col(cell, 1));
+				if (strcmp(col(cell, 3), "map"))
+					html(f, " <span class=\"sim\">%s mode</span>", col(cell, 3));
 				if (sqlite3_column_int(cell, 2))
 					fputs(" <span class=\"sim\">sim</span>", f);
 			}

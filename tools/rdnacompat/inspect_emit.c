@@ -56,6 +56,26 @@ static void print_kernel_json(struct ictx *c, const struct rdc_kernel *k,
 	rdc_json_obj_end(j);
 }
 
+/* "key": v, or null without one. */
+static void key_u64_or_null(struct rdc_json *j, const char *key, bool have, uint64_t v)
+{
+	rdc_json_key(j, key);
+	if (have)
+		rdc_json_u64(j, v);
+	else
+		rdc_json_null(j);
+}
+
+/* "key": the target's name, or null when t is NULL. */
+static void key_target_or_null(struct rdc_json *j, const char *key, const struct rdc_target *t)
+{
+	char tt[64];
+	if (t)
+		rdc_target_format(t, tt, sizeof tt);
+	rdc_json_key(j, key);
+	rdc_json_str(j, t ? tt : NULL);
+}
+
 void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const struct rdc_choice *ch)
 {
 	const char *vname = ch ? rdc_verdict_name(ch->verdict) : NULL;
@@ -78,32 +98,13 @@ void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const
 		rdc_json_arr(j);
 		for (size_t i = 0; i < bv->n; i++) {
 			const struct entry_view *e = &bv->e[i];
-			char tt[64];
 			rdc_json_obj(j);
 			rdc_json_key(j, "id"); rdc_json_strn(j, e->id, e->id_len);
-			rdc_json_key(j, "target");
-			if (e->device) {
-				rdc_target_format(&e->target, tt, sizeof tt);
-				rdc_json_str(j, tt);
-			} else {
-				rdc_json_null(j);
-			}
+			key_target_or_null(j, "target", e->device ? &e->target : NULL);
 			rdc_json_key(j, "size"); rdc_json_u64(j, e->size);
-			rdc_json_key(j, "offset");
-			if (e->offset != UINT64_MAX)
-				rdc_json_u64(j, e->offset);
-			else
-				rdc_json_null(j);
-			rdc_json_key(j, "cov");
-			if (e->cov)
-				rdc_json_u64(j, e->cov);
-			else
-				rdc_json_null(j);
-			rdc_json_key(j, "kernels");
-			if (e->kernels >= 0)
-				rdc_json_u64(j, (uint64_t)e->kernels);
-			else
-				rdc_json_null(j);
+			key_u64_or_null(j, "offset", e->offset != UINT64_MAX, e->offset);
+			key_u64_or_null(j, "cov", e->cov != 0, e->cov);
+			key_u64_or_null(j, "kernels", e->kernels >= 0, (uint64_t)e->kernels);
 			rdc_json_obj_end(j);
 		}
 		rdc_json_arr_end(j);
@@ -115,15 +116,9 @@ void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const
 			rdc_json_str(j, ch->verdict == RDC_VERDICT_MISSING ? ch->need : NULL);
 			rdc_json_key(j, "refused_kernels"); rdc_json_u64(j, ch->n_refused);
 			if (c->kernels) {
-				rdc_json_key(j, "kernels_of");
 				long ei = ch->entry >= 0 ? ch->entry : ch->refused_entry;
-				if (co && ei >= 0 && (size_t)ei < bv->n) {
-					char tt[64];
-					rdc_target_format(&bv->e[ei].target, tt, sizeof tt);
-					rdc_json_str(j, tt);
-				} else {
-					rdc_json_null(j);
-				}
+				key_target_or_null(j, "kernels_of",
+						   co && ei >= 0 && (size_t)ei < bv->n ? &bv->e[ei].target : NULL);
 				rdc_json_key(j, "kernels");
 				rdc_json_arr(j);
 				for (size_t k = 0; co && k < co->n_kernels; k++)
