@@ -128,210 +128,119 @@ static bool relative_ok(int dirfd, const char *p)
 		va_end(ap);                                     \
 	}
 
-RDC_HOOK int open(const char *path, int flags, ...)
-{
-	MODE_ARG(flags, mode);
-	__typeof__(&open) real = RDC_REAL(open);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	char buf[4096];
-	return real(choose(path, flags, buf, sizeof buf), flags, mode);
-}
+/* The real function, or fail the call the way libc does when it has none. */
+#define REAL_OR(name, fail)                                     \
+	__typeof__(&name) real = RDC_REAL(name);                \
+	if (!real) {                                            \
+		errno = ENOSYS;                                 \
+		return fail;                                    \
+	}                                                       \
+	char buf[4096]
 
-RDC_HOOK int open64(const char *path, int flags, ...)
-{
-	MODE_ARG(flags, mode);
-	__typeof__(&open64) real = RDC_REAL(open64);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
+#define OPEN_HOOK(name)                                                          \
+	RDC_HOOK int name(const char *path, int flags, ...)                      \
+	{                                                                        \
+		MODE_ARG(flags, mode);                                           \
+		REAL_OR(name, -1);                                               \
+		return real(choose(path, flags, buf, sizeof buf), flags, mode);  \
 	}
-	char buf[4096];
-	return real(choose(path, flags, buf, sizeof buf), flags, mode);
-}
 
-RDC_HOOK int openat(int dirfd, const char *path, int flags, ...)
-{
-	MODE_ARG(flags, mode);
-	__typeof__(&openat) real = RDC_REAL(openat);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
+#define OPENAT_HOOK(name)                                                        \
+	RDC_HOOK int name(int dirfd, const char *path, int flags, ...)           \
+	{                                                                        \
+		MODE_ARG(flags, mode);                                           \
+		REAL_OR(name, -1);                                               \
+		const char *use = relative_ok(dirfd, path)                       \
+					  ? choose(path, flags, buf, sizeof buf) \
+					  : path;                                \
+		return real(dirfd, use, flags, mode);                            \
 	}
-	char buf[4096];
-	const char *use = relative_ok(dirfd, path) ? choose(path, flags, buf, sizeof buf) : path;
-	return real(dirfd, use, flags, mode);
-}
-
-RDC_HOOK int openat64(int dirfd, const char *path, int flags, ...)
-{
-	MODE_ARG(flags, mode);
-	__typeof__(&openat64) real = RDC_REAL(openat64);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	char buf[4096];
-	const char *use = relative_ok(dirfd, path) ? choose(path, flags, buf, sizeof buf) : path;
-	return real(dirfd, use, flags, mode);
-}
 
 static int fopen_flags(const char *mode)
 {
 	return mode && mode[0] == 'r' && !strchr(mode, '+') ? O_RDONLY : O_RDWR;
 }
 
-RDC_HOOK FILE *fopen(const char *path, const char *mode)
-{
-	__typeof__(&fopen) real = RDC_REAL(fopen);
-	if (!real) {
-		errno = ENOSYS;
-		return NULL;
+#define FOPEN_HOOK(name)                                                              \
+	RDC_HOOK FILE *name(const char *path, const char *mode)                       \
+	{                                                                             \
+		REAL_OR(name, NULL);                                                  \
+		return real(choose(path, fopen_flags(mode), buf, sizeof buf), mode);  \
 	}
-	char buf[4096];
-	return real(choose(path, fopen_flags(mode), buf, sizeof buf), mode);
-}
 
-RDC_HOOK FILE *fopen64(const char *path, const char *mode)
-{
-	__typeof__(&fopen64) real = RDC_REAL(fopen64);
-	if (!real) {
-		errno = ENOSYS;
-		return NULL;
+#define STAT_HOOK(name, st_type)                                                      \
+	RDC_HOOK int name(const char *restrict path, st_type *restrict st)            \
+	{                                                                             \
+		REAL_OR(name, -1);                                                    \
+		return real(choose(path, O_RDONLY, buf, sizeof buf), st);             \
 	}
-	char buf[4096];
-	return real(choose(path, fopen_flags(mode), buf, sizeof buf), mode);
-}
+
+#define XSTAT_HOOK(name, st_type)                                                     \
+	RDC_HOOK int name(int ver, const char *path, st_type *st)                     \
+	{                                                                             \
+		REAL_OR(name, -1);                                                    \
+		return real(ver, choose(path, O_RDONLY, buf, sizeof buf), st);        \
+	}
+
+OPEN_HOOK(open)
+OPEN_HOOK(open64)
+OPENAT_HOOK(openat)
+OPENAT_HOOK(openat64)
+FOPEN_HOOK(fopen)
+FOPEN_HOOK(fopen64)
+STAT_HOOK(stat, struct stat)
+STAT_HOOK(stat64, struct stat64)
 
 RDC_HOOK int access(const char *path, int amode)
 {
-	__typeof__(&access) real = RDC_REAL(access);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	char buf[4096];
+	REAL_OR(access, -1);
 	return real((amode & W_OK) ? path : choose(path, O_RDONLY, buf, sizeof buf), amode);
-}
-
-RDC_HOOK int stat(const char *restrict path, struct stat *restrict st)
-{
-	__typeof__(&stat) real = RDC_REAL(stat);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	char buf[4096];
-	return real(choose(path, O_RDONLY, buf, sizeof buf), st);
-}
-
-RDC_HOOK int stat64(const char *restrict path, struct stat64 *restrict st)
-{
-	__typeof__(&stat64) real = RDC_REAL(stat64);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	char buf[4096];
-	return real(choose(path, O_RDONLY, buf, sizeof buf), st);
 }
 
 /* What stat() compiles to in binaries built against glibc < 2.33 (wheels
  * built on manylinux images); glibc still exports them. */
 int __xstat(int ver, const char *path, struct stat *st);
 int __xstat64(int ver, const char *path, struct stat64 *st);
-
-RDC_HOOK int __xstat(int ver, const char *path, struct stat *st)
-{
-	__typeof__(&__xstat) real = RDC_REAL(__xstat);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	char buf[4096];
-	return real(ver, choose(path, O_RDONLY, buf, sizeof buf), st);
-}
-
-RDC_HOOK int __xstat64(int ver, const char *path, struct stat64 *st)
-{
-	__typeof__(&__xstat64) real = RDC_REAL(__xstat64);
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	char buf[4096];
-	return real(ver, choose(path, O_RDONLY, buf, sizeof buf), st);
-}
+XSTAT_HOOK(__xstat, struct stat)
+XSTAT_HOOK(__xstat64, struct stat64)
 
 /* glob(3): rocBLAS lists its code objects with the pattern <dir>/ * <arch> * co
  * (without the spaces).  When a
  * pattern naming a device's real target matches nothing, the same pattern
  * with a compatible target is tried.  Only fresh searches (no GLOB_APPEND,
  * no GLOB_NOCHECK) are retried: glibc resets pglob for those. */
-struct glob_try {
-	int (*real)(const char *, int, int (*)(const char *, int), glob_t *);
-	int flags;
-	int (*errfunc)(const char *, int);
-	glob_t *pglob;
-};
+#define GLOB_HOOK(name, glob_type)                                                        \
+	struct name##_try {                                                               \
+		int (*real)(const char *, int, int (*)(const char *, int), glob_type *);  \
+		int flags;                                                                \
+		int (*errfunc)(const char *, int);                                        \
+		glob_type *pglob;                                                         \
+	};                                                                                \
+	static bool name##_cb(const char *cand, void *arg)                                \
+	{                                                                                 \
+		struct name##_try *g = arg;                                               \
+		return g->real(cand, g->flags, g->errfunc, g->pglob) == 0;                \
+	}                                                                                 \
+	RDC_HOOK int name(const char *restrict pattern, int flags,                        \
+			  int (*errfunc)(const char *, int), glob_type *restrict pglob)   \
+	{                                                                                 \
+		__typeof__(&name) real = RDC_REAL(name);                                  \
+		if (!real)                                                                \
+			return GLOB_ABORTED;                                              \
+		int rc = real(pattern, flags, errfunc, pglob);                            \
+		if (rc != GLOB_NOMATCH || rdc_guard_active() ||                           \
+		    (flags & (GLOB_APPEND | GLOB_NOCHECK)))                               \
+			return rc;                                                        \
+		int saved = errno;                                                        \
+		rdc_guard_enter();                                                        \
+		char buf[4096];                                                           \
+		struct name##_try g = { real, flags, errfunc, pglob };                    \
+		if (redirect_to(pattern, buf, sizeof buf, true, name##_cb, &g, "glob"))   \
+			rc = 0;                                                           \
+		rdc_guard_leave();                                                        \
+		errno = saved;                                                            \
+		return rc;                                                                \
+	}
 
-static bool glob_cb(const char *cand, void *arg)
-{
-	struct glob_try *g = arg;
-	return g->real(cand, g->flags, g->errfunc, g->pglob) == 0;
-}
-
-RDC_HOOK int glob(const char *restrict pattern, int flags, int (*errfunc)(const char *, int),
-		  glob_t *restrict pglob)
-{
-	__typeof__(&glob) real = RDC_REAL(glob);
-	if (!real)
-		return GLOB_ABORTED;
-	int rc = real(pattern, flags, errfunc, pglob);
-	if (rc != GLOB_NOMATCH || rdc_guard_active() || (flags & (GLOB_APPEND | GLOB_NOCHECK)))
-		return rc;
-	int saved = errno;
-	rdc_guard_enter();
-	char buf[4096];
-	struct glob_try g = { real, flags, errfunc, pglob };
-	if (redirect_to(pattern, buf, sizeof buf, true, glob_cb, &g, "glob"))
-		rc = 0;
-	rdc_guard_leave();
-	errno = saved;
-	return rc;
-}
-
-struct glob64_try {
-	int (*real)(const char *, int, int (*)(const char *, int), glob64_t *);
-	int flags;
-	int (*errfunc)(const char *, int);
-	glob64_t *pglob;
-};
-
-static bool glob64_cb(const char *cand, void *arg)
-{
-	struct glob64_try *g = arg;
-	return g->real(cand, g->flags, g->errfunc, g->pglob) == 0;
-}
-
-RDC_HOOK int glob64(const char *restrict pattern, int flags, int (*errfunc)(const char *, int),
-		    glob64_t *restrict pglob)
-{
-	__typeof__(&glob64) real = RDC_REAL(glob64);
-	if (!real)
-		return GLOB_ABORTED;
-	int rc = real(pattern, flags, errfunc, pglob);
-	if (rc != GLOB_NOMATCH || rdc_guard_active() || (flags & (GLOB_APPEND | GLOB_NOCHECK)))
-		return rc;
-	int saved = errno;
-	rdc_guard_enter();
-	char buf[4096];
-	struct glob64_try g = { real, flags, errfunc, pglob };
-	if (redirect_to(pattern, buf, sizeof buf, true, glob64_cb, &g, "glob"))
-		rc = 0;
-	rdc_guard_leave();
-	errno = saved;
-	return rc;
-}
+GLOB_HOOK(glob, glob_t)
+GLOB_HOOK(glob64, glob64_t)

@@ -29,9 +29,8 @@
 
 pthread_mutex_t rdc_reader_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct reader {
-	struct reader *next;
-	uint64_t handle;
+struct reader {                 /* a reader the load hook may remap from */
+	struct rdc_link link;    /* key: hsa_code_object_reader_t.handle */
 	const void *p;
 	size_t n;
 	bool owned;              /* p is our copy of a file's bytes (freed with the reader) */
@@ -44,7 +43,7 @@ struct owned {                  /* a retargeted copy and our reader for it */
 	hsa_code_object_reader_t reader;
 };
 
-static struct reader *readers;
+static struct rdc_link *readers;
 static struct owned *owned;
 
 RDC_HOOK hsa_status_t hsa_init(void)
@@ -74,10 +73,9 @@ static void remember(uint64_t handle, const void *p, size_t n, bool owned)
 			free((void *)p);
 		return;
 	}
-	*r = (struct reader){ NULL, handle, p, n, owned };
+	*r = (struct reader){ .p = p, .n = n, .owned = owned };
 	pthread_mutex_lock(&rdc_reader_lock);
-	r->next = readers;
-	readers = r;
+	rdc_list_push(&readers, &r->link, handle);
 	pthread_mutex_unlock(&rdc_reader_lock);
 }
 
@@ -187,14 +185,8 @@ RDC_HOOK hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t co
 		return HSA_STATUS_ERROR_NOT_INITIALIZED;
 	if (rdc_guard_active())
 		return real(code_object_reader);
-	struct reader *gone = NULL;
 	pthread_mutex_lock(&rdc_reader_lock);
-	for (struct reader **pp = &readers; *pp; pp = &(*pp)->next)
-		if ((*pp)->handle == code_object_reader.handle) {
-			gone = *pp;
-			*pp = gone->next;
-			break;
-		}
+	struct reader *gone = (struct reader *)rdc_list_take(&readers, code_object_reader.handle);
 	pthread_mutex_unlock(&rdc_reader_lock);
 	hsa_status_t st = real(code_object_reader);
 	if (gone) {
@@ -209,17 +201,14 @@ RDC_HOOK hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t co
 
 static bool find_reader(uint64_t h, const void **p, size_t *n)
 {
-	bool found = false;
 	pthread_mutex_lock(&rdc_reader_lock);
-	for (struct reader *r = readers; r; r = r->next)
-		if (r->handle == h) {
-			*p = r->p;
-			*n = r->n;
-			found = true;
-			break;
-		}
+	const struct reader *r = (const struct reader *)rdc_list_find(readers, h);
+	if (r) {
+		*p = r->p;
+		*n = r->n;
+	}
 	pthread_mutex_unlock(&rdc_reader_lock);
-	return found;
+	return r != NULL;
 }
 
 /* Returns a reader for a retargeted copy, or 0 handle when nothing to do. */

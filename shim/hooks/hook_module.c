@@ -43,13 +43,12 @@ struct mentry {                  /* one decided input */
 };
 
 struct mmod {                    /* one loaded module using a rebuilt image */
-	struct mmod *next;
-	hipModule_t module;
+	struct rdc_link link;    /* key: the hipModule_t */
 	struct mentry *e;
 };
 
 static struct mentry *cache;
-static struct mmod *mods;
+static struct rdc_link *mods;
 
 static uint64_t fnv(const void *p, size_t n)
 {
@@ -192,8 +191,8 @@ static void track(hipModule_t m, struct mentry *e)
 	struct mmod *mm = malloc(sizeof *mm);
 	pthread_mutex_lock(&rdc_module_lock);
 	if (mm) {
-		*mm = (struct mmod){ mods, m, e };
-		mods = mm;
+		mm->e = e;
+		rdc_list_push(&mods, &mm->link, (uintptr_t)m);
 	}
 	pthread_mutex_unlock(&rdc_module_lock);
 }
@@ -330,14 +329,10 @@ RDC_HOOK hipError_t hipModuleUnload(hipModule_t module)
 	hipError_t err = real(module);
 	if (err == hipSuccess) {
 		pthread_mutex_lock(&rdc_module_lock);
-		for (struct mmod **pp = &mods; *pp; pp = &(*pp)->next) {
-			struct mmod *mm = *pp;
-			if (mm->module != module)
-				continue;
-			*pp = mm->next;
+		struct mmod *mm = (struct mmod *)rdc_list_take(&mods, (uintptr_t)module);
+		if (mm) {
 			unref_locked(mm->e);
 			free(mm);
-			break;
 		}
 		pthread_mutex_unlock(&rdc_module_lock);
 	}

@@ -308,6 +308,38 @@ uint64_t rdc_readable_extent(const void *p);
 /* End of an AMDGPU ELF (furthest header/section/segment byte) within avail. */
 int rdc_elf_extent(const void *p, uint64_t avail, uint64_t *extent);
 
+/* ---- keyed lists ---------------------------------------------------------- */
+/* A node of a singly linked list keyed by a handle (HSA reader, HIP module):
+ * the first member of the structures kept that way. */
+struct rdc_link {
+	struct rdc_link *next;
+	uint64_t key;
+};
+/* The first node with `key`, or NULL (caller holds the list's lock). */
+static inline struct rdc_link *rdc_list_find(struct rdc_link *head, uint64_t key)
+{
+	while (head && head->key != key)
+		head = head->next;
+	return head;
+}
+/* Unlink and return the first node with `key`, or NULL. */
+static inline struct rdc_link *rdc_list_take(struct rdc_link **head, uint64_t key)
+{
+	for (struct rdc_link **pp = head; *pp; pp = &(*pp)->next)
+		if ((*pp)->key == key) {
+			struct rdc_link *l = *pp;
+			*pp = l->next;
+			return l;
+		}
+	return NULL;
+}
+static inline void rdc_list_push(struct rdc_link **head, struct rdc_link *l, uint64_t key)
+{
+	l->key = key;
+	l->next = *head;
+	*head = l;
+}
+
 /* ---- misc ------------------------------------------------------------------ */
 /* Basename of a path (pointer into it). */
 const char *rdc_basename(const char *path);
