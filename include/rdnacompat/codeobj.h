@@ -69,6 +69,8 @@ enum rdc_co_flags {
 	RDC_CO_METADATA    = 1,  /* + metadata note (via PT_NOTE) and kernels */
 	RDC_CO_DESCRIPTORS = 2,  /* + kernel descriptors (symbol tables);
 				  * implies RDC_CO_METADATA */
+	RDC_CO_NO_ARGS     = 4,  /* with the above: skip each kernel's .args
+				  * (n_args 0, args NULL; the policy reads none) */
 };
 
 struct rdc_codeobj {

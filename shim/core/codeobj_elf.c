@@ -325,7 +325,7 @@ int rdc_codeobj_parse(const void *p, size_t n, unsigned flags, struct rdc_codeob
 	co->note_desc_offset = loc.desc_offset;
 	co->note_desc_size = loc.desc_size;
 	rc = rdc_co_decode_metadata((const uint8_t *)p + loc.desc_offset, loc.desc_size,
-				    loc.desc_offset, co, d);
+				    loc.desc_offset, flags, co, d);
 	if (rc)
 		goto out;
 	if (flags & RDC_CO_DESCRIPTORS)

@@ -79,8 +79,9 @@ int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_not
 			      struct rdc_diag *d);
 
 /* Decode the MessagePack metadata into co (meta_target, meta_version,
- * kernels).  `base` is desc's file offset, for messages. */
-int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base,
+ * kernels).  `base` is desc's file offset, for messages.  `flags`: the
+ * rdc_codeobj_parse flags (RDC_CO_NO_ARGS skips .args). */
+int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, unsigned flags,
 			   struct rdc_codeobj *co, struct rdc_diag *d);
 
 /* Where the "amdhsa.target" string bytes are within desc (0 = absent). */

@@ -40,11 +40,12 @@ static uint64_t where(const msgpack_object *key, const uint8_t *desc, size_t siz
 	return pos < 0 ? base : base + (uint64_t)pos;
 }
 
-static bool key_is(const msgpack_object *k, const char *s)
+static bool key_is_(const msgpack_object *k, const char *s, size_t l)
 {
-	size_t l = strlen(s);
 	return k->type == MSGPACK_OBJECT_STR && k->via.str.size == l && memcmp(k->via.str.ptr, s, l) == 0;
 }
+/* Keys are literals: their length is known at compile time. */
+#define key_is(k, lit) key_is_((k), "" lit, sizeof(lit) - 1)
 
 static char *dup_str(const msgpack_object *o)
 {
@@ -61,6 +62,7 @@ struct ctx {
 	size_t size;
 	uint64_t base;
 	struct rdc_diag *d;
+	bool no_args;            /* RDC_CO_NO_ARGS: .args only type-checked */
 };
 
 /* Which object an error is about ("root", "kernel 3", "kernel 3 arg 1"):
@@ -106,11 +108,14 @@ static int get_str(struct ctx *c, const msgpack_object *key, const msgpack_objec
 {
 	if (v->type != MSGPACK_OBJECT_STR)
 		return bad_type(c, key, w, "a string");
+	if (!out)
+		return 0;        /* checked, not kept */
 	free(*out);
 	*out = dup_str(v);
 	return *out ? 0 : rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 }
 
+/* One .args entry into `a`; with c->no_args only checked (a is scratch). */
 static int decode_arg(struct ctx *c, const msgpack_object *m, struct rdc_kernel_arg *a,
 		      const struct what *what)
 {
@@ -122,9 +127,9 @@ static int decode_arg(struct ctx *c, const msgpack_object *m, struct rdc_kernel_
 		const msgpack_object *k = &m->via.map.ptr[i].key, *v = &m->via.map.ptr[i].val;
 		int rc = 0;
 		if (key_is(k, ".name"))
-			rc = get_str(c, k, v, what, &a->name);
+			rc = get_str(c, k, v, what, c->no_args ? NULL : &a->name);
 		else if (key_is(k, ".value_kind"))
-			rc = get_str(c, k, v, what, &a->value_kind);
+			rc = get_str(c, k, v, what, c->no_args ? NULL : &a->value_kind);
 		else if (key_is(k, ".offset"))
 			rc = get_u32(c, k, v, what, &a->offset);
 		else if (key_is(k, ".size"))
@@ -139,6 +144,7 @@ static int decode_kernel(struct ctx *c, const msgpack_object *m, struct rdc_kern
 {
 	char buf[64];
 	const struct what wk = { (long)idx, -1 }, *what = &wk;
+	bool seen_args = false;
 	if (m->type != MSGPACK_OBJECT_MAP)
 		return rdc_diag_set(c->d, RDC_E_FORMAT, c->base, "metadata %s is not a map",
 				    what_str(what, buf, sizeof buf));
@@ -175,11 +181,23 @@ static int decode_kernel(struct ctx *c, const msgpack_object *m, struct rdc_kern
 		} else if (key_is(key, ".args")) {
 			if (v->type != MSGPACK_OBJECT_ARRAY)
 				return bad_type(c, key, what, "an array");
-			if (k->args)
+			if (seen_args)
 				return rdc_diag_set(c->d, RDC_E_FORMAT, where(key, c->desc, c->size, c->base),
 						    "metadata %s: .args given twice",
 						    what_str(what, buf, sizeof buf));
+			seen_args = true;
 			size_t na = v->via.array.size;
+			if (c->no_args) {
+				/* Checked like the full parse, nothing kept or copied. */
+				for (size_t j = 0; j < na; j++) {
+					const struct what aw = { (long)idx, (long)j };
+					struct rdc_kernel_arg scratch = { 0 };
+					rc = decode_arg(c, &v->via.array.ptr[j], &scratch, &aw);
+					if (rc)
+						return rc;
+				}
+				continue;
+			}
 			k->args = calloc(na ? na : 1, sizeof *k->args);
 			if (!k->args)
 				return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
@@ -230,11 +248,11 @@ static int unpack_root(const uint8_t *desc, size_t size, uint64_t base, msgpack_
 	return 0;
 }
 
-int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, struct rdc_codeobj *co,
-			   struct rdc_diag *d)
+int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, unsigned flags,
+			   struct rdc_codeobj *co, struct rdc_diag *d)
 {
 	msgpack_unpacked up;
-	struct ctx c = { desc, size, base, d };
+	struct ctx c = { desc, size, base, d, (flags & RDC_CO_NO_ARGS) != 0 };
 	const struct what root_w = { -1, -1 };
 	int rc = unpack_root(desc, size, base, &up, d);
 	if (rc)

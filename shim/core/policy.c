@@ -17,7 +17,8 @@
 
 #include "policy_internal.h"
 
-#define CO_FULL (RDC_CO_METADATA | RDC_CO_DESCRIPTORS)
+/* The policy reads no kernel arguments (bad-kernel rules match names). */
+#define CO_FULL (RDC_CO_METADATA | RDC_CO_DESCRIPTORS | RDC_CO_NO_ARGS)
 
 const char *rdc_verdict_name(enum rdc_verdict v)
 {
