@@ -262,22 +262,22 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtReleaseSystemProperties(void)
 	return HSAKMT_STATUS_SUCCESS;
 }
 
-static HSAKMT_STATUS check_node(HSAuint32 node)
+/* The checks every per-node query starts with, in the thunk's order: the
+ * device open, the node in the snapshot, then the caller's output pointer. */
+static HSAKMT_STATUS check_node(HSAuint32 node, const void *out)
 {
 	if (!rdc_sim_is_open())
 		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
 	if (!snap.valid || node >= snap.n_nodes)
 		return HSAKMT_STATUS_INVALID_NODE_UNIT;
-	return HSAKMT_STATUS_SUCCESS;
+	return out ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_PARAMETER;
 }
 
 RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeProperties(HSAuint32 node, HsaNodeProperties *p)
 {
-	HSAKMT_STATUS st = check_node(node);
+	HSAKMT_STATUS st = check_node(node, p);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (!p)
-		return HSAKMT_STATUS_INVALID_PARAMETER;
 	*p = snap.node[node];
 	return HSAKMT_STATUS_SUCCESS;
 }
@@ -285,11 +285,9 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeProperties(HSAuint32 node, HsaNodePropert
 RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeMemoryProperties(HSAuint32 node, HSAuint32 n,
 							 HsaMemoryProperties *m)
 {
-	HSAKMT_STATUS st = check_node(node);
+	HSAKMT_STATUS st = check_node(node, m);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (!m)
-		return HSAKMT_STATUS_INVALID_PARAMETER;
 	HsaMemoryProperties banks[3];
 	unsigned nb;
 	memset(banks, 0, sizeof banks);
@@ -321,10 +319,10 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeMemoryProperties(HSAuint32 node, HSAuint3
 RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeCacheProperties(HSAuint32 node, HSAuint32 proc_id,
 							HSAuint32 n, HsaCacheProperties *c)
 {
-	HSAKMT_STATUS st = check_node(node);
+	HSAKMT_STATUS st = check_node(node, c);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (!c || n > snap.node[node].NumCaches)
+	if (n > snap.node[node].NumCaches)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
 	for (unsigned i = 0; i < n; i++) {
 		memset(&c[i], 0, sizeof c[i]);
@@ -353,10 +351,10 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeCacheProperties(HSAuint32 node, HSAuint32
 RDC_SIM_API HSAKMT_STATUS hsaKmtGetNodeIoLinkProperties(HSAuint32 node, HSAuint32 n,
 							 HsaIoLinkProperties *l)
 {
-	HSAKMT_STATUS st = check_node(node);
+	HSAKMT_STATUS st = check_node(node, l);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (!l || n > snap.node[node].NumIOLinks)
+	if (n > snap.node[node].NumIOLinks)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
 	/* As the KFD and the thunk build them: CPU <-> GPU direct PCIe links of
 	 * weight 20, and for each pair of GPUs the indirect GPU -> CPU -> GPU link
@@ -390,11 +388,9 @@ uint64_t rdc_sim_now_ns(void)
 
 RDC_SIM_API HSAKMT_STATUS hsaKmtGetClockCounters(HSAuint32 node, HsaClockCounters *c)
 {
-	HSAKMT_STATUS st = check_node(node);
+	HSAKMT_STATUS st = check_node(node, c);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (!c)
-		return HSAKMT_STATUS_INVALID_PARAMETER;
 	uint64_t now = rdc_sim_now_ns();
 	c->GPUClockCounter = now;
 	c->CPUClockCounter = now;
@@ -405,11 +401,9 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtGetClockCounters(HSAuint32 node, HsaClockCounter
 
 RDC_SIM_API HSAKMT_STATUS hsaKmtGetTileConfig(HSAuint32 node, HsaGpuTileConfig *cfg)
 {
-	HSAKMT_STATUS st = check_node(node);
+	HSAKMT_STATUS st = check_node(node, cfg);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (!cfg)
-		return HSAKMT_STATUS_INVALID_PARAMETER;
 	/* gfx10+ has no tile mode tables; report the GB_ADDR_CONFIG shape only. */
 	cfg->NumTileConfigs = 0;
 	cfg->NumMacroTileConfigs = 0;

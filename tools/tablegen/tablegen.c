@@ -36,6 +36,20 @@ static void cstr(FILE *f, const char *s)
 
 static const char *b(bool v) { return v ? "true" : "false"; }
 
+/* prefix, then s as a C string literal (or NULL). */
+static void put_str(FILE *f, const char *prefix, const char *s)
+{
+	fputs(prefix, f);
+	cstr(f, s);
+}
+
+/* The comment and declaration that open array `var` from tables/<file>.tsv. */
+static void open_array(FILE *f, const char *file, const char *type, const char *var)
+{
+	fprintf(f, "/* generated from tables/%s.tsv — do not edit */\nstatic const struct %s %s[] = {\n",
+		file, type, var);
+}
+
 static void emit(FILE *f, const struct rdc_tables *t, const char *dir)
 {
 	fprintf(f, "/* SPDX-License-Identifier: MIT */\n"
@@ -45,82 +59,65 @@ static void emit(FILE *f, const struct rdc_tables *t, const char *dir)
 	fputs("#include <stddef.h>\n#include \"rdnacompat/tables.h\"\n\n", f);
 
 	if (t->n_isa) {
-		fputs("/* generated from tables/isa.tsv — do not edit */\n"
-		      "static const struct rdc_isa isa[] = {\n", f);
+		open_array(f, "isa", "rdc_isa", "isa");
 		for (size_t i = 0; i < t->n_isa; i++) {
 			const struct rdc_isa *r = &t->isa[i];
-			fputs("\t{ .name = ", f);
-			cstr(f, r->name);
-			fputs(", .family = ", f);
-			cstr(f, r->family);
-			fprintf(f, ", .mach = 0x%03x, .generic = %s, .generic_target = ", r->mach, b(r->generic));
-			cstr(f, r->generic_target);
+			put_str(f, "\t{ .name = ", r->name);
+			put_str(f, ", .family = ", r->family);
+			fprintf(f, ", .mach = 0x%03x, .generic = %s", r->mach, b(r->generic));
+			put_str(f, ", .generic_target = ", r->generic_target);
 			fprintf(f,
 				", .min_generic_version = %u, .default_wave = %u, .xnack_supported = %s, "
 				".sramecc_supported = %s, .lds_per_workgroup = %u, .vgprs_per_simd_w32 = %u, "
 				".vgprs_per_simd_w64 = %u, .vgpr_granule_w32 = %u, .vgpr_granule_w64 = %u, "
-				".max_waves_per_simd = %u, .source = ",
+				".max_waves_per_simd = %u",
 				r->min_generic_version, r->default_wave, b(r->xnack_supported),
 				b(r->sramecc_supported), r->lds_per_workgroup, r->vgprs_per_simd_w32,
 				r->vgprs_per_simd_w64, r->vgpr_granule_w32, r->vgpr_granule_w64,
 				r->max_waves_per_simd);
-			cstr(f, r->source);
+			put_str(f, ", .source = ", r->source);
 			fputs(" },\n", f);
 		}
 		fputs("};\n\n", f);
 	}
 	if (t->n_edges) {
-		fputs("/* generated from tables/compat.tsv — do not edit */\n"
-		      "static const struct rdc_compat_edge edges[] = {\n", f);
+		open_array(f, "compat", "rdc_compat_edge", "edges");
 		for (size_t i = 0; i < t->n_edges; i++) {
 			const struct rdc_compat_edge *r = &t->edges[i];
-			fputs("\t{ .device = ", f);
-			cstr(f, r->device);
-			fputs(", .code = ", f);
-			cstr(f, r->code);
-			fprintf(f, ", .rank = %u, .condition = ", r->rank);
-			cstr(f, r->condition);
-			fputs(", .source = ", f);
-			cstr(f, r->source);
+			put_str(f, "\t{ .device = ", r->device);
+			put_str(f, ", .code = ", r->code);
+			fprintf(f, ", .rank = %u", r->rank);
+			put_str(f, ", .condition = ", r->condition);
+			put_str(f, ", .source = ", r->source);
 			fputs(" },\n", f);
 		}
 		fputs("};\n\n", f);
 	}
 	if (t->n_cards) {
-		fputs("/* generated from tables/cards.tsv — do not edit */\n"
-		      "static const struct rdc_card cards[] = {\n", f);
+		open_array(f, "cards", "rdc_card", "cards");
 		for (size_t i = 0; i < t->n_cards; i++) {
 			const struct rdc_card *r = &t->cards[i];
-			fprintf(f, "\t{ .vendor = 0x%04x, .device = 0x%04x, .revision = %d, .name = ", r->vendor,
+			fprintf(f, "\t{ .vendor = 0x%04x, .device = 0x%04x, .revision = %d", r->vendor,
 				r->device, r->revision);
-			cstr(f, r->name);
-			fputs(", .target = ", f);
-			cstr(f, r->target);
-			fprintf(f, ", .status = %d, .kind = ", r->status);
-			cstr(f, r->kind);
-			fputs(", .source = ", f);
-			cstr(f, r->source);
+			put_str(f, ", .name = ", r->name);
+			put_str(f, ", .target = ", r->target);
+			fprintf(f, ", .status = %d", r->status);
+			put_str(f, ", .kind = ", r->kind);
+			put_str(f, ", .source = ", r->source);
 			fputs(" },\n", f);
 		}
 		fputs("};\n\n", f);
 	}
 	if (t->n_bad) {
-		fputs("/* generated from tables/badkernels.tsv — do not edit */\n"
-		      "static const struct rdc_bad_kernel bad[] = {\n", f);
+		open_array(f, "badkernels", "rdc_bad_kernel", "bad");
 		for (size_t i = 0; i < t->n_bad; i++) {
 			const struct rdc_bad_kernel *r = &t->bad[i];
-			fputs("\t{ .target = ", f);
-			cstr(f, r->target);
-			fputs(", .code_target = ", f);
-			cstr(f, r->code_target);
-			fputs(", .kernel_glob = ", f);
-			cstr(f, r->kernel_glob);
-			fputs(", .action = ", f);
-			cstr(f, r->action);
-			fputs(", .reason = ", f);
-			cstr(f, r->reason);
-			fputs(", .source = ", f);
-			cstr(f, r->source);
+			put_str(f, "\t{ .target = ", r->target);
+			put_str(f, ", .code_target = ", r->code_target);
+			put_str(f, ", .kernel_glob = ", r->kernel_glob);
+			put_str(f, ", .action = ", r->action);
+			put_str(f, ", .reason = ", r->reason);
+			put_str(f, ", .source = ", r->source);
 			fputs(" },\n", f);
 		}
 		fputs("};\n\n", f);
