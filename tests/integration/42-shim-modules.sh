@@ -4,7 +4,8 @@
 # of gfx1030 code (a --genco bundle and a bare ELF) on a simulated gfx1031:
 # fails without the shim, works with it, kernels run from gfx1031 code, every
 # rebuilt copy is freed with its module; then 16 threads loading and
-# unloading modules at once; compressed bundles (CCOB).
+# unloading modules at once; compressed bundles (CCOB) as modules and as a
+# program's fat binary.
 . "$(dirname "$0")/shim/common.sh"
 build modload "$S/modload.cpp" -lpthread
 for kind in co hsaco; do
@@ -68,6 +69,21 @@ assert built and all(e["how"] == "copy" for e in built), built
 PYEOF
   done
 done
+# The same CCOB as a program's own fat binary (__hipRegisterFatBinary): the
+# file-mapping path refuses compressed bundles, so HIP gets the uncompressed
+# copy with the added entry.  HIP 5.2 alone crashes on it.
+gcc -DCCOB_FILE="\"$T/kern1030.zstd.ccob\"" "$S/ccobfat.c" -lamdhip64 -o "$T/ccobfat" || fail "build ccobfat"
+rc=0; sim gfx1031 "$T/ccobfat" >"$T/m.out" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "CCOB fat binary ran with HIP 5.2 alone"
+rm -f "$T/m.trace"
+rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_SIM_TRACE="$T/m.trace" shim gfx1031 "$T/ccobfat" >"$T/m.out" 2>"$T/m.err" || rc=$?
+[ "$rc" -eq 0 ] && grep -qx "ran hipSuccess" "$T/m.out" || { cat "$T/m.err" "$T/m.out" >&2; fail "CCOB fat binary with the shim: rc=$rc"; }
+kernels_on "$T/m.trace" gfx1031 >/dev/null || fail "CCOB fat binary: trace"
+grep -q "info: map: lib=$T/ccobfat bundle=0 source=fatbin device=0 target=gfx1031 mode=map verdict=mapped" "$T/m.err" ||
+  fail "CCOB fat binary: no map line"
+grep -q "rebuilt: lib=$T/ccobfat bundle=0 added=1 .* how=copy" "$T/m.err" || fail "CCOB fat binary: not rebuilt by copy"
+grep -q "file mapping failed" "$T/m.err" && fail "CCOB fat binary: tried to file-map a compressed bundle"
+
 # A module with no compatible code: the diagnosis block before HIP gives up.
 if [ ! -s "$T/kern900.co" ] || [ "$S/kern.hip" -nt "$T/kern900.co" ]; then
   hipcc --genco --offload-arch=gfx900 "$S/kern.hip" -o "$T/kern900.co" >"$T/kern.log" 2>&1 || fail "hipcc gfx900"
