@@ -21,22 +21,24 @@ struct rdc_real_fn rdc_real_fns[RDC_FN_COUNT] = {
 #undef RDC_REAL_FN
 };
 
-static const char *const lib_soname[] = {
-	[RDC_LIB_HIP] = "libamdhip64.so.5",
-	[RDC_LIB_HSA] = "libhsa-runtime64.so.1",
-	[RDC_LIB_C] = "libc.so.6",
+/* Sonames to look in when RTLD_NEXT cannot see the owner (ROCm 5.x ships
+ * libamdhip64.so.5, 6.x .so.6, 7.x .so.7; ROCR stays libhsa-runtime64.so.1). */
+static const char *const lib_sonames[][4] = {
+	[RDC_LIB_HIP] = { "libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so.7", NULL },
+	[RDC_LIB_HSA] = { "libhsa-runtime64.so.1", NULL },
+	[RDC_LIB_C] = { "libc.so.6", NULL },
 };
 
 static void *lookup(const struct rdc_real_fn *f)
 {
 	void *p = dlvsym(RTLD_NEXT, f->name, f->version);
-	if (p)
-		return p;
-	void *h = dlopen(lib_soname[f->lib], RTLD_LAZY | RTLD_NOLOAD);
-	if (!h)
-		return NULL;
-	p = dlvsym(h, f->name, f->version);
-	dlclose(h);   /* NOLOAD handle: only drops the count it added */
+	for (size_t i = 0; !p && lib_sonames[f->lib][i]; i++) {
+		void *h = dlopen(lib_sonames[f->lib][i], RTLD_LAZY | RTLD_NOLOAD);
+		if (!h)
+			continue;
+		p = dlvsym(h, f->name, f->version);
+		dlclose(h);   /* NOLOAD handle: only drops the count it added */
+	}
 	return p;
 }
 
