@@ -317,9 +317,15 @@ static void test_isa_name_truth_and_spoof(void **state)
 	assert_true(models[0]);
 	assert_int_equal(hsa_isa_get_info_alt((hsa_isa_t){ 999 }, HSA_ISA_INFO_NAME, name),
 			 HSA_STATUS_ERROR_INVALID_ISA);
-	/* a longer spoof name would not fit a buffer sized by the truth: truth */
+	/* a shorter spoof name: the length follows it */
 	char saved[RDC_PROC_MAX];
 	memcpy(saved, d0->spoof_as, sizeof saved);
+	snprintf(d0->spoof_as, sizeof d0->spoof_as, "gfx900");
+	assert_int_equal(hsa_isa_get_info_alt((hsa_isa_t){ 100 }, HSA_ISA_INFO_NAME_LENGTH, &len), 0);
+	assert_int_equal(len, strlen("amdgcn-amd-amdhsa--gfx900") + 1);
+	assert_int_equal(hsa_isa_get_info_alt((hsa_isa_t){ 100 }, HSA_ISA_INFO_NAME, name), 0);
+	assert_string_equal(name, "amdgcn-amd-amdhsa--gfx900");
+	/* a longer spoof name would not fit a buffer sized by the truth: truth */
 	snprintf(d0->spoof_as, sizeof d0->spoof_as, "gfx10310");
 	assert_int_equal(hsa_isa_get_info_alt((hsa_isa_t){ 100 }, HSA_ISA_INFO_NAME, name), 0);
 	assert_string_equal(name, "amdgcn-amd-amdhsa--gfx1031");
