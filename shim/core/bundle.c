@@ -132,8 +132,8 @@ static int read_header(const uint8_t *p, uint64_t avail, const char *ctx, uint64
 	return walk_table(p, avail, *n, ctx, NULL, table_end, d);
 }
 
-int rdc_bundle_extent_plain_(const uint8_t *p, uint64_t avail, uint64_t *extent,
-			     struct rdc_diag *d)
+/* Extent of a plain bundle, headers only. */
+static int extent_plain(const uint8_t *p, uint64_t avail, uint64_t *extent, struct rdc_diag *d)
 {
 	uint64_t n, table_end;
 	int rc = read_header(p, avail, NULL, &n, &table_end, d);
@@ -277,7 +277,7 @@ int rdc_bundle_extent(const void *p, uint64_t avail, uint64_t *extent, struct rd
 	const uint8_t *u = p;
 	if (avail >= RDC_CCOB_MAGIC_LEN && memcmp(u, RDC_CCOB_MAGIC, RDC_CCOB_MAGIC_LEN) == 0)
 		return rdc_bundle_extent_ccob_(u, avail, extent, d);
-	return rdc_bundle_extent_plain_(u, avail, extent, d);
+	return extent_plain(u, avail, extent, d);
 }
 
 void rdc_bundle_free(struct rdc_bundle *b)

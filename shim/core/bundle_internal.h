@@ -62,10 +62,6 @@ static inline void rdc_st64(uint8_t *p, uint64_t v)
 int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, const char *ctx,
 			    struct rdc_bundle *b, struct rdc_diag *d);
 
-/* bundle.c: extent of a plain bundle, headers only. */
-int rdc_bundle_extent_plain_(const uint8_t *p, uint64_t avail, uint64_t *extent,
-			     struct rdc_diag *d);
-
 /* bundle_ccob.c: parse/decompress a CCOB at `p` into `b` (owned buffer). */
 int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, struct rdc_bundle *b,
 			   struct rdc_diag *d);

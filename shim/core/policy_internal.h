@@ -19,8 +19,6 @@ void rdc_pol_cat(char *buf, size_t n, size_t *len, const char *fmt, ...)
 /* Is `what` one of the "+"-joined words of an edge condition? */
 bool rdc_pol_has_cond(const char *cond, const char *what);
 
-bool rdc_pol_in_list(const char **v, size_t n, const char *s);
-
 /* Does any bad-kernel rule concern (device, code) at all? */
 bool rdc_pol_bad_rules_for(const struct rdc_tables *t, const char *dev, const char *code);
 

@@ -25,7 +25,7 @@ void rdc_pol_cat(char *buf, size_t n, size_t *len, const char *fmt, ...)
 		*len = (size_t)k >= n - *len ? n - 1 : *len + (size_t)k;
 }
 
-bool rdc_pol_in_list(const char **v, size_t n, const char *s)
+static bool in_list(const char **v, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(v[i], s))
@@ -77,9 +77,9 @@ size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char
 			continue;
 		const struct rdc_isa *ci = rdc_isa_find(t, e->code);
 		if (ci && ci->generic) {
-			if (ng < NEED_MAX && !rdc_pol_in_list(gens, ng, e->code))
+			if (ng < NEED_MAX && !in_list(gens, ng, e->code))
 				gens[ng++] = e->code;
-		} else if (np < NEED_MAX && !rdc_pol_in_list(procs, np, e->code)) {
+		} else if (np < NEED_MAX && !in_list(procs, np, e->code)) {
 			procs[np++] = e->code;
 		}
 	}
@@ -94,7 +94,7 @@ size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char
 		if (r->generic || !r->generic_target || strcmp(r->generic_target, gen))
 			continue;
 		members++;
-		if (!rdc_pol_in_list(procs, np, r->name))
+		if (!in_list(procs, np, r->name))
 			all = false;
 	}
 	bool contiguous = true;

@@ -82,7 +82,8 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-void rdc_json_escape(FILE *f, const char *s, size_t n)
+/* Escape `n` bytes of `s` as a JSON string body (no quotes) into `f`. */
+static void escape(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t run = 0; /* start of the pending run of bytes written as they are */
@@ -125,7 +126,7 @@ void rdc_json_key(struct rdc_json *j, const char *k)
 {
 	sep(j);
 	fputc_unlocked('"', j->f);
-	rdc_json_escape(j->f, k, strlen(k));
+	escape(j->f, k, strlen(k));
 	fputs_unlocked("\":", j->f);
 	j->after_key = true;
 }
@@ -138,7 +139,7 @@ void rdc_json_strn(struct rdc_json *j, const char *s, size_t n)
 	}
 	sep(j);
 	fputc_unlocked('"', j->f);
-	rdc_json_escape(j->f, s, n);
+	escape(j->f, s, n);
 	fputc_unlocked('"', j->f);
 }
 

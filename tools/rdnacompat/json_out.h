@@ -37,7 +37,4 @@ void rdc_json_null(struct rdc_json *j);
 /* Newline after the top-level value. */
 void rdc_json_end(struct rdc_json *j);
 
-/* Escape `n` bytes of `s` as a JSON string body (no quotes) into `f`. */
-void rdc_json_escape(FILE *f, const char *s, size_t n);
-
 #endif

@@ -18,11 +18,6 @@ static const char *const cat_names[RDC_CAT_N] = { "device",  "native",     "mapp
 						  "refused", "missing",    "spoofed", "redirected",
 						  "routed",  "warning" };
 
-const char *rdc_log_cat_name(int cat)
-{
-	return cat >= 0 && cat < RDC_CAT_N ? cat_names[cat] : "?";
-}
-
 /* One parsed line. */
 struct ev {
 	char level[16];

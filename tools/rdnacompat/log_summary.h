@@ -63,7 +63,6 @@ struct rdc_log_summary {
  * counted, not fatal. */
 int rdc_log_summarize(const char *path, struct rdc_log_summary *s, struct rdc_diag *d);
 void rdc_log_summary_free(struct rdc_log_summary *s);
-const char *rdc_log_cat_name(int cat);
 
 /* Human summary (with what would fix the rest) or one JSON object. */
 void rdc_log_summary_print(FILE *f, const struct rdc_log_summary *s, bool json);

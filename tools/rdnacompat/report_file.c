@@ -39,7 +39,8 @@ bool rdc_report_key_known(const char *key, bool *list)
 	return false;
 }
 
-bool rdc_report_read(const char *path, struct rdc_report *r)
+/* Read `path`; false when it cannot be read. */
+static bool report_read(const char *path, struct rdc_report *r)
 {
 	memset(r, 0, sizeof *r);
 	FILE *f = fopen(path, "re");
@@ -82,7 +83,7 @@ bool rdc_report_read(const char *path, struct rdc_report *r)
 	return true;
 }
 
-void rdc_report_free(struct rdc_report *r)
+static void report_free(struct rdc_report *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->f[i].key);
@@ -227,7 +228,7 @@ size_t rdc_reports_load_dir(const char *dir, struct rdc_report **out, bool *ok)
 		struct rdc_sbuf p = { 0 };
 		rdc_sb_printf(&p, "%s/%s", dir, e->d_name);
 		struct rdc_report r;
-		if (rdc_report_read(p.s, &r)) {
+		if (report_read(p.s, &r)) {
 			*out = rdc_xrealloc(*out, (n + 1) * sizeof **out);
 			(*out)[n++] = r;
 		} else {
@@ -244,6 +245,6 @@ size_t rdc_reports_load_dir(const char *dir, struct rdc_report **out, bool *ok)
 void rdc_reports_free(struct rdc_report *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		rdc_report_free(&v[i]);
+		report_free(&v[i]);
 	free(v);
 }

@@ -27,9 +27,6 @@ struct rdc_report {
 	unsigned first_bad_line;
 };
 
-/* Read `path`; false when it cannot be read. */
-bool rdc_report_read(const char *path, struct rdc_report *r);
-void rdc_report_free(struct rdc_report *r);
 /* First value of `key`, or NULL. */
 const char *rdc_report_get(const struct rdc_report *r, const char *key);
 

@@ -153,7 +153,8 @@ char *rdc_read_line_file(const char *path)
 	return s;
 }
 
-char *rdc_exe_dir(void)
+/* Directory of the running executable (from /proc/self/exe); caller frees. */
+static char *exe_dir(void)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -174,7 +175,7 @@ char *rdc_find_shipped(const char *envvar, const char *const *rel)
 		char *r = realpath(e, NULL);
 		return r;
 	}
-	char *dir = rdc_exe_dir();
+	char *dir = exe_dir();
 	if (!dir)
 		return NULL;
 	for (size_t i = 0; rel[i]; i++) {

@@ -43,9 +43,6 @@ char *rdc_read_line_file(const char *path);
  * leading space. */
 char *rdc_trim(char *s);
 
-/* Directory of the running executable (from /proc/self/exe); caller frees. */
-char *rdc_exe_dir(void);
-
 /* Find a file shipped with the tool: tries $envvar (when non-NULL and set:
  * that path itself), then each of `rel` (NULL-terminated) relative to the
  * executable's directory.  Returns a malloc'd absolute path or NULL. */

@@ -239,9 +239,5 @@ void rdc_sim_events_atfork_child(void)
 {
 	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 	ev_lock = fresh;
-	pthread_condattr_t a;
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&ev_cond, &a);
-	pthread_condattr_destroy(&a);
+	ev_init();
 }

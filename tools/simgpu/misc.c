@@ -37,11 +37,6 @@ bool rdc_sim_is_open(void)
 	return __atomic_load_n(&open_count, __ATOMIC_ACQUIRE) > 0;
 }
 
-bool rdc_sim_forked_child(void)
-{
-	return rdc_sim_is_open() && open_pid != getpid();
-}
-
 RDC_SIM_API HSAKMT_STATUS hsaKmtOpenKFD(void)
 {
 	pthread_once(&atfork_once, register_atfork);

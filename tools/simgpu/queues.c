@@ -44,7 +44,8 @@ static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_queue *queues;
 static HSA_QUEUEID next_qid = 1;
 
-void rdc_sim_nap(unsigned *backoff_us)
+/* Idle-poll backoff: yield first, then sleep 10, 20, ... up to 1280 us. */
+static void nap(unsigned *backoff_us)
 {
 	if (*backoff_us == 0) {
 		sched_yield();
@@ -68,7 +69,7 @@ static bool signal_ok(uint64_t handle)
 	return false;
 }
 
-void rdc_sim_signal_complete(uint64_t handle)
+static void signal_complete(uint64_t handle)
 {
 	if (!handle || !signal_ok(handle))
 		return;
@@ -169,7 +170,7 @@ static bool aql_packet(struct sim_queue *q, uint8_t *pkt, uint16_t header)
 		}
 		break;
 	}
-	rdc_sim_signal_complete(completion);
+	signal_complete(completion);
 	return true;
 }
 
@@ -208,7 +209,7 @@ static void *queue_thread(void *arg)
 		if (did)
 			backoff = 0;
 		else
-			rdc_sim_nap(&backoff);
+			nap(&backoff);
 	}
 	return NULL;
 }

@@ -8,7 +8,8 @@
  *
  * Split by job: config.c (environment), topology.c (nodes, override),
  * memory.c (allocations), events.c, queues.c (AQL command processor),
- * sdma.c (SDMA engine), trace.c (dispatch trace), misc.c (the rest).
+ * sdma.c (SDMA engine), blit.c (ROCR's blit kernels), trace.c (dispatch
+ * trace), misc.c (the rest).
  */
 #ifndef RDC_SIMGPU_SIM_H
 #define RDC_SIMGPU_SIM_H
@@ -52,13 +53,13 @@ void rdc_sim_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* State common to all parts (misc.c). */
 extern pthread_mutex_t rdc_sim_lock;     /* open count, topology snapshot */
 bool rdc_sim_is_open(void);
-bool rdc_sim_forked_child(void);
 
 /* topology.c */
 unsigned rdc_sim_num_nodes(void);        /* CPU + GPUs of the snapshot */
 bool rdc_sim_node_is_gpu(uint32_t node);
 int rdc_sim_gpu_index(uint32_t node);    /* -1 for the CPU */
 const char *rdc_sim_node_proc(uint32_t node); /* effective (overridden) processor */
+uint64_t rdc_sim_now_ns(void);           /* CLOCK_MONOTONIC_RAW, the clock counters' */
 
 /* memory.c: allocations the simulator made or registered. */
 struct rdc_sim_range { uintptr_t base; uint64_t size; };
@@ -80,13 +81,9 @@ void rdc_sim_event_fire(uint32_t event_id);
 void rdc_sim_events_close(void);
 void rdc_sim_events_atfork_child(void);
 
-/* queues.c: signal helpers used by the AQL and SDMA engines. */
-void rdc_sim_signal_complete(uint64_t signal_handle);
+/* queues.c */
 void rdc_sim_queues_close(void);
 void rdc_sim_queues_atfork_child(void);
-/* Sleep for the idle-poll backoff (ns). */
-void rdc_sim_nap(unsigned *backoff_us);
-uint64_t rdc_sim_now_ns(void);
 
 /* A ring the engines poll (queues.c owns it, one thread each). */
 struct rdc_sim_ring {
