@@ -21,7 +21,8 @@ fi
 mkdir -p "$T/tensile" && echo "lib-gfx1030" >"$T/tensile/TensileLibrary_lazy_gfx1030.dat"
 rm -f "$T/tensile/TensileLibrary_lazy_gfx1031.dat"
 n=0
-for args in "vadd1030" "modload data $T/kern1030.hsaco 2 2" "hsaload $T/kern1030.hsaco" "spoofmain $T/tensile"; do
+for args in "vadd1030" "modload data $T/kern1030.hsaco 2 2" "hsaload $T/kern1030.hsaco" \
+            "hsaload $T/kern1030.hsaco file" "spoofmain $T/tensile"; do
   n=$((n + 1))
   rm -f "$T"/vg$n.*.log
   rc=0
