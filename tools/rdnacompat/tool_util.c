@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tool_util.c — helpers shared by the tool's subcommands (see tool_util.h):
- * string buffer, JSON strings, small-file reading, shipped-file lookup.
+ * string buffer, allocation, small-file reading, shipped-file lookup.
  */
 #include "tool_util.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tool_util.h — small helpers shared by the tool's subcommands: a growable
- * string buffer, JSON string output, reading small text files (optionally
- * under a re-rooted file system, for `--root` in tests), and locating the
- * files that ship with the tool (tables/, librdnacompat.so) relative to the
- * executable or the install prefix.
+ * string buffer, allocation that aborts on failure, reading small text files
+ * (optionally under a re-rooted file system, for `--root` in tests), locating
+ * the files that ship with the tool (tables/, librdnacompat.so) relative to
+ * the executable or the install prefix, and the -h/--help test.
  */
 #ifndef RDC_TOOL_UTIL_H
 #define RDC_TOOL_UTIL_H
