@@ -31,6 +31,9 @@ for args in "vadd1030" "modload data $T/kern1030.hsaco 2 2" "hsaload $T/kern1030
     --show-leak-kinds=definite,indirect --errors-for-leak-kinds=none --trace-children=yes \
     --log-file="$T/vg$n.%p.log" env RDNACOMPAT_MODE=spoof LD_PRELOAD="$SHIM" $T/$args \
     >"$T/vg.out" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "debuginfo reader: ensure_valid failed" "$T"/vg$n.*.log; then
+    skip "valgrind $(valgrind --version) cannot read this build's debug info (clang-15 DWARF 5): $T/vg$n.*.log"
+  fi
   [ "$rc" -eq 0 ] || fail "memcheck of '$args': rc=$rc, see $T/vg$n.*.log"
   log=$(grep -l "Command: .*shimtest" "$T"/vg$n.*.log | head -1)
   [ -n "$log" ] || fail "no memcheck log for '$args'"
