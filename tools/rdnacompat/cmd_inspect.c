@@ -124,6 +124,18 @@ static void tally(struct ictx *c, const struct rdc_choice *ch)
 		c->missing++;
 }
 
+/* Write one bundle (the choice, or without a GPU its kernels with --kernels),
+ * count it, and free the choice. */
+static void emit_and_tally(struct ictx *c, const struct bundle_view *bv, struct rdc_choice *ch)
+{
+	rdc_inspect_emit_bundle(c, bv, ch);
+	if (!ch && c->kernels && !c->json)
+		rdc_inspect_list_kernels(c, bv);
+	tally(c, ch);
+	if (ch)
+		rdc_choice_free(ch);
+}
+
 static int on_bundle(size_t index, uint64_t offset, const struct rdc_bundle *b, void *arg)
 {
 	struct ictx *c = arg;
@@ -173,12 +185,7 @@ static int on_bundle(size_t index, uint64_t offset, const struct rdc_bundle *b, 
 		for (size_t i = 0; i < bv.n; i++)
 			count_kernels(&bv.e[i], bv.data[i]);
 	}
-	rdc_inspect_emit_bundle(c, &bv, have ? &ch : NULL);
-	if (!have && c->kernels && !c->json)
-		rdc_inspect_list_kernels(c, &bv);
-	tally(c, have ? &ch : NULL);
-	if (have)
-		rdc_choice_free(&ch);
+	emit_and_tally(c, &bv, have ? &ch : NULL);
 	free(bv.e);
 	free(bv.data);
 	return 0;
@@ -215,14 +222,9 @@ static int do_codeobj(struct ictx *c, const struct rdc_container *ct)
 		rdc_json_key(&c->j, "bundles");
 		rdc_json_arr(&c->j);
 	}
-	rdc_inspect_emit_bundle(c, &bv, have ? &ch : NULL);
+	emit_and_tally(c, &bv, have ? &ch : NULL);
 	if (c->json)
 		rdc_json_arr_end(&c->j);
-	if (!have && c->kernels && !c->json)
-		rdc_inspect_list_kernels(c, &bv);
-	tally(c, have ? &ch : NULL);
-	if (have)
-		rdc_choice_free(&ch);
 	return 0;
 }
 
