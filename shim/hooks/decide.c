@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcache.h"
 #include "shim.h"
 
 struct target_choice {
@@ -20,7 +21,86 @@ struct target_choice {
 	int rc;
 	bool added;
 	char diag[320];
+	bool cached;             /* c came from the decision cache (dcache.c) */
+	struct rdc_dc_hit hit;   /* its refused kernels */
+	bool have_patches;       /* patches for the added entry (mapped) */
+	size_t n_patches;
+	struct rdc_patch patches[RDC_ADD_PATCHES];
 };
+
+/* What the added entry for `dev_proc` is: the chosen entry's target with
+ * the device's processor. */
+static struct rdc_target added_target(const struct rdc_choice *c, const char *dev_proc)
+{
+	struct rdc_target to = c->chosen;
+	snprintf(to.proc, sizeof to.proc, "%s", dev_proc);
+	return to;
+}
+
+/* Append " (cached)" to a reason, truncating the reason if it must. */
+static void note_cached(char *r, size_t n)
+{
+	static const char sfx[] = " (cached)";
+	size_t l = strlen(r);
+	if (l + sizeof sfx > n)
+		l = n - sizeof sfx;
+	memcpy(r + l, sfx, sizeof sfx);
+}
+
+/* Does a cached decision fit this bundle (indices, patch bounds)? */
+static bool hit_fits(const struct rdc_dc_hit *h, const struct rdc_bundle *b)
+{
+	const struct rdc_choice *c = &h->c;
+	if (c->verdict != RDC_VERDICT_MISSING && (c->entry < 0 || (size_t)c->entry >= b->n_entries))
+		return false;
+	if (c->refused_entry < -1 || (c->refused_entry >= 0 && (size_t)c->refused_entry >= b->n_entries))
+		return false;
+	for (size_t i = 0; h->have_patches && i < h->n_patches; i++)
+		if (h->patches[i].len > sizeof h->patches[i].bytes ||
+		    !rdc_in_bounds(h->patches[i].offset, h->patches[i].len, b->entries[c->entry].size))
+			return false;
+	return h->n_patches <= RDC_ADD_PATCHES && (!h->have_patches || c->verdict == RDC_VERDICT_MAPPED);
+}
+
+/* The choice for one device target: from the cache when `L` has it and it
+ * fits, else from the policy (then remembered in `L`). */
+static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
+		       const struct rdc_bundle *b, struct rdc_dc_lib *L, uint64_t off)
+{
+	if (L && rdc_dcache_get(L, off, &ch->target, &ch->hit) == 0) {
+		if (hit_fits(&ch->hit, b)) {
+			ch->c = ch->hit.c;
+			ch->cached = true;
+			ch->have_patches = ch->hit.have_patches;
+			ch->n_patches = ch->hit.n_patches;
+			memcpy(ch->patches, ch->hit.patches, sizeof ch->patches);
+			note_cached(ch->c.reason, sizeof ch->c.reason);
+			for (size_t i = 0; i < ch->hit.n_refused_k; i++)
+				note_cached(ch->hit.refused[i].reason, sizeof ch->hit.refused[i].reason);
+			return;
+		}
+		rdc_logf(RDC_LOG_DEBUG, "cache: decision at offset %llu does not fit the bundle; "
+			 "deciding afresh", (unsigned long long)off);
+		rdc_dcache_hit_free(&ch->hit);
+	}
+	struct rdc_diag d = { 0 };
+	ch->rc = rdc_policy_choose(t, &ch->target, b, rdc_policy_flags(), &ch->c, &d);
+	snprintf(ch->diag, sizeof ch->diag, "%s", d.msg);
+	if (ch->rc != 0)
+		return;
+	if (ch->c.verdict == RDC_VERDICT_MAPPED && ch->c.co) {
+		/* The patches from the policy's parse: no second metadata decode. */
+		struct rdc_target to = added_target(&ch->c, ch->target.proc);
+		ch->n_patches = RDC_ADD_PATCHES;
+		ch->have_patches = rdc_codeobj_retarget_patches_from(ch->c.co, &to, ch->patches,
+								      &ch->n_patches, NULL) == 0;
+		if (!ch->have_patches)
+			ch->n_patches = 0;
+	}
+	if (L)
+		rdc_dcache_put(L, off, &ch->target, &ch->c, ch->patches, ch->n_patches,
+			       ch->have_patches);
+}
 
 static void entry_name(const struct rdc_bundle *b, long i, char *buf, size_t n)
 {
@@ -63,8 +143,8 @@ static void log_refused(const char *lib, long index, const struct rdc_device *de
 	}
 }
 
-int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
-		      const char *source, struct rdc_add *add, size_t *n_add)
+static int decide(const struct rdc_bundle *b, const char *lib, long index, const char *source,
+		  struct rdc_dc_lib *L, uint64_t off, struct rdc_add *add, size_t *n_add)
 {
 	const struct rdc_tables *t = rdc_tables();
 	struct target_choice *tc = calloc(RDC_MAX_DEVICES, sizeof *tc);
@@ -85,9 +165,7 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 			ch = &tc[ntc++];
 			memset(ch, 0, sizeof *ch);
 			ch->target = dev->target;
-			struct rdc_diag d = { 0 };
-			ch->rc = rdc_policy_choose(t, &dev->target, b, rdc_policy_flags(), &ch->c, &d);
-			snprintf(ch->diag, sizeof ch->diag, "%s", d.msg);
+			choose_for(ch, t, b, L, off);
 		}
 		char tgt[64], chosen[64], ent[208];
 		rdc_target_format(&dev->target, tgt, sizeof tgt);
@@ -141,10 +219,16 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 			RDC_KV_S("reason", c->reason),
 		};
 		rdc_log_event(lvl, event, kv, sizeof kv / sizeof kv[0]);
+		/* A cached choice has only its refused kernels' verdicts. */
+		struct rdc_choice view = *c;
+		if (ch->cached) {
+			view.kernels = ch->hit.refused;
+			view.n_kernels = ch->hit.n_refused_k;
+		}
 		if (c->n_refused)
-			log_refused(lib, index, dev, c);
+			log_refused(lib, index, dev, &view);
 		if (c->verdict == RDC_VERDICT_MISSING) {
-			rdc_diag_note_missing(lib, index, b, dev, c);
+			rdc_diag_note_missing(lib, index, b, dev, &view);
 			continue;
 		}
 		if (c->verdict != RDC_VERDICT_MAPPED || dev->mode == RDC_MODE_AUDIT || ch->added)
@@ -152,21 +236,33 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		struct rdc_add *a = &add[*n_add];
 		memset(a, 0, sizeof *a);
 		a->from = c->entry;
-		a->to = c->chosen;
-		snprintf(a->to.proc, sizeof a->to.proc, "%s", dev->target.proc);
+		a->to = added_target(c, dev->target.proc);
 		rdc_target_format_bundle_id(&a->to, a->id, sizeof a->id);
-		/* The patches from the policy's parse: no second metadata decode. */
-		a->n_patches = RDC_ADD_PATCHES;
-		a->have_patches = c->co && rdc_codeobj_retarget_patches_from(c->co, &a->to, a->patches,
-									      &a->n_patches, NULL) == 0;
-		if (!a->have_patches)
-			a->n_patches = 0;
+		a->have_patches = ch->have_patches;
+		a->n_patches = ch->n_patches;
+		memcpy(a->patches, ch->patches, sizeof a->patches);
 		ch->added = true;
 		(*n_add)++;
 	}
-	for (size_t j = 0; j < ntc; j++)
+	for (size_t j = 0; j < ntc; j++) {
 		if (tc[j].rc == 0)
 			rdc_choice_free(&tc[j].c);
+		rdc_dcache_hit_free(&tc[j].hit);
+	}
 	free(tc);
 	return 0;
+}
+
+int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
+		      const char *source, struct rdc_add *add, size_t *n_add)
+{
+	return decide(b, lib, index, source, NULL, 0, add, n_add);
+}
+
+int rdc_decide_bundle_at(const struct rdc_bundle *b, const char *lib, long index,
+			 const char *source, const char *path, uint64_t file_offset,
+			 struct rdc_add *add, size_t *n_add)
+{
+	struct rdc_dc_lib *L = path ? rdc_dcache_lib(lib, path) : NULL;
+	return decide(b, lib, index, source, L, file_offset, add, n_add);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dcache.h"
 #include "shim.h"
 
 pthread_mutex_t rdc_diag_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -131,4 +132,6 @@ void rdc_diag_flush(void)
 	n_more = 0;
 	rdc_log_block(buf, pos);   /* lock order: diag -> log */
 	pthread_mutex_unlock(&rdc_diag_lock);
+	/* HIP is about to abort (no destructors run): keep what was decided. */
+	rdc_dcache_flush();
 }

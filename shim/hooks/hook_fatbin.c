@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dcache.h"
 #include "shim.h"
 
 #define HIP_FAT_MAGIC 0x48495046u
@@ -113,7 +114,9 @@ static void process(struct fb_entry *e)
 	}
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
-	rdc_decide_bundle(&b, e->lib, e->index, "fatbin", add, &n_add);
+	/* Decided once per library file + bundle offset + target (dcache.c). */
+	rdc_decide_bundle_at(&b, e->lib, e->index, "fatbin", file_ok ? seg.path : NULL,
+			     seg.file_offset, add, &n_add);
 	if (n_add) {
 		/* A compressed bundle (CCOB) cannot be file-mapped: HIP gets an
 		 * uncompressed copy with the added entry (HIP 5.2 reads no CCOB). */

@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dcache.c — the persistent decision cache (see dcache.h for key, value,
+ * location and rules).
+ *
+ * File format (one per library; the same shim build writes and reads it,
+ * the build's identity being part of the key, so records are the in-memory
+ * struct): a header (magic, sizes, key), the records, each followed by its
+ * refused kernels as "name\0check\0reason\0" triples, and a trailing 64-bit
+ * FNV-1a of everything before it.  Anything that does not check out (magic,
+ * sizes, checksum, key, a record's own bounds) makes the whole file count
+ * as absent.  All file access goes to the kernel directly (the shim hooks
+ * open/stat itself) and never leaves a descriptor at 0-2.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "dcache.h"
+
+#define DC_MAGIC "RDCDC\0\0\2"
+#define DC_MAX_FILE (64u << 20)
+#define DC_MAX_REFUSED 256
+
+struct dc_hdr {
+	char magic[8];
+	uint32_t hdr_size, rec_size;
+	uint64_t shim_id, tables_digest;
+	uint32_t flags, n_recs;
+	uint64_t dev, ino, size;
+	int64_t mtime_ns;
+};
+
+struct dc_rec {
+	uint64_t bundle_off;
+	struct rdc_target target;
+	int32_t verdict;
+	int32_t have_patches;
+	int64_t entry, refused_entry;
+	struct rdc_target chosen;
+	uint32_t edge_rank, n_patches;
+	uint64_t n_kernels, n_refused, n_candidates;
+	char reason[400];
+	char need[160];
+	struct rdc_patch patches[RDC_ADD_PATCHES];
+	uint32_t n_ref;                  /* refused kernel triples that follow */
+	uint32_t ref_bytes;
+};
+
+struct mrec {
+	struct dc_rec r;
+	char *ref;                       /* ref_bytes of triples */
+};
+
+struct rdc_dc_lib {
+	struct rdc_dc_lib *next;
+	char name[512];                  /* the library as logged */
+	char file[1024];                 /* the cache file */
+	struct dc_hdr key;
+	struct mrec *recs;
+	size_t n, cap;
+	bool dirty;
+};
+
+static pthread_mutex_t rdc_dcache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rdc_dc_lib *libs;
+static int state;                        /* 0 unknown, 1 on, -1 off */
+static char dir[900];
+static uint64_t shim_id;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+#define FNV0 1469598103934665603ull
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return fnv(h, s ? s : "\1", s ? strlen(s) + 1 : 1);
+}
+
+uint64_t rdc_tables_digest(const struct rdc_tables *t)
+{
+	uint64_t h = FNV0;
+	if (!t)
+		return h;
+	for (size_t i = 0; i < t->n_isa; i++) {
+		const struct rdc_isa *r = &t->isa[i];
+		h = fnv_str(h, r->name);
+		h = fnv_str(h, r->family);
+		h = fnv_str(h, r->generic_target);
+		uint32_t v[] = { r->mach, r->generic, r->min_generic_version, r->default_wave,
+				 r->xnack_supported, r->sramecc_supported, r->lds_per_workgroup,
+				 r->vgprs_per_simd_w32, r->vgprs_per_simd_w64, r->vgpr_granule_w32,
+				 r->vgpr_granule_w64, r->max_waves_per_simd };
+		h = fnv(h, v, sizeof v);
+	}
+	for (size_t i = 0; i < t->n_edges; i++) {
+		const struct rdc_compat_edge *e = &t->edges[i];
+		h = fnv_str(h, e->device);
+		h = fnv_str(h, e->code);
+		h = fnv(h, &e->rank, sizeof e->rank);
+		h = fnv_str(h, e->condition);
+	}
+	for (size_t i = 0; i < t->n_bad; i++) {
+		const struct rdc_bad_kernel *b = &t->bad[i];
+		h = fnv_str(h, b->target);
+		h = fnv_str(h, b->code_target);
+		h = fnv_str(h, b->kernel_glob);
+		h = fnv_str(h, b->action);
+		h = fnv_str(h, b->reason);
+	}
+	h = fnv(h, &t->n_isa, sizeof t->n_isa);
+	h = fnv(h, &t->n_edges, sizeof t->n_edges);
+	return fnv(h, &t->n_bad, sizeof t->n_bad);
+}
+
+static int sys_stat(const char *path, struct stat *st)
+{
+	return (int)syscall(SYS_newfstatat, AT_FDCWD, path, st, 0);
+}
+
+/* A descriptor above 2 (a process may have closed stdin/out/err). */
+static int high_fd(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int h = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return h;
+}
+
+static int mkdir_p(char *p)
+{
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		int rc = mkdir(p, 0700);
+		*s = '/';
+		if (rc != 0 && errno != EEXIST)
+			return -1;
+	}
+	return mkdir(p, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* Decide once whether the cache is on, where it is, and who we are. */
+static bool setup(void)
+{
+	if (state)
+		return state > 0;
+	state = -1;
+	const char *c = getenv("RDNACOMPAT_CACHE");
+	if (c && !strcmp(c, "0"))
+		return false;
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+	if (x && x[0] == '/')
+		n = snprintf(dir, sizeof dir, "%s/rdnacompat", x);
+	else if (home && home[0] == '/')
+		n = snprintf(dir, sizeof dir, "%s/.cache/rdnacompat", home);
+	else
+		return false;
+	if (n <= 0 || (size_t)n >= sizeof dir)
+		return false;
+	/* The shim build: its own file's identity, and the record layout. */
+	Dl_info di;
+	struct stat st;
+	if (!dladdr((void *)&rdc_tables_digest, &di) || !di.dli_fname || sys_stat(di.dli_fname, &st))
+		return false;
+	uint64_t v[] = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
+			 (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec,
+			 sizeof(struct dc_hdr), sizeof(struct dc_rec) };
+	shim_id = fnv(FNV0, v, sizeof v);
+	state = 1;
+	return true;
+}
+
+static void free_lib_recs(struct rdc_dc_lib *L)
+{
+	for (size_t i = 0; i < L->n; i++)
+		free(L->recs[i].ref);
+	free(L->recs);
+	L->recs = NULL;
+	L->n = L->cap = 0;
+}
+
+static struct mrec *add_rec(struct rdc_dc_lib *L)
+{
+	if (L->n == L->cap) {
+		size_t nc = L->cap ? L->cap * 2 : 128;
+		struct mrec *r = realloc(L->recs, nc * sizeof *r);
+		if (!r)
+			return NULL;
+		L->recs = r;
+		L->cap = nc;
+	}
+	struct mrec *m = &L->recs[L->n++];
+	memset(m, 0, sizeof *m);
+	return m;
+}
+
+/* Do n_ref NUL-terminated triples fill exactly len bytes? */
+static bool triples_ok(const char *p, size_t len, uint32_t n_ref)
+{
+	size_t strs = 0;
+	for (size_t i = 0; i < len; i++)
+		strs += p[i] == '\0';
+	return strs == (size_t)n_ref * 3 && (len == 0 || p[len - 1] == '\0');
+}
+
+static const char *load(struct rdc_dc_lib *L)
+{
+	int fd = high_fd(rdc_sys_open(L->file, O_RDONLY));
+	if (fd < 0)
+		return errno == ENOENT ? NULL : "unreadable";
+	struct stat st;
+	uint8_t *buf = NULL;
+	const char *why = NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct dc_hdr) + 8 ||
+	    (uint64_t)st.st_size > DC_MAX_FILE) {
+		why = "not a cache file (type or size)";
+		goto out;
+	}
+	size_t len = (size_t)st.st_size, got = 0;
+	buf = malloc(len);
+	if (!buf) {
+		why = "out of memory";
+		goto out;
+	}
+	while (got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		got += (size_t)r;
+	}
+	if (got != len) {
+		why = "short read";
+		goto out;
+	}
+	uint64_t sum;
+	memcpy(&sum, buf + len - 8, 8);
+	if (fnv(FNV0, buf, len - 8) != sum) {
+		why = "corrupt (checksum)";
+		goto out;
+	}
+	struct dc_hdr h;
+	memcpy(&h, buf, sizeof h);
+	if (memcmp(h.magic, DC_MAGIC, 8) || h.hdr_size != sizeof h || h.rec_size != sizeof(struct dc_rec)) {
+		why = "corrupt (header)";
+		goto out;
+	}
+	if (h.shim_id != L->key.shim_id || h.tables_digest != L->key.tables_digest ||
+	    h.flags != L->key.flags || h.dev != L->key.dev || h.ino != L->key.ino ||
+	    h.size != L->key.size || h.mtime_ns != L->key.mtime_ns) {
+		why = "stale (library, tables, flags or shim changed)";
+		goto out;
+	}
+	size_t off = sizeof h, end = len - 8;
+	for (uint32_t i = 0; i < h.n_recs; i++) {
+		struct dc_rec r;
+		if (end - off < sizeof r) {
+			why = "corrupt (truncated record)";
+			goto out;
+		}
+		memcpy(&r, buf + off, sizeof r);
+		off += sizeof r;
+		if (r.ref_bytes > end - off || r.n_ref > DC_MAX_REFUSED || r.n_patches > RDC_ADD_PATCHES ||
+		    !triples_ok((const char *)buf + off, r.ref_bytes, r.n_ref) ||
+		    r.verdict < RDC_VERDICT_NATIVE || r.verdict > RDC_VERDICT_MISSING) {
+			why = "corrupt (record)";
+			goto out;
+		}
+		r.reason[sizeof r.reason - 1] = r.need[sizeof r.need - 1] = '\0';
+		r.target.proc[sizeof r.target.proc - 1] = r.chosen.proc[sizeof r.chosen.proc - 1] = '\0';
+		struct mrec *m = add_rec(L);
+		char *ref = r.ref_bytes ? malloc(r.ref_bytes) : NULL;
+		if (!m || (r.ref_bytes && !ref)) {
+			free(ref);
+			if (m)
+				L->n--;
+			why = "out of memory";
+			goto out;
+		}
+		m->r = r;
+		m->ref = ref;
+		if (ref)
+			memcpy(ref, buf + off, r.ref_bytes);
+		off += r.ref_bytes;
+	}
+	if (off != end)
+		why = "corrupt (trailing bytes)";
+out:
+	if (why)
+		free_lib_recs(L);
+	free(buf);
+	close(fd);
+	return why;
+}
+
+struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path)
+{
+	if (!name || !path)
+		return NULL;
+	pthread_mutex_lock(&rdc_dcache_lock);
+	struct rdc_dc_lib *L = NULL;
+	if (!setup())
+		goto out;
+	for (L = libs; L; L = L->next)
+		if (!strcmp(L->name, name))
+			goto out;
+	struct stat st;
+	if (sys_stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		goto out;
+	L = calloc(1, sizeof *L);
+	if (!L)
+		goto out;
+	snprintf(L->name, sizeof L->name, "%s", name);
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	snprintf(L->file, sizeof L->file, "%s/%.64s-%016llx.dc", dir, base,
+		 (unsigned long long)fnv_str(FNV0, name));
+	memcpy(L->key.magic, DC_MAGIC, 8);
+	L->key.hdr_size = sizeof L->key;
+	L->key.rec_size = sizeof(struct dc_rec);
+	L->key.shim_id = shim_id;
+	L->key.tables_digest = rdc_tables_digest(rdc_tables());
+	L->key.flags = rdc_policy_flags();
+	L->key.dev = (uint64_t)st.st_dev;
+	L->key.ino = (uint64_t)st.st_ino;
+	L->key.size = (uint64_t)st.st_size;
+	L->key.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	const char *why = load(L);
+	if (why)
+		rdc_logf(RDC_LOG_DEBUG, "cache: %s: %s; ignored (deciding afresh)", L->file, why);
+	else
+		rdc_logf(RDC_LOG_DEBUG, "cache: %s: %zu decisions for %s", L->file, L->n, name);
+	L->next = libs;
+	libs = L;
+out:
+	pthread_mutex_unlock(&rdc_dcache_lock);
+	return L;
+}
+
+static struct mrec *find(struct rdc_dc_lib *L, uint64_t off, const struct rdc_target *t)
+{
+	for (size_t i = 0; i < L->n; i++) {
+		struct mrec *m = &L->recs[i];
+		if (m->r.bundle_off == off && !strcmp(m->r.target.proc, t->proc) &&
+		    m->r.target.xnack == t->xnack && m->r.target.sramecc == t->sramecc)
+			return m;
+	}
+	return NULL;
+}
+
+int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
+		   struct rdc_dc_hit *hit)
+{
+	memset(hit, 0, sizeof *hit);
+	if (!L)
+		return RDC_E_NOTFOUND;
+	pthread_mutex_lock(&rdc_dcache_lock);
+	int rc = RDC_E_NOTFOUND;
+	struct mrec *m = find(L, bundle_off, t);
+	if (!m)
+		goto out;
+	const struct dc_rec *r = &m->r;
+	struct rdc_choice *c = &hit->c;
+	c->verdict = (enum rdc_verdict)r->verdict;
+	c->entry = (long)r->entry;
+	c->refused_entry = (long)r->refused_entry;
+	c->chosen = r->chosen;
+	c->edge_rank = r->edge_rank;
+	c->n_kernels = (size_t)r->n_kernels;
+	c->n_refused = (size_t)r->n_refused;
+	c->n_candidates = (size_t)r->n_candidates;
+	memcpy(c->reason, r->reason, sizeof c->reason);
+	memcpy(c->need, r->need, sizeof c->need);
+	hit->have_patches = r->have_patches != 0;
+	hit->n_patches = r->n_patches;
+	memcpy(hit->patches, r->patches, sizeof hit->patches);
+	if (r->n_ref) {
+		hit->refused = calloc(r->n_ref, sizeof *hit->refused);
+		if (!hit->refused)
+			goto out;
+		const char *p = m->ref;
+		for (uint32_t i = 0; i < r->n_ref; i++) {
+			struct rdc_kernel_verdict *v = &hit->refused[i];
+			v->kernel = p;
+			p += strlen(p) + 1;
+			snprintf(v->check, sizeof v->check, "%s", p);
+			p += strlen(p) + 1;
+			snprintf(v->reason, sizeof v->reason, "%s", p);
+			p += strlen(p) + 1;
+		}
+		hit->n_refused_k = r->n_ref;
+	}
+	rc = 0;
+out:
+	pthread_mutex_unlock(&rdc_dcache_lock);
+	return rc;
+}
+
+void rdc_dcache_hit_free(struct rdc_dc_hit *hit)
+{
+	free(hit->refused);
+	hit->refused = NULL;
+	hit->n_refused_k = 0;
+}
+
+void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
+		    const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
+		    bool have_patches)
+{
+	if (!L || n_patches > RDC_ADD_PATCHES)
+		return;
+	/* The refused kernels, as triples. */
+	size_t n_ref = 0, bytes = 0;
+	for (size_t i = 0; c->kernels && i < c->n_kernels; i++)
+		if (!c->kernels[i].ok) {
+			n_ref++;
+			bytes += strlen(c->kernels[i].kernel ? c->kernels[i].kernel : "") +
+				 strlen(c->kernels[i].check) + strlen(c->kernels[i].reason) + 3;
+		}
+	if (n_ref > DC_MAX_REFUSED || (c->n_refused && !c->kernels) || bytes > UINT32_MAX)
+		return;              /* not cached: decided afresh next time */
+	char *ref = bytes ? malloc(bytes) : NULL;
+	if (bytes && !ref)
+		return;
+	char *w = ref;
+	for (size_t i = 0; c->kernels && i < c->n_kernels; i++) {
+		const struct rdc_kernel_verdict *v = &c->kernels[i];
+		if (v->ok)
+			continue;
+		const char *s[3] = { v->kernel ? v->kernel : "", v->check, v->reason };
+		for (int j = 0; j < 3; j++) {
+			size_t l = strlen(s[j]) + 1;
+			memcpy(w, s[j], l);
+			w += l;
+		}
+	}
+	pthread_mutex_lock(&rdc_dcache_lock);
+	struct mrec *m = find(L, bundle_off, t);
+	if (m)
+		free(m->ref);
+	else
+		m = add_rec(L);
+	if (!m) {
+		free(ref);
+		goto out;
+	}
+	struct dc_rec *r = &m->r;
+	memset(r, 0, sizeof *r);
+	r->bundle_off = bundle_off;
+	r->target = *t;
+	r->verdict = (int32_t)c->verdict;
+	r->entry = c->entry;
+	r->refused_entry = c->refused_entry;
+	r->chosen = c->chosen;
+	r->edge_rank = c->edge_rank;
+	r->n_kernels = c->n_kernels;
+	r->n_refused = c->n_refused;
+	r->n_candidates = c->n_candidates;
+	memcpy(r->reason, c->reason, sizeof r->reason);
+	memcpy(r->need, c->need, sizeof r->need);
+	r->have_patches = have_patches;
+	r->n_patches = (uint32_t)n_patches;
+	if (n_patches)
+		memcpy(r->patches, patches, n_patches * sizeof *patches);
+	r->n_ref = (uint32_t)n_ref;
+	r->ref_bytes = (uint32_t)bytes;
+	m->ref = ref;
+	L->dirty = true;
+out:
+	pthread_mutex_unlock(&rdc_dcache_lock);
+}
+
+static bool write_all(int fd, const void *p, size_t n, uint64_t *sum)
+{
+	const uint8_t *b = p;
+	*sum = fnv(*sum, p, n);
+	while (n) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		b += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static void save(struct rdc_dc_lib *L)
+{
+	char tmp[1100];
+	if (mkdir_p(dir) != 0) {
+		rdc_logf(RDC_LOG_DEBUG, "cache: cannot create %s: %s", dir, strerror(errno));
+		return;
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", L->file, (long)getpid());
+	int fd = high_fd((int)syscall(SYS_openat, AT_FDCWD, tmp,
+				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
+	if (fd < 0) {
+		rdc_logf(RDC_LOG_DEBUG, "cache: cannot write %s: %s", tmp, strerror(errno));
+		return;
+	}
+	struct dc_hdr h = L->key;
+	h.n_recs = (uint32_t)L->n;
+	uint64_t sum = FNV0;
+	bool ok = write_all(fd, &h, sizeof h, &sum);
+	for (size_t i = 0; ok && i < L->n; i++) {
+		ok = write_all(fd, &L->recs[i].r, sizeof L->recs[i].r, &sum);
+		if (ok && L->recs[i].r.ref_bytes)
+			ok = write_all(fd, L->recs[i].ref, L->recs[i].r.ref_bytes, &sum);
+	}
+	uint64_t dummy = 0, fin = sum;
+	ok = ok && write_all(fd, &fin, sizeof fin, &dummy);
+	ok = close(fd) == 0 && ok;
+	if (ok && rename(tmp, L->file) == 0) {
+		L->dirty = false;
+		rdc_logf(RDC_LOG_DEBUG, "cache: wrote %zu decisions to %s", L->n, L->file);
+	} else {
+		rdc_logf(RDC_LOG_DEBUG, "cache: writing %s failed: %s", L->file, strerror(errno));
+		unlink(tmp);
+	}
+}
+
+void rdc_dcache_flush(void)
+{
+	pthread_mutex_lock(&rdc_dcache_lock);
+	for (struct rdc_dc_lib *L = libs; L; L = L->next)
+		if (L->dirty)
+			save(L);
+	pthread_mutex_unlock(&rdc_dcache_lock);
+}
+
+__attribute__((destructor)) static void dcache_at_exit(void)
+{
+	if (state <= 0)
+		return;
+	int saved = errno;
+	rdc_guard_enter();
+	rdc_dcache_flush();
+	rdc_guard_leave();
+	errno = saved;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dcache.h — the persistent decision cache (dcache.c): what the policy
+ * decided for one bundle of a library file and one device target, kept
+ * across processes so repeat runs skip the per-kernel work.  Only
+ * decide.c uses it.
+ *
+ * Key: the library file (st_dev, st_ino, size, mtime in ns), the bundle's
+ * file offset, the device target (with features), the policy flags
+ * (opt-in), a digest of the effective tables and the shim build (its own
+ * file's identity).  Value: the choice (verdict, entry, chosen target, edge
+ * rank, counts, reason, need), the refused kernels (name, check, reason) and
+ * the in-place patches of the added entry.
+ *
+ * Where: $XDG_CACHE_HOME/rdnacompat or ~/.cache/rdnacompat, one file per
+ * library, written at exit atomically (temp + rename, 0600).
+ * RDNACOMPAT_CACHE=0 disables it.  A corrupt, stale or unreadable file is
+ * ignored (logged at debug) and rewritten; a cached value is used only when
+ * it fits the bundle at hand (entry index, patch bounds), else the policy
+ * decides again.  Locking: rdc_dcache_lock, taken under rdc_fatbin_lock
+ * (and alone at exit); inside it only rdc_dev_lock (the tables) and
+ * rdc_log_lock.
+ */
+#ifndef RDNACOMPAT_DCACHE_H
+#define RDNACOMPAT_DCACHE_H
+
+#include "shim.h"
+
+struct rdc_dc_lib;
+
+/* One cached decision, as decide.c needs it back. */
+struct rdc_dc_hit {
+	struct rdc_choice c;             /* kernels/co NULL */
+	bool have_patches;
+	size_t n_patches;
+	struct rdc_patch patches[RDC_ADD_PATCHES];
+	struct rdc_kernel_verdict *refused; /* n_refused_k verdicts (ok = false),
+	                                       kernel names owned by the cache */
+	size_t n_refused_k;
+};
+
+/* The cache of library `name` (the file's name for the cache file) whose
+ * bytes are file `path`; NULL when the cache is off or the file cannot be
+ * identified.  Loaded once per process. */
+struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path);
+/* 0 and *hit filled (free with rdc_dcache_hit_free) when cached; else
+ * RDC_E_NOTFOUND. */
+int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
+		   struct rdc_dc_hit *hit);
+void rdc_dcache_hit_free(struct rdc_dc_hit *hit);
+/* Remember a decision (c->kernels, when present, gives the refused
+ * kernels; patches may be NULL). */
+void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
+		    const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
+		    bool have_patches);
+/* Write every library cache that gained decisions (at exit). */
+void rdc_dcache_flush(void);
+/* rdc_decide_bundle for a bundle whose bytes are file `path` at
+ * `file_offset` (NULL path: no cache), using and filling the cache. */
+int rdc_decide_bundle_at(const struct rdc_bundle *b, const char *lib, long index,
+			 const char *source, const char *path, uint64_t file_offset,
+			 struct rdc_add *add, size_t *n_add);
+/* The digest of a set of tables (decision-relevant rows). */
+uint64_t rdc_tables_digest(const struct rdc_tables *t);
+
+#endif
