@@ -3,8 +3,8 @@
  * init.c — one-time initialisation: from a constructor and, because another
  * library's constructor may call a hooked function before ours ran, lazily
  * at the top of every hook, under pthread_once.  Reads the configuration,
- * opens the log, resolves the real-function table and installs the fork
- * handlers.  Loads nothing ROCm-related: the device registry and tables
+ * opens the log, resolves the libc part of the real-function table (HIP/HSA
+ * entries resolve at first use, real.c) and installs the fork handlers.  Loads nothing ROCm-related: the device registry and tables
  * start only when a HIP/HSA hook needs them.
  */
 #include <errno.h>
@@ -48,8 +48,8 @@ static void init_body(void)
 	apply_test_unresolved();
 	size_t found = rdc_real_resolve_all();
 	rdc_fork_install();
-	rdc_logf(RDC_LOG_DEBUG, "init: mode=%s, %zu of %d real functions present now",
-		 rdc_mode_name(rdc_cfg.mode), found, (int)RDC_FN_COUNT);
+	rdc_logf(RDC_LOG_DEBUG, "init: mode=%s, %zu libc real functions resolved (HIP/HSA ones "
+		 "at their first use)", rdc_mode_name(rdc_cfg.mode), found);
 	atomic_store(&done, 1);
 	rdc_guard_leave();
 	errno = saved;

@@ -5,6 +5,15 @@
  * owning library was dlopen'ed RTLD_LOCAL (Python extensions), RTLD_NEXT
  * cannot see it; then the library is looked up by soname with RTLD_NOLOAD.
  *
+ * Only the libc entries are resolved at start-up (rdc_real_resolve_all, from
+ * the constructor): looking up HIP/HSA names in a process without them
+ * costs ~9 syscalls each (ld.so opens its cache and the library file for
+ * RTLD_NOLOAD), i.e. ~0.3 ms per exec of every non-ROCm program.  The
+ * HIP/HSA entries are resolved together at the first use of any of them —
+ * at the top of a hook, before it takes a lock — and a lookup that fails is
+ * tried again at the next use (the library may be dlopen'ed later).
+ * Resolution is lock-free: racing threads store the same pointer.
+ *
  * The table is also the test seam: rdc_real_inject() replaces an entry, and
  * RDNACOMPAT_TEST_UNRESOLVED names entries to leave unresolved, so tests can
  * check that every hook survives a missing real function.
@@ -42,11 +51,8 @@ static void *lookup(const struct rdc_real_fn *f)
 	return p;
 }
 
-void *rdc_real_resolve(enum rdc_fn fn)
+static void *resolve_one(struct rdc_real_fn *f)
 {
-	if ((unsigned)fn >= RDC_FN_COUNT)
-		return NULL;
-	struct rdc_real_fn *f = &rdc_real_fns[fn];
 	void *p = atomic_load_explicit(&f->ptr, memory_order_acquire);
 	if (p || atomic_load(&f->injected))
 		return p;
@@ -56,11 +62,30 @@ void *rdc_real_resolve(enum rdc_fn fn)
 	return p;
 }
 
+void *rdc_real_resolve(enum rdc_fn fn)
+{
+	if ((unsigned)fn >= RDC_FN_COUNT)
+		return NULL;
+	struct rdc_real_fn *f = &rdc_real_fns[fn];
+	void *p = atomic_load_explicit(&f->ptr, memory_order_acquire);
+	if (p || atomic_load(&f->injected))
+		return p;
+	if (f->lib == RDC_LIB_C)
+		return resolve_one(f);
+	/* First use of a HIP/HSA entry: the whole HIP/HSA part at once, so a
+	 * hook's later calls (under its locks) find theirs resolved. */
+	for (int i = 0; i < RDC_FN_COUNT; i++)
+		if (rdc_real_fns[i].lib != RDC_LIB_C)
+			(void)resolve_one(&rdc_real_fns[i]);
+	return atomic_load_explicit(&f->ptr, memory_order_acquire);
+}
+
 size_t rdc_real_resolve_all(void)
 {
 	size_t found = 0;
 	for (int i = 0; i < RDC_FN_COUNT; i++)
-		found += rdc_real_resolve((enum rdc_fn)i) != NULL;
+		if (rdc_real_fns[i].lib == RDC_LIB_C)
+			found += resolve_one(&rdc_real_fns[i]) != NULL;
 	return found;
 }
 

@@ -61,7 +61,8 @@ extern struct rdc_real_fn rdc_real_fns[RDC_FN_COUNT];
 void *rdc_real_resolve(enum rdc_fn fn);
 #define RDC_REAL(name) ((__typeof__(&name))rdc_real_resolve(RDC_FN_##name))
 
-/* Resolve every entry now (init).  Returns how many were found. */
+/* Resolve the libc entries now (init; HIP/HSA entries resolve together at
+ * the first use of any of them).  Returns how many were found. */
 size_t rdc_real_resolve_all(void);
 
 /* Fault-injection seam: pin entry `name` to `fn` (NULL: unresolvable).
