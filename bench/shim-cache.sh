@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# shim-cache.sh [N] [BUILD] — start-up of the librocsparse program of
+# bench/shim-startup.sh on the simulated card (gfx1031), the shim's decision
+# cache (shim/hooks/dcache.c) cold and warm, interleaved in one run
+# (bench/interleave.py), against the same run under
+# HSA_OVERRIDE_GFX_VERSION=10.3.0 without the shim:
+#   first     the cache directory is removed before each run: every run
+#             decides all 111 bundles and writes the cache (a first run)
+#   cached    the cache is warm (written by the checked run before timing)
+#   nocache   RDNACOMPAT_CACHE=0: decides everything, reads/writes nothing
+# Every command is started through the same `sh -c 'rm -rf DIR; exec PROG'`
+# (the override and the other runs remove an unused directory), so the
+# wrapper's cost is the same in every column.  Defaults: N=20, BUILD=build.
+set -euo pipefail
+n=${1:-20}
+B=$(cd "${2:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+[ -f "$B/librdnacompat.so" ] && [ -f "$B/sim/libhsakmt.so.1" ] ||
+  { echo "no shim or simulator in $B (make BUILD=$B)" >&2; exit 2; }
+mkdir -p "$B/bench"
+prog=$B/bench/sparse_run
+if [ ! -x "$prog" ] || [ "$here/sparse_run.c" -nt "$prog" ]; then
+  cc -O2 -Wall -Wextra -Werror -o "$prog" "$here/sparse_run.c" -lrocsparse -lamdhip64
+fi
+D=$(mktemp -d); trap 'rm -rf "$D"' EXIT
+common="LD_LIBRARY_PATH=$B/sim HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
+shim="$common LD_PRELOAD=$B/librdnacompat.so"
+wrap() { echo "sh -c 'rm -rf $1; exec $prog'"; }
+# Checked: the warm cache holds 111 decisions and a cached run says so.
+env $shim XDG_CACHE_HOME="$D/warm" "$prog" >/dev/null
+env $shim XDG_CACHE_HOME="$D/warm" RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/log" "$prog" >/dev/null
+c=$(grep -c "info: map: lib=.*librocsparse.*(cached)\"$" "$D/log" || true)
+[ "$c" = 111 ] || { echo "cached run: $c of 111 librocsparse bundles from the cache" >&2; exit 1; }
+echo "checked: the cached run took all 111 librocsparse decisions from the cache"
+echo "simulated card (kernels dispatched, not executed); $(nproc) CPUs; $(date -u +%FT%TZ)"
+python3 "$here/interleave.py" -n "$n" -w 1 --expect "saxpyi: launched" --base override \
+  "override=$common HSA_OVERRIDE_GFX_VERSION=10.3.0 $(wrap "$D/none")" \
+  "first=$shim XDG_CACHE_HOME=$D/first $(wrap "$D/first")" \
+  "cached=$shim XDG_CACHE_HOME=$D/warm $(wrap "$D/none")" \
+  "nocache=$shim RDNACOMPAT_CACHE=0 $(wrap "$D/none")"
