@@ -33,6 +33,16 @@ CPPFLAGS := -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -I/usr/include/hsa
 CFLAGS_ALL = -std=c11 $(WARN) $(OPT) $(SAN) -fPIC -fvisibility=hidden $(CPPFLAGS) $(EXTRA_CFLAGS)
 LDSAN    = $(SAN)
 CORE_LIBS := -lelf -lmsgpackc -lzstd -lz -lm
+# The shim links Debian's libmsgpackc.a and libzstd.a (PIC; hidden by the
+# version script): two fewer libraries for ld.so to load into every process
+# under LD_PRELOAD, ~0.1 ms per exec (docs/PERF.md).  libelf.a is not
+# usable in a shared object (TLS relocation).  SHIM_STATIC=0: all shared.
+SHIM_STATIC ?= 1
+ifeq ($(SHIM_STATIC),1)
+SHIM_LIBS := -lelf -Wl,-Bstatic -lmsgpackc -lzstd -Wl,-Bdynamic -lz -lm
+else
+SHIM_LIBS := $(CORE_LIBS)
+endif
 
 # ---- the pure core -------------------------------------------------------
 CORE_SRC := $(sort $(wildcard shim/core/*.c))
@@ -91,7 +101,7 @@ $(GEN_OBJ): $(GEN_C)
 $(SHIM): $(HOOK_OBJ) $(CORE_LIB) shim/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(SAN) -Wl,--version-script=shim/exports.map -Wl,-z,defs -Wl,-soname,librdnacompat.so \
-		$(HOOK_OBJ) $(CORE_LIB) $(CORE_LIBS) -ldl -lpthread -o $@
+		$(HOOK_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -o $@
 
 $(TOOL): $(TOOL_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
