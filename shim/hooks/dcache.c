@@ -68,7 +68,7 @@ struct rdc_dc_lib {
 	bool dirty;
 };
 
-static pthread_mutex_t rdc_dcache_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_dcache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rdc_dc_lib *libs;
 static int state;                        /* 0 unknown, 1 on, -1 off */
 static char dir[900];

@@ -53,6 +53,9 @@ void rdc_dcache_hit_free(struct rdc_dc_hit *hit);
 void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
 		    const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
 		    bool have_patches);
+/* Order: after rdc_fatbin_lock / rdc_module_lock / rdc_diag_lock, before
+ * rdc_dev_lock (shim.h); fork.c takes it too. */
+extern pthread_mutex_t rdc_dcache_lock;
 /* Write every library cache that gained decisions (at exit). */
 void rdc_dcache_flush(void);
 /* rdc_decide_bundle for a bundle whose bytes are file `path` at

@@ -6,11 +6,12 @@
  * shim.  Order = the lock order written in shim.h.  The registry survives:
  * the child has the same devices (its HSA state is the runtime's business).
  */
+#include "dcache.h"
 #include "shim.h"
 
 static pthread_mutex_t *const locks[] = {
 	&rdc_fatbin_lock, &rdc_module_lock, &rdc_reader_lock, &rdc_diag_lock,
-	&rdc_dev_lock, &rdc_log_lock,
+	&rdc_dcache_lock, &rdc_dev_lock, &rdc_log_lock,
 };
 #define N_LOCKS (sizeof locks / sizeof locks[0])
 

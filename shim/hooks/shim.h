@@ -12,7 +12,8 @@
  *
  * Lock order (outer first): rdc_fatbin_lock / rdc_module_lock (deciding
  * under them) -> rdc_reader_lock -> rdc_diag_lock (notes ask the tables) ->
- * rdc_dev_lock (registry and tables) -> rdc_log_lock.  Nothing takes an
+ * rdc_dcache_lock (decision cache, dcache.h) -> rdc_dev_lock (registry and
+ * tables) -> rdc_log_lock.  Nothing takes an
  * outer lock while holding an inner one; fork.c takes them all in this
  * order.
  */
