@@ -153,6 +153,15 @@ static int mkdir_p(char *p)
 	return mkdir(p, 0700) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+/* Ours alone: a directory owned by us that nobody else can write (else
+ * another user could plant decisions). */
+static bool dir_ok(const char *d)
+{
+	struct stat st;
+	return sys_stat(d, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       (st.st_mode & 022) == 0;
+}
+
 /* Decide once whether the cache is on, where it is, and who we are. */
 static bool setup(void)
 {
@@ -162,7 +171,8 @@ static bool setup(void)
 	const char *c = getenv("RDNACOMPAT_CACHE");
 	if (c && !strcmp(c, "0"))
 		return false;
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	/* Not from the environment of a set-id process. */
+	const char *x = secure_getenv("XDG_CACHE_HOME"), *home = secure_getenv("HOME");
 	int n;
 	if (x && x[0] == '/')
 		n = snprintf(dir, sizeof dir, "%s/rdnacompat", x);
@@ -342,7 +352,9 @@ struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path)
 	L->key.ino = (uint64_t)st.st_ino;
 	L->key.size = (uint64_t)st.st_size;
 	L->key.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	const char *why = load(L);
+	const char *why = rdc_sys_exists(dir) && !dir_ok(dir)
+				  ? "the directory is not ours alone (owner or group/other write)"
+				  : load(L);
 	if (why)
 		rdc_logf(RDC_LOG_DEBUG, "cache: %s: %s; ignored (deciding afresh)", L->file, why);
 	else
@@ -506,13 +518,19 @@ static bool write_all(int fd, const void *p, size_t n, uint64_t *sum)
 static void save(struct rdc_dc_lib *L)
 {
 	char tmp[1100];
-	if (mkdir_p(dir) != 0) {
-		rdc_logf(RDC_LOG_DEBUG, "cache: cannot create %s: %s", dir, strerror(errno));
+	if (mkdir_p(dir) != 0 || !dir_ok(dir)) {
+		rdc_logf(RDC_LOG_DEBUG, "cache: %s cannot be created or is not ours alone; not written",
+			 dir);
 		return;
 	}
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", L->file, (long)getpid());
-	int fd = high_fd((int)syscall(SYS_openat, AT_FDCWD, tmp,
-				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, tmp, flags, 0600);
+	if (fd < 0 && errno == EEXIST) {   /* left by a crashed process of our pid */
+		unlink(tmp);
+		fd = (int)syscall(SYS_openat, AT_FDCWD, tmp, flags, 0600);
+	}
+	fd = high_fd(fd);
 	if (fd < 0) {
 		rdc_logf(RDC_LOG_DEBUG, "cache: cannot write %s: %s", tmp, strerror(errno));
 		return;

@@ -6,8 +6,8 @@
 # decision, kernels still from gfx1031 code); touching the program (mtime)
 # or changing RDNACOMPAT_TABLES decides afresh; a refused kernel is refused
 # again from the cache, with its log line and the diagnosis; a garbage or
-# truncated cache file is ignored (debug log) and replaced; RDNACOMPAT_CACHE=0
-# writes nothing.
+# truncated cache file is ignored (debug log) and replaced; a cache directory
+# others can write is not used; RDNACOMPAT_CACHE=0 writes nothing.
 . "$(dirname "$0")/shim/common.sh"
 build vadd1030 "$S/vadd.hip" --offload-arch=gfx1030
 C=$T/cache49
@@ -81,7 +81,18 @@ for how in garbage truncated; do
   grep -E "$mapline" "$T/c5$how-b.log" | grep -q "(cached)" || fail "$how cache: not replaced"
 done
 
-# 6. RDNACOMPAT_CACHE=0: nothing read, nothing written.
+# 6. A cache directory others can write is neither read nor written.
+chmod 0770 "$C/rdnacompat"
+f=$(ls "$C"/rdnacompat/vadd1030-*.dc | head -1); sum=$(md5sum <"$f")
+touch -m -d "@$(( $(date +%s) + 10 ))" "$T/vadd1030"
+run "$T/c7.log"
+[ "$rc" -eq 0 ] || fail "shared dir: rc=$rc"
+grep -E "$mapline" "$T/c7.log" | grep -qv "(cached)" || fail "shared dir: cache used"
+grep -q "cache: .*not ours alone" "$T/c7.log" || fail "shared dir: not logged"
+[ "$(md5sum <"$f")" = "$sum" ] || fail "shared dir: cache file written"
+chmod 0700 "$C/rdnacompat"
+
+# 7. RDNACOMPAT_CACHE=0: nothing read, nothing written.
 rm -rf "$C"
 run "$T/c6.log" RDNACOMPAT_CACHE=0
 [ "$rc" -eq 0 ] || fail "cache off: rc=$rc"
