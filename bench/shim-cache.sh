@@ -16,13 +16,10 @@ set -euo pipefail
 n=${1:-20}
 B=$(cd "${2:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-[ -f "$B/librdnacompat.so" ] && [ -f "$B/sim/libhsakmt.so.1" ] ||
-  { echo "no shim or simulator in $B (make BUILD=$B)" >&2; exit 2; }
-mkdir -p "$B/bench"
-prog=$B/bench/sparse_run
-if [ ! -x "$prog" ] || [ "$here/sparse_run.c" -nt "$prog" ]; then
-  cc -O2 -Wall -Wextra -Werror -o "$prog" "$here/sparse_run.c" -lrocsparse -lamdhip64
-fi
+. "$here/common.sh"
+bench_need_build "$B"
+bench_need_rocsparse
+prog=$(bench_sparse_run "$B")
 D=$(mktemp -d); trap 'rm -rf "$D"' EXIT
 common="LD_LIBRARY_PATH=$B/sim HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
 shim="$common LD_PRELOAD=$B/librdnacompat.so"

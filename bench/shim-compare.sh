@@ -13,12 +13,10 @@ n=${1:?N}; shift
 [ $# -ge 1 ] || { echo "usage: $0 N BUILD_A [BUILD_B ...]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 A=$(cd "$1" && pwd)
+. "$here/common.sh"
 [ -f "$A/sim/libhsakmt.so.1" ] || { echo "no simulator in $A" >&2; exit 2; }
-mkdir -p "$A/bench"
-prog=$A/bench/sparse_run
-if [ ! -x "$prog" ] || [ "$here/sparse_run.c" -nt "$prog" ]; then
-  cc -O2 -Wall -Wextra -Werror -o "$prog" "$here/sparse_run.c" -lrocsparse -lamdhip64
-fi
+bench_need_rocsparse
+prog=$(bench_sparse_run "$A")
 common="LD_LIBRARY_PATH=$A/sim HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
 specs=("override=$common HSA_OVERRIDE_GFX_VERSION=10.3.0 $prog")
 i=0

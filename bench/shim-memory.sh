@@ -20,16 +20,11 @@ set -euo pipefail
 n=${1:-5}
 B=$(cd "${2:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-lib=/usr/lib/x86_64-linux-gnu/librocsparse.so.0
-[ -f "$B/librdnacompat.so" ] && [ -f "$B/sim/libhsakmt.so.1" ] && [ -x "$B/bin/rdnacompat" ] ||
-  { echo "no shim, simulator or tool in $B (make BUILD=$B)" >&2; exit 2; }
-[ -e "$lib" ] && [ -e /usr/include/rocsparse/rocsparse.h ] ||
-  { echo "needs librocsparse0 and librocsparse-dev" >&2; exit 2; }
-mkdir -p "$B/bench"
-prog=$B/bench/sparse_run
-if [ ! -x "$prog" ] || [ "$here/sparse_run.c" -nt "$prog" ]; then
-  cc -O2 -Wall -Wextra -Werror -o "$prog" "$here/sparse_run.c" -lrocsparse -lamdhip64
-fi
+. "$here/common.sh"
+lib=$bench_rocsparse
+bench_need_build "$B" tool
+bench_need_rocsparse
+prog=$(bench_sparse_run "$B")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$B/bin/rdnacompat" inspect --gpu gfx1031 --json "$lib" >"$tmp/inspect.json" || [ $? -eq 1 ]
 common="LD_LIBRARY_PATH=$B/sim HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"

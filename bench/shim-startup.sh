@@ -19,16 +19,11 @@ set -euo pipefail
 n=${1:-20}
 B=$(cd "${2:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-lib=/usr/lib/x86_64-linux-gnu/librocsparse.so.0
-[ -f "$B/librdnacompat.so" ] && [ -f "$B/sim/libhsakmt.so.1" ] ||
-  { echo "no shim or simulator in $B (make BUILD=$B)" >&2; exit 2; }
-[ -e "$lib" ] && [ -e /usr/include/rocsparse/rocsparse.h ] ||
-  { echo "needs librocsparse0 and librocsparse-dev" >&2; exit 2; }
-mkdir -p "$B/bench"
-prog=$B/bench/sparse_run
-if [ ! -x "$prog" ] || [ "$here/sparse_run.c" -nt "$prog" ]; then
-  cc -O2 -Wall -Wextra -Werror -o "$prog" "$here/sparse_run.c" -lrocsparse -lamdhip64
-fi
+. "$here/common.sh"
+lib=$bench_rocsparse
+bench_need_build "$B"
+bench_need_rocsparse
+prog=$(bench_sparse_run "$B")
 common="LD_LIBRARY_PATH=$B/sim HSA_ENABLE_SDMA=0"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 shim="$common RDNACOMPAT_SIM_GPUS=gfx1031 LD_PRELOAD=$B/librdnacompat.so XDG_CACHE_HOME=$tmp/cache"
