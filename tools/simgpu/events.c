@@ -4,8 +4,23 @@
  * events page (HWData2 = mailbox address, as ROCR's interrupt signals expect;
  * EventId is what SDMA TRAP packets and amd_signal_t.event_id carry).
  * Waits block on a condition variable with real CLOCK_MONOTONIC timeouts
- * (ROCR's async-event thread lives in hsaKmtWaitOnMultipleEvents).  Auto-reset
- * events are reset when a wait consumes them.
+ * (ROCR's async-event thread lives in hsaKmtWaitOnMultipleEvents).
+ *
+ * Wake-ups follow KFD (kfd_events.c): a wait registers one waiter per event;
+ * it takes an event that is already signaled (resetting an auto-reset one)
+ * and otherwise sleeps on it.  Setting an event activates every waiter
+ * registered on it at that moment, and an auto-reset event stays signaled
+ * only if nobody was waiting (set_event).  So a thread already asleep keeps
+ * its wake-up even if another thread starts a wait on the same event right
+ * after the set.  ROCR 5.2 needs that: one event serves the inactive and
+ * exception signals of all its queues, and in hsa_shut_down (~AqlQueue) the
+ * main thread sleeps on it until the async-events thread's handler stores -1
+ * into the queue's inactive signal and sets it, while that thread's next
+ * wait (for the exception signal) is on the same event.  With one
+ * "signaled" bit taken by whichever thread looked first, that next wait
+ * could take the set meant for the main thread and both slept forever
+ * (about one run in a hundred under load).  Destroying an event wakes its
+ * waiters, whose wait then fails.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,10 +32,22 @@
 
 #define MAX_EVENTS 4096
 
+struct waiter;
+
 struct sim_event {
 	HsaEvent ev;        /* must be first: the HsaEvent* we hand out */
 	bool manual_reset;
 	bool signaled;
+	struct waiter *waiters; /* asleep on this event (KFD's wait queue) */
+};
+
+/* One per event of a wait (the waiting thread's stack or heap), linked into
+ * its event's list from registration until the wait returns, unless the
+ * event was already signaled then.  All fields under ev_lock. */
+struct waiter {
+	struct sim_event *event;  /* NULL once the event is destroyed */
+	bool activated;
+	struct waiter *next, **pprev;
 };
 
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -118,17 +145,54 @@ static struct sim_event *lookup_locked(const HsaEvent *ev)
 	return e && &e->ev == ev ? e : NULL;
 }
 
+static void unlink_waiter(struct waiter *w)
+{
+	if (w->pprev) {
+		*w->pprev = w->next;
+		if (w->next)
+			w->next->pprev = w->pprev;
+		w->next = NULL;
+		w->pprev = NULL;
+	}
+}
+
+/* KFD's destroy_event: every waiter learns the event is gone and wakes
+ * (its wait fails); the caller frees e.  Caller holds ev_lock. */
+static void destroy_locked(struct sim_event *e)
+{
+	while (e->waiters) {
+		struct waiter *w = e->waiters;
+		unlink_waiter(w);
+		w->event = NULL;
+	}
+	table[e->ev.EventId] = NULL;
+	pthread_cond_broadcast(&ev_cond);
+}
+
 RDC_SIM_API HSAKMT_STATUS hsaKmtDestroyEvent(HsaEvent *ev)
 {
+	pthread_once(&ev_once, ev_init);
 	pthread_mutex_lock(&ev_lock);
 	struct sim_event *e = lookup_locked(ev);
 	if (e)
-		table[ev->EventId] = NULL;
+		destroy_locked(e);
 	pthread_mutex_unlock(&ev_lock);
 	if (!e)
 		return HSAKMT_STATUS_INVALID_HANDLE;
 	free(e);
 	return HSAKMT_STATUS_SUCCESS;
+}
+
+/* KFD's set_event: activate every waiter registered on e now (they stay
+ * registered until their wait returns, as on KFD's wait queue); an
+ * auto-reset event stays signaled only if there was none.  Caller holds
+ * ev_lock. */
+static void set_locked(struct sim_event *e)
+{
+	e->signaled = e->manual_reset || !e->waiters;
+	for (struct waiter *w = e->waiters; w; w = w->next)
+		w->activated = true;
+	pthread_cond_broadcast(&ev_cond);
 }
 
 void rdc_sim_event_fire(uint32_t id)
@@ -137,25 +201,41 @@ void rdc_sim_event_fire(uint32_t id)
 		return;
 	pthread_once(&ev_once, ev_init);
 	pthread_mutex_lock(&ev_lock);
-	if (table[id]) {
-		table[id]->signaled = true;
-		pthread_cond_broadcast(&ev_cond);
-	}
+	if (table[id])
+		set_locked(table[id]);
 	pthread_mutex_unlock(&ev_lock);
 }
 
 RDC_SIM_API HSAKMT_STATUS hsaKmtSetEvent(HsaEvent *ev)
 {
+	pthread_once(&ev_once, ev_init);
 	pthread_mutex_lock(&ev_lock);
 	struct sim_event *e = lookup_locked(ev);
-	if (e) {
-		e->signaled = true;
-		pthread_cond_broadcast(&ev_cond);
-	}
+	if (e)
+		set_locked(e);
 	pthread_mutex_unlock(&ev_lock);
 	return e ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_HANDLE;
 }
 
+/* Activated (any / all), a destroyed event (fail), or neither. */
+enum { W_WAIT, W_DONE, W_FAIL };
+static int wait_state_locked(const struct waiter *w, HSAuint32 n, bool all)
+{
+	HSAuint32 active = 0;
+	for (HSAuint32 i = 0; i < n; i++) {
+		if (!w[i].event)
+			return W_FAIL;
+		if (w[i].activated)
+			active++;
+	}
+	return (all ? active == n : active > 0) ? W_DONE : W_WAIT;
+}
+
+/* KFD's kfd_wait_on_events.  An unknown event is refused up front
+ * (INVALID_HANDLE), before any event is taken; one destroyed during the wait
+ * fails it with HSAKMT_STATUS_ERROR (what the real thunk returns when the
+ * ioctl fails with EIO).  Nothing of events[] is read once the waiters are
+ * registered: an HsaEvent may be freed under a sleeping waiter. */
 RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *events[], HSAuint32 n, bool all,
 						      HSAuint32 ms)
 {
@@ -170,28 +250,37 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *events[], HSAuint
 		deadline.tv_sec++;
 		deadline.tv_nsec -= 1000000000L;
 	}
+	struct waiter one = { 0 }, *w = n == 1 ? &one : calloc(n, sizeof *w);
+	if (!w)
+		return HSAKMT_STATUS_NO_MEMORY;
 	HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
 	pthread_mutex_lock(&ev_lock);
-	for (;;) {
-		HSAuint32 ready = 0;
-		bool bad = false;
-		for (HSAuint32 i = 0; i < n; i++) {
-			struct sim_event *e = lookup_locked(events[i]);
-			if (!e)
-				bad = true;
-			else if (e->signaled)
-				ready++;
-		}
-		if (bad) {
+	for (HSAuint32 i = 0; i < n; i++) {
+		if (!lookup_locked(events[i])) {
 			st = HSAKMT_STATUS_INVALID_HANDLE;
-			break;
+			goto out;
 		}
-		if (all ? ready == n : ready > 0) {
-			for (HSAuint32 i = 0; i < n; i++) {
-				struct sim_event *e = lookup_locked(events[i]);
-				if (e->signaled && !e->manual_reset)
-					e->signaled = false;
-			}
+	}
+	/* init_event_waiter: take a signaled event (resetting an auto-reset
+	 * one), else sleep on it. */
+	for (HSAuint32 i = 0; i < n; i++) {
+		struct sim_event *e = lookup_locked(events[i]);
+		w[i].event = e;
+		w[i].activated = e->signaled;
+		if (!e->manual_reset)
+			e->signaled = false;
+		if (!w[i].activated) {
+			w[i].next = e->waiters;
+			if (e->waiters)
+				e->waiters->pprev = &w[i].next;
+			w[i].pprev = &e->waiters;
+			e->waiters = &w[i];
+		}
+	}
+	for (;;) {
+		int ws = wait_state_locked(w, n, all);
+		if (ws != W_WAIT) {
+			st = ws == W_DONE ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_ERROR;
 			break;
 		}
 		if (ms == 0) {
@@ -202,11 +291,18 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *events[], HSAuint
 				 ? pthread_cond_wait(&ev_cond, &ev_lock)
 				 : pthread_cond_timedwait(&ev_cond, &ev_lock, &deadline);
 		if (rc == ETIMEDOUT) {
-			st = HSAKMT_STATUS_WAIT_TIMEOUT;
+			ws = wait_state_locked(w, n, all);
+			st = ws == W_DONE ? HSAKMT_STATUS_SUCCESS
+			     : ws == W_FAIL ? HSAKMT_STATUS_ERROR : HSAKMT_STATUS_WAIT_TIMEOUT;
 			break;
 		}
 	}
+out:
+	for (HSAuint32 i = 0; i < n; i++)
+		unlink_waiter(&w[i]);
 	pthread_mutex_unlock(&ev_lock);
+	if (w != &one)
+		free(w);
 	return st;
 }
 
@@ -217,10 +313,14 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnEvent(HsaEvent *ev, HSAuint32 ms)
 
 void rdc_sim_events_close(void)
 {
+	pthread_once(&ev_once, ev_init);
 	pthread_mutex_lock(&ev_lock);
 	for (unsigned i = 0; i < MAX_EVENTS; i++) {
-		free(table[i]);
-		table[i] = NULL;
+		struct sim_event *e = table[i];
+		if (e) {
+			destroy_locked(e);
+			free(e);
+		}
 	}
 	uint64_t *mb = mailboxes;
 	mailboxes = NULL;
@@ -234,10 +334,13 @@ void rdc_sim_events_close(void)
 /* In a forked child no other thread exists: the lock may have been held by
  * one at fork time and the condition variable may count waiters that stayed
  * in the parent (a broadcast could then wait for them forever), so both
- * start afresh. */
+ * start afresh, and the waiter lists (those threads' waits) are emptied. */
 void rdc_sim_events_atfork_child(void)
 {
 	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 	ev_lock = fresh;
 	ev_init();
+	for (unsigned i = 0; i < MAX_EVENTS; i++)
+		if (table[i])
+			table[i]->waiters = NULL;
 }
