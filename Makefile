@@ -156,8 +156,17 @@ $(BUILD)/fuzz/fuzz_bundle: $(FUZZ_SRC) $(wildcard include/rdnacompat/*.h shim/co
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		$(CPPFLAGS) $(FUZZ_SRC) -lzstd -lz -o $@
 
-fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle fixtures
+# Code-object reader + retargeter fuzzing, the same way (tests/fuzz/fuzz_codeobj.c).
+FUZZ_CO_SRC := tests/fuzz/fuzz_codeobj.c $(sort $(wildcard shim/core/codeobj_*.c)) shim/core/mach.c \
+	shim/core/error.c shim/core/target.c
+$(BUILD)/fuzz/fuzz_codeobj: $(FUZZ_CO_SRC) $(wildcard include/rdnacompat/*.h shim/core/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(CPPFLAGS) $(FUZZ_CO_SRC) -lelf -lmsgpackc -o $@
+
+fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle $(BUILD)/fuzz/fuzz_codeobj fixtures
 	bash tests/fuzz/smoke.sh $(BUILD)
+	bash tests/fuzz/smoke-codeobj.sh $(BUILD)
 
 deps:
 	bash tools/deps.sh

@@ -81,6 +81,11 @@ int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_not
 /* Decode the MessagePack metadata into co (meta_target, meta_version,
  * kernels).  `base` is desc's file offset, for messages.  `flags`: the
  * rdc_codeobj_parse flags (RDC_CO_NO_ARGS skips .args). */
+/* Refuse MessagePack whose declared lengths or element counts exceed the
+ * bytes present, before msgpack-c allocates for them
+ * (codeobj_msgpack_bounds.c).  0, RDC_E_FORMAT or RDC_E_TRUNCATED. */
+int rdc_co_msgpack_bounds(const uint8_t *p, size_t size, uint64_t base, struct rdc_diag *d);
+
 int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, unsigned flags,
 			   struct rdc_codeobj *co, struct rdc_diag *d);
 

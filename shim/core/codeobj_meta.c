@@ -227,6 +227,9 @@ static int unpack_root(const uint8_t *desc, size_t size, uint64_t base, msgpack_
 	msgpack_unpacked_init(up);
 	if (size == 0)
 		return rdc_diag_set(d, RDC_E_FORMAT, base, "metadata note is empty");
+	int rc = rdc_co_msgpack_bounds(desc, size, base, d);
+	if (rc != 0)
+		return rc;
 	msgpack_unpack_return r = msgpack_unpack_next(up, (const char *)desc, size, &off);
 	switch (r) {
 	case MSGPACK_UNPACK_SUCCESS:

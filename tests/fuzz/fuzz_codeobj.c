@@ -2,7 +2,8 @@
 /*
  * fuzz_codeobj.c — libFuzzer target for the code-object reader and the
  * retargeter (include/rdnacompat/codeobj.h).  Not part of the normal build
- * (the Makefile does not glob tests/fuzz/).  Build and run, from the repo root:
+ * (the Makefile does not glob tests/fuzz/; `make fuzz-smoke` builds and runs it
+ * with tests/fuzz/smoke-codeobj.sh).  By hand, from the repo root:
  *
  *   clang-15 -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
  *     -Iinclude tests/fuzz/fuzz_codeobj.c shim/core/codeobj_*.c shim/core/mach.c \
@@ -10,9 +11,9 @@
  *   ASAN_OPTIONS=allocator_may_return_null=1 build-fuzz/fuzz_codeobj \
  *     -max_total_time=60 -malloc_limit_mb=4096 CORPUS_DIR BUILD/fixtures/co
  *
- * (msgpack-c allocates a container's declared entry count up front, so a
- * hostile note can ask for gigabytes; with allocator_may_return_null that is
- * an RDC_E_NOMEM, not a crash.)
+ * (msgpack-c allocates a container's declared entry count up front; the
+ * reader refuses declarations larger than the note before msgpack-c sees
+ * them (shim/core/codeobj_msgpack_bounds.c), so the malloc limit is not hit.)
  * Invariants checked beyond "no crash": the input is never written (it is
  * compared with a checksum), and a successful retarget of a parseable object
  * parses back with the same kernels and the requested processor.

@@ -834,6 +834,22 @@ static void test_corrupt_note(void **state)
 	c[desc + 2] = 0xff;
 	memset(c + desc + 3, 0xa0, dsz - 3); /* 0xa0: empty strings */
 	expect_err(c, n, RDC_CO_METADATA, RDC_E_TRUNCATED, desc + dsz);
+	/* An array32 declaring 2^32-1 entries in a few hundred bytes: refused as
+	 * truncated before msgpack-c would allocate ~100 GB for it (which came
+	 * back as RDC_E_NOMEM at best). */
+	memcpy(c, b, n);
+	c[desc] = 0xdd;
+	memset(c + desc + 1, 0xff, 4);
+	expect_err(c, n, RDC_CO_METADATA, RDC_E_TRUNCATED, desc + dsz);
+	/* The same inside the root map: the kernels array lies. */
+	memcpy(c, b, n);
+	c[desc] = 0x81;                 /* fixmap, 1 pair */
+	c[desc + 1] = 0xa1;             /* key: 1-byte string */
+	c[desc + 2] = 'k';
+	c[desc + 3] = 0xdf;             /* value: map32 of 2^31 pairs */
+	c[desc + 4] = 0x80;
+	memset(c + desc + 5, 0, 3);
+	expect_err(c, n, RDC_CO_METADATA, RDC_E_TRUNCATED, desc + dsz);
 	/* No metadata note at all (type changed): not found. */
 	memcpy(c, b, n);
 	c[note + 8] = 33;
