@@ -11,7 +11,7 @@ PKGS=(
   libhsa-runtime-dev libamdhip64-dev rocminfo hipcc libhsakmt-dev
   clang-15 clang-16 lld-15 llvm-15 clang-tools-15
   librocsparse0 librocsparse-dev
-  valgrind python3 file
+  valgrind python3 file zstd
   chromium
 )
 
