@@ -14,7 +14,11 @@ for t in "${tests[@]}"; do
   [ -f "$t" ] || continue
   echo "== $t"
   start=$(date +%s)
-  bash "$t" "$build"; rc=$?
+  # Each test gets an empty cache directory of its own, so the shim's
+  # decision cache never carries state between tests or into $HOME.
+  cache="$build/test-cache/$(basename "$t" .sh)"
+  rm -rf "$cache" && mkdir -p "$cache"
+  XDG_CACHE_HOME="$cache" bash "$t" "$build"; rc=$?
   echo "== $t rc=$rc ($(( $(date +%s) - start ))s)"
   case $rc in
     0) pass=$((pass+1));;
