@@ -13,7 +13,7 @@ source "$(dirname "$0")/progs/sim_common.bash"
 lib="$SIMLIB/libhsakmt.so.1"
 src="$(dirname "$0")/progs/sim_events.c"
 exe="$OUT/sim_events"
-if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$lib" -nt "$exe" ]; then
+if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$(dirname "$src")/sim_check.h" -nt "$exe" ] || [ "$lib" -nt "$exe" ]; then
   cc -O1 -g -Wall -Wextra -I/usr/include/hsa -o "$exe" "$src" -L"$SIMLIB" -l:libhsakmt.so.1 -lpthread ||
     fail "building sim_events"
 fi

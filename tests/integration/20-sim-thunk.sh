@@ -20,7 +20,7 @@ echo "ok: exports = ROCR 5.2.3's 42 imports @HSAKMT_1, soname libhsakmt.so.1"
 
 src="$(dirname "$0")/progs/sim_thunk.c"
 exe="$OUT/sim_thunk"
-if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$lib" -nt "$exe" ]; then
+if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$(dirname "$src")/sim_check.h" -nt "$exe" ] || [ "$lib" -nt "$exe" ]; then
   cc -O1 -g -Wall -I/usr/include/hsa -o "$exe" "$src" -L"$SIMLIB" -l:libhsakmt.so.1 || fail "building sim_thunk"
 fi
 # A real code object image (the gfx1030 fixture, else one built here) for the

@@ -25,22 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHECK(cond, ...)                                               \
-	do {                                                           \
-		if (!(cond)) {                                         \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                  \
-			fputc('\n', stderr);                           \
-			exit(1);                                       \
-		}                                                      \
-	} while (0)
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "sim_check.h"
 
 static void sleep_ms(unsigned ms)
 {
