@@ -8,7 +8,7 @@ set -euo pipefail
 PKGS=(
   build-essential pkg-config
   libelf-dev libcmocka-dev libmsgpack-dev libzstd-dev zlib1g-dev libsqlite3-dev
-  libhsa-runtime-dev libamdhip64-dev rocminfo hipcc libhsakmt-dev
+  libhsa-runtime-dev libamdhip64-dev rocminfo hipcc libhsakmt-dev libdrm-dev
   clang-15 clang-16 lld-15 llvm-15 clang-tools-15
   librocsparse0 librocsparse-dev
   valgrind python3 file zstd
