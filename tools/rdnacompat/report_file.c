@@ -12,19 +12,35 @@
 
 #include "tool_util.h"
 
+/* Which kinds require a key: R_RUN (a run of `rdnacompat report`, schema 1
+ * or kind "run"), R_SRC (kind "sourced": written from a public thread). */
+enum { R_RUN = 1, R_SRC = 2 };
+
 static const struct {
 	const char *key;
-	bool list, required;
+	bool list;
+	unsigned required;         /* R_* mask */
+	unsigned min_schema;       /* first schema with the key */
 } keys[] = {
-	{ "schema", false, true },       { "date", false, true },          { "simulated", false, true },
-	{ "card", false, true },         { "pci_id", false, true },        { "pci_revision", false, true },
-	{ "gfx_target", false, true },   { "kernel", false, true },        { "distro", false, true },
-	{ "rocm_version", false, true }, { "rocm_source", false, false },  { "pytorch_version", false, true },
-	{ "pytorch_hip", false, true },  { "shim_version", false, true },  { "shim_mode", false, true },
-	{ "result", false, true },       { "workload", true, false },      { "device", true, false },
-	{ "native", true, false },       { "mapped", true, false },        { "would_map", true, false },       { "refused", true, false },       { "missing", true, false },
-	{ "spoofed", true, false },      { "redirected", true, false },    { "routed", true, false },
-	{ "warning", true, false },      { "doctor", true, false },        { "notes", true, false },
+	{ "schema", false, R_RUN | R_SRC, 1 },   { "kind", false, R_SRC, 2 },
+	{ "date", false, R_RUN | R_SRC, 1 },     { "reported", false, 0, 2 },
+	{ "simulated", false, R_RUN, 1 },
+	{ "source", false, R_SRC, 2 },           { "card", false, R_RUN | R_SRC, 1 },
+	{ "pci_id", false, R_RUN | R_SRC, 1 },   { "pci_revision", false, R_RUN | R_SRC, 1 },
+	{ "gfx_target", false, R_RUN | R_SRC, 1 }, { "kernel", false, R_RUN, 1 },
+	{ "distro", false, R_RUN | R_SRC, 1 },   { "rocm_version", false, R_RUN | R_SRC, 1 },
+	{ "rocm_stated", false, 0, 2 },          { "rocm_source", false, 0, 1 },
+	{ "pytorch_version", false, R_RUN, 1 },  { "pytorch_hip", false, R_RUN, 1 },
+	{ "shim_version", false, R_RUN, 1 },     { "shim_mode", false, R_RUN, 1 },
+	{ "result", false, R_RUN | R_SRC, 1 },   { "result_with_workaround", false, 0, 2 },
+	{ "workload", true, R_SRC, 1 },          { "symptom", true, R_SRC, 2 },
+	{ "message", false, 0, 2 },              { "workaround", true, 0, 2 },
+	{ "device", true, 0, 1 },                { "native", true, 0, 1 },
+	{ "mapped", true, 0, 1 },                { "would_map", true, 0, 1 },
+	{ "refused", true, 0, 1 },               { "missing", true, 0, 1 },
+	{ "spoofed", true, 0, 1 },               { "redirected", true, 0, 1 },
+	{ "routed", true, 0, 1 },                { "warning", true, 0, 1 },
+	{ "doctor", true, 0, 1 },                { "notes", true, 0, 1 },
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
@@ -129,19 +145,83 @@ static bool is_version(const char *v)
 		n++; \
 	} while (0)
 
+/* "6.x": a thread that names only the major release. */
+static bool is_major_only(const char *v)
+{
+	unsigned a;
+	int end = 0;
+	return sscanf(v, "%u.x%n", &a, &end) == 1 && end > 0 && !v[end];
+}
+
+static const char *const symptom_classes[] = {
+	"no-binary", "tensile-missing", "invalid-device-function", "not-detected", "hang", "page-fault",
+	"segfault", "wrong-results", "assert", "build-error", "slow", "other", "none",
+};
+
+bool rdc_report_symptom_class(const char *v, size_t *len)
+{
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	for (size_t i = 0; i < sizeof symptom_classes / sizeof symptom_classes[0]; i++)
+		if (strlen(symptom_classes[i]) == n && !strncmp(v, symptom_classes[i], n)) {
+			if (len)
+				*len = n;
+			return true;
+		}
+	return false;
+}
+
+bool rdc_report_sourced(const struct rdc_report *r)
+{
+	const char *k = rdc_report_get(r, "kind");
+	return k && !strcmp(k, "sourced");
+}
+
+static bool is_result(const char *v)
+{
+	return !strcmp(v, "works") || !strcmp(v, "partial") || !strcmp(v, "fails") || !strcmp(v, "untested");
+}
+
+/* http(s)://host/..., no spaces or quotes. */
+static bool is_url(const char *v)
+{
+	const char *h = !strncmp(v, "https://", 8) ? v + 8 : !strncmp(v, "http://", 7) ? v + 7 : NULL;
+	if (!h || !*h || *h == '/' || *h == '.')
+		return false;
+	for (const char *c = v; *c; c++)
+		if (isspace((unsigned char)*c) || *c == '"' || *c == '<' || *c == '>' || *c == '\'')
+			return false;
+	return true;
+}
+
 size_t rdc_report_validate(const struct rdc_report *r, const struct rdc_tables *t, FILE *errs)
 {
 	size_t n = 0;
+	const char *v;
+	unsigned schema = 1;
+	if ((v = rdc_report_get(r, "schema"))) {
+		if (!strcmp(v, "2"))
+			schema = 2;
+		else if (strcmp(v, "1"))
+			ERR(line_of(r, "schema"), "schema %s: this tool reads schema 1 and 2", v);
+	}
+	bool sourced = rdc_report_sourced(r);
+	unsigned need = sourced ? R_SRC : R_RUN;
 	if (r->n_syntax)
 		ERR(r->first_bad_line, "%zu line(s) are not 'key: value' (lower-case key)", r->n_syntax);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rdc_rfield *f = &r->f[i];
-		bool list;
-		if (!rdc_report_key_known(f->key, &list)) {
+		size_t ki = 0;
+		while (ki < N_KEYS && strcmp(keys[ki].key, f->key))
+			ki++;
+		if (ki == N_KEYS) {
 			ERR(f->line, "unknown key '%s' (see tables/reports/SCHEMA.md)", f->key);
 			continue;
 		}
-		if (!list)
+		if (keys[ki].min_schema > schema)
+			ERR(f->line, "'%s' needs schema %u (this report says schema %u)", f->key, keys[ki].min_schema,
+			    schema);
+		if (!keys[ki].list)
 			for (size_t k = 0; k < i; k++)
 				if (!strcmp(r->f[k].key, f->key)) {
 					ERR(f->line, "'%s' repeats line %u (it may appear once)", f->key, r->f[k].line);
@@ -154,41 +234,68 @@ size_t rdc_report_validate(const struct rdc_report *r, const struct rdc_tables *
 		if (!strcmp(f->key, "doctor") && strncmp(f->value, "ok ", 3) && strncmp(f->value, "warn ", 5) &&
 		    strncmp(f->value, "fail ", 5))
 			ERR(f->line, "doctor line must start with ok, warn or fail");
+		if (!strcmp(f->key, "symptom") && *f->value && !rdc_report_symptom_class(f->value, NULL))
+			ERR(f->line, "symptom must start with a class (no-binary, tensile-missing, "
+				     "invalid-device-function, not-detected, hang, page-fault, segfault, "
+				     "wrong-results, assert, build-error, slow, other, none), then ': text'");
+		if (!strcmp(f->key, "message") && strlen(f->value) > 200)
+			ERR(f->line, "message is %zu characters: quote at most one line of up to 200", strlen(f->value));
 	}
+	if (schema == 2 && !rdc_report_get(r, "kind"))
+		ERR(r->n ? r->f[0].line : 1, "missing required key 'kind' (schema 2: run or sourced)");
+	if ((v = rdc_report_get(r, "kind")) && strcmp(v, "run") && strcmp(v, "sourced"))
+		ERR(line_of(r, "kind"), "kind must be run or sourced, not '%s'", v);
+	if (sourced && !rdc_report_get(r, "source"))
+		ERR(line_of(r, "kind"), "a sourced report needs 'source: URL' (the public thread is its evidence)");
 	for (size_t i = 0; i < N_KEYS; i++)
-		if (keys[i].required && !rdc_report_get(r, keys[i].key))
-			ERR(r->n ? r->f[r->n - 1].line : 1, "missing required key '%s'", keys[i].key);
+		if ((keys[i].required & need) && keys[i].min_schema <= schema && strcmp(keys[i].key, "source") &&
+		    strcmp(keys[i].key, "kind") && !rdc_report_get(r, keys[i].key))
+			ERR(r->n ? r->f[r->n - 1].line : 1, "missing required key '%s'%s", keys[i].key,
+			    sourced ? " (sourced report)" : "");
 
-	const char *v;
-	if ((v = rdc_report_get(r, "schema")) && strcmp(v, "1"))
-		ERR(line_of(r, "schema"), "schema %s: this tool reads schema 1", v);
-	if ((v = rdc_report_get(r, "date"))) {
+	if ((v = rdc_report_get(r, "source")) && !is_url(v))
+		ERR(line_of(r, "source"), "source '%s' is not an http(s):// URL", v);
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "reported" : "date";
 		unsigned y, m, d;
 		char tail;
-		if (sscanf(v, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3 || strlen(v) != 10 || m < 1 || m > 12 ||
-		    d < 1 || d > 31)
-			ERR(line_of(r, "date"), "date '%s' is not YYYY-MM-DD", v);
+		if ((v = rdc_report_get(r, key)) &&
+		    (sscanf(v, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3 || strlen(v) != 10 || m < 1 || m > 12 ||
+		     d < 1 || d > 31))
+			ERR(line_of(r, key), "%s '%s' is not YYYY-MM-DD", key, v);
 	}
 	if ((v = rdc_report_get(r, "simulated")) && strcmp(v, "yes") && strcmp(v, "no"))
 		ERR(line_of(r, "simulated"), "simulated must be yes or no, not '%s'", v);
+	else if (v && sourced && strcmp(v, "no"))
+		ERR(line_of(r, "simulated"), "a sourced report describes a real card: simulated must be no");
 	if ((v = rdc_report_get(r, "shim_mode")) && strcmp(v, "map") && strcmp(v, "spoof") && strcmp(v, "audit") &&
 	    strcmp(v, "off"))
 		ERR(line_of(r, "shim_mode"), "shim_mode must be map, spoof, audit or off, not '%s'", v);
-	if ((v = rdc_report_get(r, "result")) && strcmp(v, "works") && strcmp(v, "partial") && strcmp(v, "fails") &&
-	    strcmp(v, "untested"))
+	if ((v = rdc_report_get(r, "result")) && !is_result(v))
 		ERR(line_of(r, "result"), "result must be works, partial, fails or untested, not '%s'", v);
-	if ((v = rdc_report_get(r, "rocm_version")) && strcmp(v, "none") && !is_version(v))
-		ERR(line_of(r, "rocm_version"), "rocm_version '%s' is not N.N[.N] or none", v);
+	if ((v = rdc_report_get(r, "result_with_workaround")) && !is_result(v) && strcmp(v, "not stated"))
+		ERR(line_of(r, "result_with_workaround"),
+		    "result_with_workaround must be works, partial, fails, untested or not stated, not '%s'", v);
+	if ((v = rdc_report_get(r, "result_with_workaround")) && !rdc_report_get(r, "workaround"))
+		ERR(line_of(r, "result_with_workaround"), "result_with_workaround without a workaround line");
+	if ((v = rdc_report_get(r, "rocm_version")) && !is_version(v) &&
+	    !(sourced ? !strcmp(v, "not stated") || is_major_only(v) : !strcmp(v, "none")))
+		ERR(line_of(r, "rocm_version"), "rocm_version '%s' is not %s", v,
+		    sourced ? "N.N[.N], N.x (only the major stated) or 'not stated'" : "N.N[.N] or none");
 
-	/* The card: known PCI id, and the target the table gives it. */
+	/* The card: known PCI id, and the target the table gives it.  A sourced
+	 * report may leave the PCI id "not stated" (threads often name only the
+	 * target): then some card in the table must have that target. */
 	const char *pci = rdc_report_get(r, "pci_id"), *rev = rdc_report_get(r, "pci_revision");
 	const char *tgt = rdc_report_get(r, "gfx_target");
 	unsigned ven = 0, dev = 0, rv = 0;
 	int revision = -1;
 	char tail;
+	bool pci_unstated = sourced && pci && !strcmp(pci, "not stated");
 	bool pci_ok = pci && sscanf(pci, "%4x:%4x%c", &ven, &dev, &tail) == 2 && strlen(pci) == 9;
-	if (pci && !pci_ok)
-		ERR(line_of(r, "pci_id"), "pci_id '%s' is not VVVV:DDDD (hex)", pci);
+	if (pci && !pci_ok && !pci_unstated)
+		ERR(line_of(r, "pci_id"), "pci_id '%s' is not VVVV:DDDD (hex)%s", pci,
+		    sourced ? " or 'not stated'" : "");
 	if (rev && strcmp(rev, "unknown")) {
 		if (sscanf(rev, "0x%2x%c", &rv, &tail) != 1)
 			ERR(line_of(r, "pci_revision"), "pci_revision '%s' is not 0xNN or unknown", rev);
@@ -202,6 +309,12 @@ size_t rdc_report_validate(const struct rdc_report *r, const struct rdc_tables *
 		else if (tgt && strcmp(c->target, tgt))
 			ERR(line_of(r, "gfx_target"), "gfx_target %s, but tables/cards.tsv gives %s for %s%s%s", tgt,
 			    c->target, pci, revision >= 0 ? " rev " : "", revision >= 0 ? rev : "");
+	} else if (pci_unstated && tgt) {
+		bool known = false;
+		for (size_t i = 0; i < t->n_cards && !known; i++)
+			known = !strcmp(t->cards[i].target, tgt);
+		if (!known)
+			ERR(line_of(r, "gfx_target"), "gfx_target %s: no card in tables/cards.tsv has it", tgt);
 	}
 	return n;
 }

@@ -2,7 +2,7 @@
 /*
  * report_file.h — card report files (tables/reports/SCHEMA.md): reading
  * "key: value" lines with their line numbers, validating them against the
- * schema and the card table, and loading a directory of them.
+ * schema (1, or 2 with sourced reports) and the card table, and loading a directory of them.
  */
 #ifndef RDC_TOOL_REPORT_FILE_H
 #define RDC_TOOL_REPORT_FILE_H
@@ -30,8 +30,15 @@ struct rdc_report {
 /* First value of `key`, or NULL. */
 const char *rdc_report_get(const struct rdc_report *r, const char *key);
 
-/* The keys of schema 1 (NULL-terminated) and whether each may repeat. */
+/* Whether `key` is a key of schema 1 or 2, and whether it may repeat. */
 bool rdc_report_key_known(const char *key, bool *list);
+
+/* True for "kind: sourced" (schema 2: written from a public thread). */
+bool rdc_report_sourced(const struct rdc_report *r);
+
+/* Whether a symptom value starts with a known class ("hang: ..."); *len
+ * gets the class's length. */
+bool rdc_report_symptom_class(const char *v, size_t *len);
 
 /* Check `r` against the schema and the card table; writes one
  * "file:line: message" per problem to `errs` and returns the count. */
