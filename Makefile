@@ -32,14 +32,14 @@ WARN     := -Wall -Wextra -Werror
 CPPFLAGS := -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -I/usr/include/hsa
 CFLAGS_ALL = -std=c11 $(WARN) $(OPT) $(SAN) -fPIC -fvisibility=hidden $(CPPFLAGS) $(EXTRA_CFLAGS)
 LDSAN    = $(SAN)
-CORE_LIBS := -lelf -lmsgpackc -lzstd -lz -lm
+CORE_LIBS := -lelf -lmsgpackc -lzstd -lz -lm -lnettle -liberty
 # The shim links Debian's libmsgpackc.a and libzstd.a (PIC; hidden by the
 # version script): two fewer libraries for ld.so to load into every process
 # under LD_PRELOAD, ~0.1 ms per exec (docs/PERF.md).  libelf.a is not
 # usable in a shared object (TLS relocation).  SHIM_STATIC=0: all shared.
 SHIM_STATIC ?= 1
 ifeq ($(SHIM_STATIC),1)
-SHIM_LIBS := -lelf -Wl,-Bstatic -lmsgpackc -lzstd -Wl,-Bdynamic -lz -lm
+SHIM_LIBS := -lelf -Wl,-Bstatic -lmsgpackc -lzstd -lnettle -liberty -Wl,-Bdynamic -lz -lm
 else
 SHIM_LIBS := $(CORE_LIBS)
 endif

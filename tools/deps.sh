@@ -7,7 +7,7 @@ set -euo pipefail
 
 PKGS=(
   build-essential pkg-config
-  libelf-dev libcmocka-dev libmsgpack-dev libzstd-dev zlib1g-dev libsqlite3-dev
+  libelf-dev libcmocka-dev libmsgpack-dev libzstd-dev zlib1g-dev libsqlite3-dev nettle-dev libiberty-dev
   libhsa-runtime-dev libamdhip64-dev rocminfo hipcc libhsakmt-dev libdrm-dev
   clang-15 clang-16 lld-15 llvm-15 clang-tools-15
   librocsparse0 librocsparse-dev

@@ -2,7 +2,8 @@
 /*
  * tables.h — the reviewed data: ISA facts and compatibility edges
  * (tables/isa.tsv, tables/compat.tsv), the card database (tables/cards.tsv)
- * and known-bad kernel rules (tables/badkernels.tsv).
+ * the kernel rules (tables/kernels.tsv; matched by rdnacompat/rules.h) and
+ * the legacy [badkernels] refusals an override file may still give.
  *
  * The built-in tables are generated C (build/gen/tables_data.c, from
  * tables/ by tools/tablegen) and are const.  A user file given by
@@ -80,11 +81,37 @@ struct rdc_bad_kernel {
 	const char *source;
 };
 
+/* A kernel rule (tables/kernels.tsv, docs/RULES.md).  Matching:
+ * rdc_rules_match in rdnacompat/rules.h. */
+enum rdc_rule_action {
+	RDC_RULE_OCCUPANCY = 1,    /* answer a 0/failed occupancy query from the descriptor */
+	RDC_RULE_FALLBACK,         /* route launches to kernel `fallback` (same .args layout) */
+	RDC_RULE_DENY,             /* hipModuleGetFunction: not found */
+	RDC_RULE_ALLOW,            /* overrides every other rule that matches */
+};
+
+struct rdc_kernel_rule {
+	const char *pattern;       /* fnmatch glob on the mangled or the demangled name */
+	const char *scope;         /* as written: "*", "<lib glob>", "sha256:<hex>", or both "+"-joined */
+	const char *scope_lib;     /* library file-name glob (basename), NULL: any */
+	const char *scope_sha256;  /* 64 lowercase hex digits of the code object, NULL: any */
+	const char *targets;       /* ","-joined processors and/or families ("rdna2"), or "*" */
+	const char *runtime;       /* HIP runtime range as written ("*", ">=7.1", ">=6.4,<7.1") */
+	uint32_t rt_min;           /* inclusive, HIP_VERSION encoding (major*10000000 + minor*100000 + patch) */
+	uint32_t rt_max;           /* exclusive; UINT32_MAX: no upper bound */
+	int action;                /* enum rdc_rule_action */
+	const char *fallback;      /* the fallback kernel for RDC_RULE_FALLBACK, else NULL */
+	bool provisional;          /* status "provisional": applied only with RDNACOMPAT_OPT_IN=1 */
+	const char *reason;
+	const char *source;
+};
+
 struct rdc_tables {
 	const struct rdc_isa *isa;          size_t n_isa;
 	const struct rdc_compat_edge *edges; size_t n_edges;
 	const struct rdc_card *cards;       size_t n_cards;
 	const struct rdc_bad_kernel *bad;   size_t n_bad;
+	const struct rdc_kernel_rule *rules; size_t n_rules;
 	void *owned_;                       /* NULL for the built-in tables */
 };
 

@@ -18,12 +18,16 @@
 #ifndef RDNACOMPAT_TABLES_PARSE_H
 #define RDNACOMPAT_TABLES_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rdnacompat/error.h"
 #include "rdnacompat/tables.h"
 
-enum rdc_table_kind { RDC_TAB_ISA = 0, RDC_TAB_COMPAT, RDC_TAB_CARDS, RDC_TAB_BAD, RDC_TAB_N };
+/* RDC_TAB_BAD ([badkernels]) is the legacy refusal list: override files only,
+ * no tables/ file.  RDC_TAB_KERNELS is tables/kernels.tsv ([kernels]). */
+enum rdc_table_kind { RDC_TAB_ISA = 0, RDC_TAB_COMPAT, RDC_TAB_CARDS, RDC_TAB_BAD, RDC_TAB_KERNELS,
+		      RDC_TAB_N };
 
 struct rdc_row_origin {
 	const char *file; /* owned by the build (or static) */
@@ -40,6 +44,9 @@ struct rdc_tables_build {
 /* "isa", "compat", "cards", "badkernels" (also the section names and the
  * file names tables/<name>.tsv); NULL for a bad kind. */
 const char *rdc_table_kind_name(enum rdc_table_kind k);
+/* Is kind `k` compiled from a tables/<name>.tsv file (false: override
+ * sections only, i.e. the legacy [badkernels])? */
+bool rdc_table_has_file(enum rdc_table_kind k);
 /* The header line of a kind: column names separated by tabs. */
 const char *rdc_table_columns(enum rdc_table_kind k);
 

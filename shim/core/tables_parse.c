@@ -7,6 +7,7 @@
  * built-in tables.  File I/O only in rdc_tables_read_file.
  */
 #include "rdnacompat/tables_parse.h"
+#include "rdnacompat/fileopen.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,21 +17,28 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "rdnacompat/rules.h"
 #include "rdnacompat/target.h"
 
 #define MAX_FIELDS 20
 #define MAX_LINE 4096
 #define MAX_ROWS 8192 /* per table */
 
-static const char *const kind_names[RDC_TAB_N] = { "isa", "compat", "cards", "badkernels" };
+static const char *const kind_names[RDC_TAB_N] = { "isa", "compat", "cards", "badkernels", "kernels" };
 static const char *const kind_cols[RDC_TAB_N] = {
 	("name\tfamily\tmach\tgeneric\tgeneric_of\tgeneric_version\twave\txnack\tsramecc\tlds"
 	 "\tvgprs_w32\tvgprs_w64\tgranule_w32\tgranule_w64\tmax_waves\tsource"),
 	"device\tcode\trank\tcondition\tsource",
 	"vendor\tdevice\trevision\tname\ttarget\tstatus\tkind\tsource",
 	"target\tcode_target\tkernel_glob\taction\treason\tsource",
+	"pattern\tscope\ttargets\truntime\taction\tstatus\treason\tsource",
 };
-static const size_t kind_ncols[RDC_TAB_N] = { 16, 5, 8, 6 };
+static const size_t kind_ncols[RDC_TAB_N] = { 16, 5, 8, 6, 8 };
+
+bool rdc_table_has_file(enum rdc_table_kind k)
+{
+	return (unsigned)k < RDC_TAB_N && k != RDC_TAB_BAD;
+}
 
 const char *rdc_table_kind_name(enum rdc_table_kind k)
 {
@@ -74,6 +82,7 @@ void rdc_tables_build_free(struct rdc_tables_build *b)
 	free((void *)b->t.edges);
 	free((void *)b->t.cards);
 	free((void *)b->t.bad);
+	free((void *)b->t.rules);
 	for (int k = 0; k < RDC_TAB_N; k++)
 		free(b->origin[k]);
 	struct pool_chunk *c = b->pool;
@@ -93,6 +102,7 @@ static size_t *count_of(struct rdc_tables_build *b, enum rdc_table_kind k)
 	case RDC_TAB_ISA: return &b->t.n_isa;
 	case RDC_TAB_COMPAT: return &b->t.n_edges;
 	case RDC_TAB_CARDS: return &b->t.n_cards;
+	case RDC_TAB_KERNELS: return &b->t.n_rules;
 	default: return &b->t.n_bad;
 	}
 }
@@ -103,6 +113,7 @@ static void **array_of(struct rdc_tables_build *b, enum rdc_table_kind k)
 	case RDC_TAB_ISA: return (void **)&b->t.isa;
 	case RDC_TAB_COMPAT: return (void **)&b->t.edges;
 	case RDC_TAB_CARDS: return (void **)&b->t.cards;
+	case RDC_TAB_KERNELS: return (void **)&b->t.rules;
 	default: return (void **)&b->t.bad;
 	}
 }
@@ -113,6 +124,7 @@ static size_t elem_size(enum rdc_table_kind k)
 	case RDC_TAB_ISA: return sizeof(struct rdc_isa);
 	case RDC_TAB_COMPAT: return sizeof(struct rdc_compat_edge);
 	case RDC_TAB_CARDS: return sizeof(struct rdc_card);
+	case RDC_TAB_KERNELS: return sizeof(struct rdc_kernel_rule);
 	default: return sizeof(struct rdc_bad_kernel);
 	}
 }
@@ -134,6 +146,12 @@ static int same_key(enum rdc_table_kind k, const void *x, const void *y)
 	case RDC_TAB_CARDS: {
 		const struct rdc_card *a = x, *c = y;
 		return a->vendor == c->vendor && a->device == c->device && a->revision == c->revision;
+	}
+	case RDC_TAB_KERNELS: {
+		const struct rdc_kernel_rule *a = x, *c = y;
+		return streq(a->pattern, c->pattern) && streq(a->scope, c->scope) &&
+		       streq(a->targets, c->targets) && streq(a->runtime, c->runtime) &&
+		       a->action == c->action;
 	}
 	default: {
 		const struct rdc_bad_kernel *a = x, *c = y;
@@ -199,6 +217,8 @@ int rdc_tables_build_add(struct rdc_tables_build *b, const struct rdc_tables *sr
 		rc = put_row(b, RDC_TAB_CARDS, &src->cards[i], org, d);
 	for (size_t i = 0; !rc && i < src->n_bad; i++)
 		rc = put_row(b, RDC_TAB_BAD, &src->bad[i], org, d);
+	for (size_t i = 0; !rc && i < src->n_rules; i++)
+		rc = put_row(b, RDC_TAB_KERNELS, &src->rules[i], org, d);
 	return rc;
 }
 
@@ -498,6 +518,50 @@ static int row_bad(struct ctx *c, char **f)
 	return put_row(c->b, RDC_TAB_BAD, &r, (struct rdc_row_origin){ c->file, c->line }, c->d);
 }
 
+/* A kernel rule (tables/kernels.tsv, docs/RULES.md); the column syntax is
+ * rules_parse.c's.  Targets are checked against isa in rdc_tables_validate. */
+static int row_kernel(struct ctx *c, char **f)
+{
+	struct rdc_kernel_rule r;
+	memset(&r, 0, sizeof r);
+	char err[160];
+	int rc;
+	size_t lib_len, sha_off, name_off;
+	if ((rc = get_str(c, "pattern", f[0], 0, &r.pattern)))
+		return rc;
+	if (rdc_rule_parse_scope(f[1], &lib_len, &sha_off, err, sizeof err) ||
+	    rdc_rule_parse_runtime(f[3], &r.rt_min, &r.rt_max, err, sizeof err) ||
+	    rdc_rule_parse_action(f[4], &r.action, &name_off, err, sizeof err))
+		return FAIL(c, "%s", err);
+	if ((rc = get_str(c, "scope", f[1], 0, &r.scope)))
+		return rc;
+	if (lib_len && !(r.scope_lib = pool_strndup(c->b, f[1], lib_len)))
+		return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "tables: out of memory");
+	if (sha_off && !(r.scope_sha256 = pool_strndup(c->b, f[1] + sha_off, 64)))
+		return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "tables: out of memory");
+	for (const char *p = f[2]; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == ',' || *p == '.' ||
+		      *p == '-' || (*p == '*' && !strcmp(f[2], "*"))))
+			return FAIL(c, "targets: '%s' (want *, or processors and families joined by ',')",
+				    f[2]);
+	if (f[2][0] == ',' || f[2][strlen(f[2]) - 1] == ',' || strstr(f[2], ",,"))
+		return FAIL(c, "targets: '%s' has an empty entry", f[2]);
+	if (!strcmp(f[5], "reviewed"))
+		r.provisional = false;
+	else if (!strcmp(f[5], "provisional"))
+		r.provisional = true;
+	else
+		return FAIL(c, "status: '%s' (want reviewed or provisional)", f[5]);
+	if ((rc = get_str(c, "targets", f[2], 0, &r.targets)) ||
+	    (rc = get_str(c, "runtime", f[3], 0, &r.runtime)) ||
+	    (rc = get_str(c, "reason", f[6], 0, &r.reason)) ||
+	    (rc = get_str(c, "source", f[7], 0, &r.source)))
+		return rc;
+	if (name_off && !(r.fallback = pool_strndup(c->b, f[4] + name_off, strlen(f[4] + name_off))))
+		return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "tables: out of memory");
+	return put_row(c->b, RDC_TAB_KERNELS, &r, (struct rdc_row_origin){ c->file, c->line }, c->d);
+}
+
 /* ---- lines -------------------------------------------------------------- */
 
 static char *trim(char *s)
@@ -564,6 +628,7 @@ static int parse_row(struct ctx *c, enum rdc_table_kind k, char *line)
 	case RDC_TAB_ISA: return row_isa(c, f);
 	case RDC_TAB_COMPAT: return row_compat(c, f);
 	case RDC_TAB_CARDS: return row_card(c, f);
+	case RDC_TAB_KERNELS: return row_kernel(c, f);
 	default: return row_bad(c, f);
 	}
 }
@@ -612,7 +677,7 @@ static int parse_text(struct rdc_tables_build *b, int fixed_kind, const char *te
 				    !strncmp(t + 1, kind_names[k], tl - 2))
 					break;
 			if (k == RDC_TAB_N)
-				return FAIL(&c, "unknown section '%s' (want [isa], [compat], [cards] or [badkernels])",
+				return FAIL(&c, "unknown section '%s' (want [isa], [compat], [cards], [kernels] or [badkernels])",
 					    t);
 			kind = k;
 			want_header = 2;
@@ -729,6 +794,25 @@ int rdc_tables_validate(const struct rdc_tables_build *b, struct rdc_diag *d)
 		if (strcmp(r->code_target, "*") && !find_isa(t, r->code_target))
 			return VFAIL(o, "code_target '%s' is not in isa", r->code_target);
 	}
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const char *p = t->rules[i].targets;
+		if (!strcmp(p, "*"))
+			continue;
+		while (*p) {
+			size_t l = strcspn(p, ","), j;
+			for (j = 0; j < t->n_isa; j++) {
+				const struct rdc_isa *x = &t->isa[j];
+				if ((strlen(x->name) == l && !strncmp(x->name, p, l) && !x->generic) ||
+				    (x->family && strlen(x->family) == l && !strncmp(x->family, p, l)))
+					break;
+			}
+			if (j == t->n_isa)
+				return VFAIL(b->origin[RDC_TAB_KERNELS][i],
+					     "targets: '%.*s' is neither a processor nor a family in isa",
+					     (int)l, p);
+			p += l + (p[l] == ',');
+		}
+	}
 	return 0;
 }
 
@@ -740,17 +824,15 @@ int rdc_tables_read_file(const char *path, char **text, size_t *len, struct rdc_
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "tables: NULL argument");
 	*text = NULL;
 	*len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG, d);
 	if (fd < 0)
-		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: %s", path, strerror(errno));
+		return RDC_E_IO;
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (16 << 20)) {
-		int e = errno;
+	int e = fstat(fd, &st) != 0 ? errno : 0;
+	if (e || st.st_size > (16 << 20)) {
 		close(fd);
 		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: %s", path,
-				    S_ISREG(st.st_mode) ? (st.st_size > (16 << 20) ? "larger than 16 MiB"
-										     : strerror(e))
-							: "not a regular file");
+				    e ? strerror(e) : "larger than 16 MiB");
 	}
 	size_t n = (size_t)st.st_size, got = 0;
 	char *buf = malloc(n + 1);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tablegen.c — compiles tables/{isa,compat,cards,badkernels}.tsv into
+ * tablegen.c — compiles tables/{isa,compat,cards,kernels}.tsv into
  * build/gen/tables_data.c: const arrays and rdc_tables_builtin().
  * Usage: tablegen TABLES_DIR OUT.c
  *
@@ -54,7 +54,7 @@ static void emit(FILE *f, const struct rdc_tables *t, const char *dir)
 {
 	fprintf(f, "/* SPDX-License-Identifier: MIT */\n"
 		   "/*\n * tables_data.c — generated from %s/isa.tsv, %s/compat.tsv, %s/cards.tsv\n"
-		   " * and %s/badkernels.tsv by tools/tablegen — do not edit.\n */\n",
+		   " * and %s/kernels.tsv by tools/tablegen — do not edit.\n */\n",
 		dir, dir, dir, dir);
 	fputs("#include <stddef.h>\n#include \"rdnacompat/tables.h\"\n\n", f);
 
@@ -122,11 +122,32 @@ static void emit(FILE *f, const struct rdc_tables *t, const char *dir)
 		}
 		fputs("};\n\n", f);
 	}
+	if (t->n_rules) {
+		open_array(f, "kernels", "rdc_kernel_rule", "rules");
+		for (size_t i = 0; i < t->n_rules; i++) {
+			const struct rdc_kernel_rule *r = &t->rules[i];
+			put_str(f, "\t{ .pattern = ", r->pattern);
+			put_str(f, ", .scope = ", r->scope);
+			put_str(f, ", .scope_lib = ", r->scope_lib);
+			put_str(f, ", .scope_sha256 = ", r->scope_sha256);
+			put_str(f, ", .targets = ", r->targets);
+			put_str(f, ", .runtime = ", r->runtime);
+			fprintf(f, ", .rt_min = %uu, .rt_max = %uu, .action = %d", r->rt_min, r->rt_max,
+				r->action);
+			put_str(f, ", .fallback = ", r->fallback);
+			fprintf(f, ", .provisional = %s", b(r->provisional));
+			put_str(f, ", .reason = ", r->reason);
+			put_str(f, ", .source = ", r->source);
+			fputs(" },\n", f);
+		}
+		fputs("};\n\n", f);
+	}
 	fputs("static const struct rdc_tables builtin = {\n", f);
 	fprintf(f, "\t.isa = %s, .n_isa = %zu,\n", t->n_isa ? "isa" : "NULL", t->n_isa);
 	fprintf(f, "\t.edges = %s, .n_edges = %zu,\n", t->n_edges ? "edges" : "NULL", t->n_edges);
 	fprintf(f, "\t.cards = %s, .n_cards = %zu,\n", t->n_cards ? "cards" : "NULL", t->n_cards);
 	fprintf(f, "\t.bad = %s, .n_bad = %zu,\n", t->n_bad ? "bad" : "NULL", t->n_bad);
+	fprintf(f, "\t.rules = %s, .n_rules = %zu,\n", t->n_rules ? "rules" : "NULL", t->n_rules);
 	fputs("\t.owned_ = NULL,\n};\n\n"
 	      "const struct rdc_tables *rdc_tables_builtin(void)\n{\n\treturn &builtin;\n}\n", f);
 }
@@ -142,6 +163,8 @@ int main(int argc, char **argv)
 	struct rdc_diag d;
 	rdc_diag_clear(&d);
 	for (int k = 0; k < RDC_TAB_N; k++) {
+		if (!rdc_table_has_file((enum rdc_table_kind)k))
+			continue; /* [badkernels]: override files only */
 		char path[4096];
 		int n = snprintf(path, sizeof path, "%s/%s.tsv", argv[1], rdc_table_kind_name(k));
 		if (n < 0 || (size_t)n >= sizeof path) {
@@ -178,8 +201,8 @@ int main(int argc, char **argv)
 		rdc_tables_build_free(&bld);
 		return 1;
 	}
-	fprintf(stderr, "tablegen: %zu isa, %zu compat, %zu cards, %zu badkernels rows\n", bld.t.n_isa,
-		bld.t.n_edges, bld.t.n_cards, bld.t.n_bad);
+	fprintf(stderr, "tablegen: %zu isa, %zu compat, %zu cards, %zu kernel rules\n", bld.t.n_isa,
+		bld.t.n_edges, bld.t.n_cards, bld.t.n_rules);
 	rdc_tables_build_free(&bld);
 	return 0;
 }

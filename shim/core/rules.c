@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rules.c — which kernel rules (tables/kernels.tsv) apply to one kernel:
+ * symbol glob over the mangled and the demangled name, scope (library file
+ * name glob, code-object SHA-256), the device's true processor or its
+ * family, the HIP runtime range, provisional rows only when asked.  An
+ * `allow` row that matches cancels every other.  Pure; called once per
+ * (code object, kernel) by the shim, never per launch.
+ */
+#include "rdnacompat/rules.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+static bool hex_equal(const char *hex, const uint8_t sum[32])
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < 32; i++)
+		if (hex[2 * i] != digits[sum[i] >> 4] || hex[2 * i + 1] != digits[sum[i] & 15])
+			return false;
+	return true;
+}
+
+/* Is `device` (or its family) in the ","-joined list? */
+static bool target_listed(const struct rdc_tables *t, const char *list, const char *device)
+{
+	if (!strcmp(list, "*"))
+		return true;
+	const struct rdc_isa *isa = rdc_isa_find(t, device);
+	const char *family = isa ? isa->family : NULL;
+	size_t dl = strlen(device), fl = family ? strlen(family) : 0;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+		if ((l == dl && !strncmp(p, device, l)) || (family && l == fl && !strncmp(p, family, l)))
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+static bool runtime_in(const struct rdc_kernel_rule *r, uint32_t runtime)
+{
+	if (r->rt_min == 0 && r->rt_max == UINT32_MAX)
+		return true;
+	return runtime && runtime >= r->rt_min && runtime < r->rt_max;
+}
+
+/* Everything but the symbol. */
+static bool where_matches(const struct rdc_tables *t, const struct rdc_kernel_rule *r,
+			  const struct rdc_rule_subject *s)
+{
+	if (r->provisional && !s->provisional)
+		return false;
+	if (!target_listed(t, r->targets, s->device) || !runtime_in(r, s->runtime))
+		return false;
+	if (r->scope_lib && (!s->lib || fnmatch(r->scope_lib, base_name(s->lib), 0) != 0))
+		return false;
+	if (r->scope_sha256 && (!s->sha256 || !hex_equal(r->scope_sha256, s->sha256)))
+		return false;
+	return true;
+}
+
+static bool name_matches(const struct rdc_kernel_rule *r, const struct rdc_rule_subject *s)
+{
+	return fnmatch(r->pattern, s->name, 0) == 0 ||
+	       (s->demangled && fnmatch(r->pattern, s->demangled, 0) == 0);
+}
+
+int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s,
+		    struct rdc_rule_match *m)
+{
+	if (!t || !s || !m || !s->name || !s->device)
+		return RDC_E_INVAL;
+	memset(m, 0, sizeof *m);
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const struct rdc_kernel_rule *r = &t->rules[i];
+		if (!where_matches(t, r, s) || !name_matches(r, s))
+			continue;
+		const struct rdc_kernel_rule **slot =
+			r->action == RDC_RULE_ALLOW	   ? &m->allow
+			: r->action == RDC_RULE_DENY	   ? &m->deny
+			: r->action == RDC_RULE_FALLBACK  ? &m->fallback
+			: r->action == RDC_RULE_OCCUPANCY ? &m->occupancy
+							  : NULL;
+		if (slot && !*slot)
+			*slot = r;
+	}
+	if (m->allow) {
+		m->deny = m->fallback = m->occupancy = NULL;
+		return 0;
+	}
+	return !!m->deny + !!m->fallback + !!m->occupancy;
+}
+
+bool rdc_rules_any_for(const struct rdc_tables *t, const char *device, uint32_t runtime,
+		       bool provisional)
+{
+	if (!t || !device)
+		return false;
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const struct rdc_kernel_rule *r = &t->rules[i];
+		if (r->action == RDC_RULE_ALLOW || (r->provisional && !provisional))
+			continue;
+		if (target_listed(t, r->targets, device) && runtime_in(r, runtime))
+			return true;
+	}
+	return false;
+}
