@@ -304,6 +304,11 @@ size_t rdc_report_validate(const struct rdc_report *r, const struct rdc_tables *
 	}
 	if (pci_ok) {
 		const struct rdc_card *c = rdc_card_find_pci(t, (uint16_t)ven, (uint16_t)dev, revision);
+		/* Revision unknown and no "*" row: any row of the device (the
+		 * revision never changes the target, tables/cards.tsv). */
+		for (size_t i = 0; !c && revision < 0 && i < t->n_cards; i++)
+			if (t->cards[i].vendor == ven && t->cards[i].device == dev)
+				c = &t->cards[i];
 		if (!c)
 			ERR(line_of(r, "pci_id"), "card %s is not in tables/cards.tsv", pci);
 		else if (tgt && strcmp(c->target, tgt))
