@@ -11,6 +11,7 @@
  * container.h).  Errors name the file and the byte offset in it.
  */
 #include "rdnacompat/container.h"
+#include "rdnacompat/fileopen.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -159,19 +160,15 @@ int rdc_container_open(const char *path, struct rdc_container *c, struct rdc_dia
 	memset(c, 0, sizeof *c);
 	if (!path)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "no path");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct rdc_diag od = { 0 };
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG, &od);
 	if (fd < 0)
-		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: cannot open: %s", path,
-				    strerror(errno));
+		return rdc_diag_set(d, fd, RDC_NO_OFFSET, "%s", od.msg);
 	int rc = 0;
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		rc = rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: cannot stat: %s", path,
 				  strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET, "%s: not a regular file", path);
 		goto out;
 	}
 	c->file_size = (uint64_t)st.st_size;

@@ -7,11 +7,16 @@
  *   RDNACOMPAT_SPOOF_FOR=librocblas.so,libMIOpen.so   ('*' = every caller)
  *   RDNACOMPAT_LOG=error|warn|info|debug       (default warn; info in audit mode)
  *   RDNACOMPAT_LOG_FILE=path  RDNACOMPAT_LOG_FORMAT=text|json
- *   RDNACOMPAT_TABLES=path    RDNACOMPAT_REDIRECT_FILES=0|1 (default 1)
+ *   RDNACOMPAT_TABLES=path    RDNACOMPAT_REDIRECT_FILES=bool (default 1)
+ *   RDNACOMPAT_OPT_IN=bool (default 0)  RDNACOMPAT_CACHE=bool (default 1)
+ *   RDNACOMPAT_ISA_FILTER=all|native
  *
- * Pure: the lookup function is a parameter, so unit tests need no setenv.
- * A bad value never stops the program: the default stays and the problem is
- * described in cfg->problems (logged as a warning).
+ * One parser for every boolean (bool: 0/1, off/on, no/yes, false/true, any
+ * case) and one for every enumeration.  Pure: the lookup function is a
+ * parameter, so unit tests need no setenv.  A bad value never stops the
+ * program: the default stays — for RDNACOMPAT_OPT_IN that is off, the safe
+ * side — and the problem is described in cfg->problems (warned about once,
+ * by a process that reaches a HIP/HSA hook).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +53,26 @@ int rdc_level_parse(const char *s)
 	return -1;
 }
 
-static void problem(struct rdc_config *c, const char *fmt, const char *var, const char *val)
+/* Append one problem ("VAR=VALUE is not ... (using X)"), the value with its
+ * control characters escaped so it cannot forge or break a log line. */
+static void problem(struct rdc_config *c, const char *var, const char *val, const char *expect,
+		    const char *kept)
 {
 	size_t used = strlen(c->problems);
 	if (used + 2 >= sizeof c->problems)
 		return;
-	snprintf(c->problems + used, sizeof c->problems - used, fmt, used ? "; " : "", var, val);
+	char esc[96];
+	size_t k = 0, j = 0;
+	for (; val[j] && k + 5 < sizeof esc; j++) {
+		unsigned char ch = (unsigned char)val[j];
+		if (ch < 0x20 || ch == 0x7f)
+			k += (size_t)snprintf(esc + k, sizeof esc - k, "\\x%02x", ch);
+		else
+			esc[k++] = (char)ch;
+	}
+	esc[k] = 0;
+	snprintf(c->problems + used, sizeof c->problems - used, "%s%s=%s%s is not %s (%s)",
+		 used ? "; " : "", var, esc, val[j] ? "..." : "", expect, kept);
 }
 
 static void copy_str(char *dst, size_t n, const char *src)
@@ -61,35 +80,77 @@ static void copy_str(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
+/* The documented spellings of a boolean, any case: 1 on yes true / 0 off no
+ * false.  Returns 1, 0, or -1 for anything else. */
+int rdc_bool_parse(const char *s)
+{
+	static const char *const on[] = { "1", "on", "yes", "true" };
+	static const char *const off[] = { "0", "off", "no", "false" };
+	for (int i = 0; s && i < 4; i++) {
+		if (strcasecmp(s, on[i]) == 0)
+			return 1;
+		if (strcasecmp(s, off[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* One boolean variable: unset or empty keeps `*out` (the default); a value
+ * that is not a documented spelling is a problem and keeps it too. */
+static void get_bool(struct rdc_config *c, const char *(*get)(const char *, void *), void *arg,
+		     const char *name, bool *out)
+{
+	const char *v = get(name, arg);
+	if (!v || !*v)
+		return;
+	int b = rdc_bool_parse(v);
+	if (b < 0)
+		problem(c, name, v, "0|1|off|on|no|yes|false|true", *out ? "using 1" : "using 0");
+	else
+		*out = b == 1;
+}
+
+/* One enumerated variable: the index of its value in `names` (any case), or
+ * `def` when unset/empty, or `def` and a problem when not one of them.
+ * `alias`/`alias_val`: one extra spelling (NULL for none). */
+static int get_enum(struct rdc_config *c, const char *(*get)(const char *, void *), void *arg,
+		    const char *name, const char *const *names, int n, int def, const char *kept,
+		    const char *alias, int alias_val)
+{
+	const char *v = get(name, arg);
+	if (!v || !*v)
+		return def;
+	for (int i = 0; i < n; i++)
+		if (strcasecmp(v, names[i]) == 0)
+			return i;
+	if (alias && strcasecmp(v, alias) == 0)
+		return alias_val;
+	char expect[64] = "";
+	for (int i = 0; i < n; i++)
+		snprintf(expect + strlen(expect), sizeof expect - strlen(expect), "%s%s", i ? "|" : "",
+			 names[i]);
+	problem(c, name, v, expect, kept);
+	return def;
+}
+
 void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, void *), void *arg)
 {
+	static const char *const formats[] = { "text", "json" };
+	static const char *const filters[] = { "all", "native" };
 	memset(c, 0, sizeof *c);
-	c->mode = RDC_MODE_MAP;
-	c->level = RDC_LOG_WARN;
 	c->redirect_files = true;
+	c->cache = true;
 	memset(c->device_mode, -1, sizeof c->device_mode);
 
-	const char *v = get("RDNACOMPAT_MODE", arg);
-	if (v && *v) {
-		int m = rdc_mode_parse(v);
-		if (m < 0)
-			problem(c, "%s%s=%s is not map|spoof|audit|off (using map)", "RDNACOMPAT_MODE", v);
-		else
-			c->mode = (enum rdc_mode)m;
-	}
+	c->mode = (enum rdc_mode)get_enum(c, get, arg, "RDNACOMPAT_MODE", mode_names, 4,
+					  RDC_MODE_MAP, "using map", NULL, 0);
 	for (int i = 0; i < RDC_MAX_DEVICES; i++) {
 		char name[40];
 		snprintf(name, sizeof name, "RDNACOMPAT_DEVICE_%d", i);
-		v = get(name, arg);
-		if (!v || !*v)
-			continue;
-		int m = rdc_mode_parse(v);
-		if (m < 0)
-			problem(c, "%s%s=%s is not map|spoof|audit|off (ignored)", name, v);
-		else
-			c->device_mode[i] = (signed char)m;
+		c->device_mode[i] = (signed char)get_enum(c, get, arg, name, mode_names, 4, -1,
+							  "ignored", NULL, 0);
 	}
-	v = get("RDNACOMPAT_SPOOF_FOR", arg);
+	const char *v = get("RDNACOMPAT_SPOOF_FOR", arg);
 	if (!v || !*v)
 		v = "librocblas.so,libMIOpen.so";
 	if (strcmp(v, "*") == 0) {
@@ -108,36 +169,40 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 				p++;
 		}
 	}
-	v = get("RDNACOMPAT_LOG", arg);
-	if (!(v && *v) && c->mode == RDC_MODE_AUDIT)
-		c->level = RDC_LOG_INFO;   /* audit exists to show the decisions */
-	if (v && *v) {
-		int l = rdc_level_parse(v);
-		if (l < 0)
-			problem(c, "%s%s=%s is not error|warn|info|debug (using warn)", "RDNACOMPAT_LOG", v);
-		else
-			c->level = (enum rdc_level)l;
-	}
-	v = get("RDNACOMPAT_LOG_FORMAT", arg);
-	if (v && *v) {
-		if (strcasecmp(v, "json") == 0)
-			c->json = true;
-		else if (strcasecmp(v, "text") != 0)
-			problem(c, "%s%s=%s is not text|json (using text)", "RDNACOMPAT_LOG_FORMAT", v);
-	}
+	/* audit exists to show the decisions: info unless told otherwise */
+	int def_level = c->mode == RDC_MODE_AUDIT ? RDC_LOG_INFO : RDC_LOG_WARN;
+	c->level = (enum rdc_level)get_enum(c, get, arg, "RDNACOMPAT_LOG", level_names, 4, def_level,
+					    def_level == RDC_LOG_INFO ? "using info" : "using warn",
+					    "warning", RDC_LOG_WARN);
+	c->json = get_enum(c, get, arg, "RDNACOMPAT_LOG_FORMAT", formats, 2, 0, "using text", NULL,
+			   0) == 1;
 	copy_str(c->log_file, sizeof c->log_file, get("RDNACOMPAT_LOG_FILE", arg));
 	copy_str(c->tables_file, sizeof c->tables_file, get("RDNACOMPAT_TABLES", arg));
-	v = get("RDNACOMPAT_REDIRECT_FILES", arg);
-	if (v && *v)
-		c->redirect_files = strcmp(v, "0") != 0;
-	v = get("RDNACOMPAT_OPT_IN", arg);
-	c->opt_in = v && *v && strcmp(v, "0") != 0;
-	v = get("RDNACOMPAT_ISA_FILTER", arg);
-	if (v && *v) {
-		if (strcasecmp(v, "native") == 0)
-			c->isa_filter_native = true;
-		else if (strcasecmp(v, "all") != 0)
-			problem(c, "%s%s=%s is not all|native (using all)", "RDNACOMPAT_ISA_FILTER", v);
+	get_bool(c, get, arg, "RDNACOMPAT_REDIRECT_FILES", &c->redirect_files);
+	get_bool(c, get, arg, "RDNACOMPAT_OPT_IN", &c->opt_in);   /* fails safe: off */
+	get_bool(c, get, arg, "RDNACOMPAT_CACHE", &c->cache);
+	c->isa_filter_native = get_enum(c, get, arg, "RDNACOMPAT_ISA_FILTER", filters, 2, 0,
+					"using all", NULL, 0) == 1;
+}
+
+void rdc_config_check_names(struct rdc_config *c, char *const *env)
+{
+	static const char pfx[] = "RDNACOMPAT_DEVICE_";
+	for (size_t i = 0; env && env[i]; i++) {
+		if (strncmp(env[i], pfx, sizeof pfx - 1) != 0)
+			continue;
+		const char *n = env[i] + sizeof pfx - 1, *eq = strchr(n, '=');
+		size_t len = eq ? (size_t)(eq - n) : strlen(n);
+		bool ok = len > 0 && len <= 3 && (len == 1 || n[0] != '0');
+		for (size_t k = 0; ok && k < len; k++)
+			ok = n[k] >= '0' && n[k] <= '9';
+		if (ok && atoi(n) < RDC_MAX_DEVICES)
+			continue;
+		char name[48];
+		snprintf(name, sizeof name, "%.*s", (int)(len > 24 ? 24 : len), n);
+		char expect[48];
+		snprintf(expect, sizeof expect, "a device number 0..%d", RDC_MAX_DEVICES - 1);
+		problem(c, "RDNACOMPAT_DEVICE_", name, expect, "ignored");
 	}
 }
 

@@ -23,10 +23,14 @@
 #include <unistd.h>
 
 #include "dcache.h"
+#include "rdnacompat/fileopen.h"
 
 #define DC_MAGIC "RDCDC\0\0\2"
 #define DC_MAX_FILE (64u << 20)
 #define DC_MAX_REFUSED 256
+#define DC_MAX_INDEX 65536               /* bundle entries, candidates, ranks */
+#define DC_MAX_KERNELS (1u << 24)
+#define DC_MAX_ENTRY_BYTES (1ull << 40)
 
 struct dc_hdr {
 	char magic[8];
@@ -168,8 +172,7 @@ static bool setup(void)
 	if (state)
 		return state > 0;
 	state = -1;
-	const char *c = getenv("RDNACOMPAT_CACHE");
-	if (c && !strcmp(c, "0"))
+	if (!rdc_cfg.cache)
 		return false;
 	/* Not from the environment of a set-id process. */
 	const char *x = secure_getenv("XDG_CACHE_HOME"), *home = secure_getenv("HOME");
@@ -228,11 +231,48 @@ static bool triples_ok(const char *p, size_t len, uint32_t n_ref)
 	return strs == (size_t)n_ref * 3 && (len == 0 || p[len - 1] == '\0');
 }
 
+static bool target_ok(const struct rdc_target *t)
+{
+	return memchr(t->proc, 0, sizeof t->proc) && t->xnack <= RDC_FEAT_ON &&
+	       t->sramecc <= RDC_FEAT_ON;
+}
+
+/* Is every field of a record one the policy could have written?  The
+ * checksum only proves the file is whole; this proves it is sane (a
+ * record is later used to index the bundle).  NULL when it is, else why. */
+static const char *rec_invalid(const struct dc_rec *r)
+{
+	bool has_entry = r->verdict == RDC_VERDICT_NATIVE || r->verdict == RDC_VERDICT_MAPPED;
+	if (!has_entry && r->verdict != RDC_VERDICT_MISSING)
+		return "corrupt (verdict)";
+	if (has_entry ? (r->entry < 0 || r->entry > DC_MAX_INDEX) : r->entry != -1)
+		return "corrupt (entry does not match the verdict)";
+	if (r->refused_entry < -1 || r->refused_entry > DC_MAX_INDEX)
+		return "corrupt (refused entry)";
+	if ((r->have_patches != 0 && r->have_patches != 1) || r->n_patches > RDC_ADD_PATCHES ||
+	    (r->have_patches && r->verdict != RDC_VERDICT_MAPPED) ||
+	    (!r->have_patches && r->n_patches))
+		return "corrupt (patches)";
+	for (uint32_t i = 0; i < r->n_patches; i++)
+		if (r->patches[i].len > sizeof r->patches[i].bytes ||
+		    r->patches[i].offset > DC_MAX_ENTRY_BYTES)
+			return "corrupt (patch bounds)";
+	if (r->n_kernels > DC_MAX_KERNELS || r->n_refused > DC_MAX_KERNELS ||
+	    r->n_candidates > DC_MAX_INDEX || r->edge_rank > DC_MAX_INDEX ||
+	    r->n_ref > DC_MAX_REFUSED)
+		return "corrupt (counts)";
+	if (!target_ok(&r->target) || !target_ok(&r->chosen) ||
+	    !memchr(r->reason, 0, sizeof r->reason) || !memchr(r->need, 0, sizeof r->need))
+		return "corrupt (strings)";
+	return NULL;
+}
+
 static const char *load(struct rdc_dc_lib *L)
 {
-	int fd = high_fd(rdc_sys_open(L->file, O_RDONLY));
+	/* Not a FIFO, socket, device or symlink: none can block or redirect. */
+	int fd = high_fd(rdc_open_file(L->file, O_RDONLY, 0, RDC_OPEN_REG, NULL));
 	if (fd < 0)
-		return errno == ENOENT ? NULL : "unreadable";
+		return errno == ENOENT ? NULL : "not a regular file, or unreadable";
 	struct stat st;
 	uint8_t *buf = NULL;
 	const char *why = NULL;
@@ -287,14 +327,11 @@ static const char *load(struct rdc_dc_lib *L)
 		}
 		memcpy(&r, buf + off, sizeof r);
 		off += sizeof r;
-		if (r.ref_bytes > end - off || r.n_ref > DC_MAX_REFUSED || r.n_patches > RDC_ADD_PATCHES ||
-		    !triples_ok((const char *)buf + off, r.ref_bytes, r.n_ref) ||
-		    r.verdict < RDC_VERDICT_NATIVE || r.verdict > RDC_VERDICT_MISSING) {
-			why = "corrupt (record)";
+		if (r.ref_bytes > end - off || !triples_ok((const char *)buf + off, r.ref_bytes, r.n_ref) ||
+		    (why = rec_invalid(&r)) != NULL) {
+			why = why ? why : "corrupt (refused kernels)";
 			goto out;
 		}
-		r.reason[sizeof r.reason - 1] = r.need[sizeof r.need - 1] = '\0';
-		r.target.proc[sizeof r.target.proc - 1] = r.chosen.proc[sizeof r.chosen.proc - 1] = '\0';
 		struct mrec *m = add_rec(L);
 		char *ref = r.ref_bytes ? malloc(r.ref_bytes) : NULL;
 		if (!m || (r.ref_bytes && !ref)) {

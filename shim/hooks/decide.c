@@ -47,19 +47,26 @@ static void note_cached(char *r, size_t n)
 	memcpy(r + l, sfx, sizeof sfx);
 }
 
-/* Does a cached decision fit this bundle (indices, patch bounds)? */
+/* Does a cached decision fit this bundle (indices, patch bounds)?  Every
+ * field is checked before it is used as an index: a record that passed the
+ * load checks (dcache.c) may still come from a different bundle. */
 static bool hit_fits(const struct rdc_dc_hit *h, const struct rdc_bundle *b)
 {
 	const struct rdc_choice *c = &h->c;
-	if (c->verdict != RDC_VERDICT_MISSING && (c->entry < 0 || (size_t)c->entry >= b->n_entries))
+	bool has_entry = c->verdict == RDC_VERDICT_NATIVE || c->verdict == RDC_VERDICT_MAPPED;
+	if (!has_entry && c->verdict != RDC_VERDICT_MISSING)
+		return false;
+	if (has_entry ? (c->entry < 0 || (size_t)c->entry >= b->n_entries) : c->entry != -1)
 		return false;
 	if (c->refused_entry < -1 || (c->refused_entry >= 0 && (size_t)c->refused_entry >= b->n_entries))
+		return false;
+	if (h->n_patches > RDC_ADD_PATCHES || (h->have_patches && c->verdict != RDC_VERDICT_MAPPED))
 		return false;
 	for (size_t i = 0; h->have_patches && i < h->n_patches; i++)
 		if (h->patches[i].len > sizeof h->patches[i].bytes ||
 		    !rdc_in_bounds(h->patches[i].offset, h->patches[i].len, b->entries[c->entry].size))
 			return false;
-	return h->n_patches <= RDC_ADD_PATCHES && (!h->have_patches || c->verdict == RDC_VERDICT_MAPPED);
+	return true;
 }
 
 /* The choice for one device target: from the cache when `L` has it and it

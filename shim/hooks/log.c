@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * log.c — the one logger.  Every line goes out in a single write(2) to
- * stderr or RDNACOMPAT_LOG_FILE (opened O_APPEND|O_CLOEXEC, never on fds
- * 0-2), never to stdout; errno is saved and restored; levels
+ * stderr or RDNACOMPAT_LOG_FILE (opened at the first line, so processes
+ * that log nothing create nothing; O_APPEND|O_CLOEXEC, never following a
+ * symlink, never a FIFO or socket, never on fds 0-2), never to stdout; errno is saved and restored; levels
  * error|warn|info|debug; text or JSON lines (RDNACOMPAT_LOG_FORMAT=json).
  *
  * Text:  rdnacompat[1234]: info: map: lib=librocsparse.so.0 bundle=3 ...
@@ -12,12 +13,17 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "rdnacompat/fileopen.h"
 
 #include "shim.h"
 
 pthread_mutex_t rdc_log_lock = PTHREAD_MUTEX_INITIALIZER;
 static int log_fd = 2;
+static char log_path[512];               /* RDNACOMPAT_LOG_FILE, "" for stderr */
+static int log_state = 1;                /* 0: log_path not opened yet */
 static enum rdc_level log_level = RDC_LOG_WARN;
 static bool log_json;
 
@@ -27,19 +33,52 @@ void rdc_log_open(const struct rdc_config *cfg)
 {
 	log_level = cfg->level;
 	log_json = cfg->json;
-	if (!cfg->log_file[0])
-		return;
-	int fd = rdc_sys_open(cfg->log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC);
+	snprintf(log_path, sizeof log_path, "%s", cfg->log_file);
+	log_state = log_path[0] ? 0 : 1;
+}
+
+/* Is `fd` the same open file as the process's stdout?  The log never goes
+ * there (RDNACOMPAT_LOG_FILE=/dev/pts/N of the terminal, say). */
+static bool is_stdout(int fd)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && fstat(1, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino && a.st_rdev == b.st_rdev;
+}
+
+/* Called under rdc_log_lock before the first line: open RDNACOMPAT_LOG_FILE
+ * (rdc_open_file: a FIFO, socket or symlink cannot block or redirect it;
+ * regular files and character devices only; never the process's stdout;
+ * never at fds 0-2).  On failure the lines go to stderr, after one line
+ * saying why. */
+static void open_lazily(void)
+{
+	log_state = 1;
+	struct rdc_diag d = { 0 };
+	int fd = rdc_open_file(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644,
+			       RDC_OPEN_REG | RDC_OPEN_CHR, &d);
+	if (fd >= 0 && is_stdout(fd)) {
+		close(fd);
+		fd = -1;
+		rdc_diag_set(&d, RDC_E_IO, RDC_NO_OFFSET, "%s: is the process's standard output", log_path);
+	}
 	if (fd >= 0 && fd < 3) {
 		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		if (hi < 0)
+			rdc_diag_set(&d, RDC_E_IO, RDC_NO_OFFSET, "%s: %s", log_path, strerror(errno));
 		close(fd);
 		fd = hi;
 	}
-	if (fd >= 0)
+	if (fd >= 0) {
 		log_fd = fd;
-	else
-		rdc_logf(RDC_LOG_WARN, "cannot open RDNACOMPAT_LOG_FILE %s: %s (logging to stderr)",
-			 cfg->log_file, strerror(errno));
+		return;
+	}
+	char line[sizeof d.msg + 128];
+	int n = snprintf(line, sizeof line,
+			 "rdnacompat[%d]: warn: cannot open RDNACOMPAT_LOG_FILE %s (logging to stderr)\n",
+			 (int)getpid(), d.msg);
+	if (n > 0)
+		(void)!write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 bool rdc_log_enabled(enum rdc_level lvl)
@@ -138,6 +177,8 @@ size_t rdc_log_format(char *buf, size_t n, bool json, int pid, enum rdc_level lv
 static void emit(const char *buf, size_t len)
 {
 	pthread_mutex_lock(&rdc_log_lock);
+	if (log_state == 0)
+		open_lazily();
 	while (len > 0) {
 		ssize_t w = write(log_fd, buf, len);
 		if (w < 0 && errno == EINTR)
@@ -161,6 +202,28 @@ void rdc_log_event(enum rdc_level lvl, const char *event, const struct rdc_kv *k
 	errno = saved;
 }
 
+/* A text line is one line: control characters in a message (a value from
+ * the environment, a file name) become \xNN, in place, truncating. */
+static void escape_ctl(char *m, size_t n)
+{
+	size_t extra = 0, len = strlen(m);
+	for (size_t i = 0; i < len; i++)
+		extra += ((unsigned char)m[i] < 0x20 || m[i] == 0x7f) ? 3 : 0;
+	if (!extra)
+		return;
+	char tmp[2048];
+	size_t k = 0;
+	for (size_t i = 0; i < len && k + 5 < sizeof tmp; i++) {
+		unsigned char ch = (unsigned char)m[i];
+		if (ch < 0x20 || ch == 0x7f)
+			k += (size_t)snprintf(tmp + k, sizeof tmp - k, "\\x%02x", ch);
+		else
+			tmp[k++] = (char)ch;
+	}
+	tmp[k] = 0;
+	snprintf(m, n, "%s", tmp);
+}
+
 void rdc_logf(enum rdc_level lvl, const char *fmt, ...)
 {
 	if (!rdc_log_enabled(lvl))
@@ -177,6 +240,7 @@ void rdc_logf(enum rdc_level lvl, const char *fmt, ...)
 		struct rdc_kv kv = RDC_KV_S("msg", msg);
 		len = rdc_log_format(buf, sizeof buf, true, (int)getpid(), lvl, "message", &kv, 1);
 	} else {
+		escape_ctl(msg, sizeof msg);
 		len = (size_t)snprintf(buf, sizeof buf, "rdnacompat[%d]: %s: %s\n", (int)getpid(),
 				       lvl_name[lvl], msg);
 		if (len >= sizeof buf) {

@@ -73,7 +73,10 @@ void *rdc_real_resolve(enum rdc_fn fn)
 	if (f->lib == RDC_LIB_C)
 		return resolve_one(f);
 	/* First use of a HIP/HSA entry: the whole HIP/HSA part at once, so a
-	 * hook's later calls (under its locks) find theirs resolved. */
+	 * hook's later calls (under its locks) find theirs resolved.  This
+	 * process reaches a HIP/HSA hook: the time to warn about its
+	 * configuration (once). */
+	rdc_config_report();
 	for (int i = 0; i < RDC_FN_COUNT; i++)
 		if (rdc_real_fns[i].lib != RDC_LIB_C)
 			(void)resolve_one(&rdc_real_fns[i]);

@@ -100,6 +100,7 @@ struct rdc_config {
 	char tables_file[512];              /* RDNACOMPAT_TABLES */
 	bool redirect_files;                /* RDNACOMPAT_REDIRECT_FILES (default 1) */
 	bool opt_in;                        /* RDNACOMPAT_OPT_IN=1: use opt-in edges */
+	bool cache;                         /* RDNACOMPAT_CACHE (default 1) */
 	bool isa_filter_native;             /* RDNACOMPAT_ISA_FILTER=native: GPU agents
 	                                       list only their native ISA */
 	char problems[512];                 /* what was wrong in the environment */
@@ -112,6 +113,13 @@ extern struct rdc_config rdc_cfg;
  * cfg->problems. */
 void rdc_config_parse(struct rdc_config *cfg, const char *(*get)(const char *name, void *arg),
 		      void *arg);
+/* Warn (in cfg->problems) about RDNACOMPAT_DEVICE_<N> names in `env`
+ * (NAME=VALUE strings) whose N is not 0..RDC_MAX_DEVICES-1. */
+void rdc_config_check_names(struct rdc_config *cfg, char *const *env);
+/* 1 for 1/on/yes/true, 0 for 0/off/no/false (any case), else -1. */
+int rdc_bool_parse(const char *s);
+/* Log cfg->problems once per process (a process reaching a HIP/HSA hook). */
+void rdc_config_report(void);
 int rdc_mode_parse(const char *s);          /* enum rdc_mode or -1 */
 const char *rdc_mode_name(int mode);
 int rdc_level_parse(const char *s);         /* enum rdc_level or -1 */

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 49-shim-cache-hostile.sh — the decision cache (shim/hooks/dcache.c) against
+# files that are whole but wrong, or not files at all, on the simulated
+# gfx1031.  Audit 2026-12-02 C1: a record with a valid checksum whose fields
+# disagree (verdict "missing" with patches and a wild entry index) crashed
+# the program; now every field is checked at load and the record is
+# ignored.  H3: a FIFO named like the cache file hung the program; now a
+# FIFO, socket, directory, character device or symlink (to any of them or to
+# a good cache file) is ignored without blocking.  W3: two processes at
+# once keep both their decisions (merged under a lock before the rename).
+# Every run is under `timeout`, so a regression fails instead of hanging.
+. "$(dirname "$0")/shim/common.sh"
+build vadd1030 "$S/vadd.hip" --offload-arch=gfx1030
+C=$T/cache49h
+rm -rf "$C"
+export XDG_CACHE_HOME=$C
+run() { # run LOG [VAR=VALUE...]: the program under the shim (30 s at most), rc in $rc
+  local log=$1; shift
+  rc=0; env "$@" RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$log" LD_PRELOAD="$SHIM" \
+    LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
+    timeout 30 "$T/vadd1030" >"$T/h.out" 2>"$T/h.err" || rc=$?
+}
+fresh_map() { # LOG: a fresh (not cached) mapped decision was logged
+  grep -E "info: map: .*target=gfx1031 .*verdict=mapped" "$1" | grep -qv "(cached)"
+}
+
+run "$T/h0.log"
+[ "$rc" -eq 0 ] || { cat "$T/h.err" >&2; fail "first run rc=$rc"; }
+f=$(ls "$C"/rdnacompat/vadd1030-*.dc 2>/dev/null | head -1)
+[ -n "$f" ] || fail "no cache file"
+cp "$f" "$T/good.dc"
+
+# C1: records whose checksum is right and whose fields are not.  Offsets
+# are those of struct dc_rec on x86-64 (header 72 bytes).
+poison() { # poison FILE FIELD=VALUE...: rewrite record 0's fields, fix the FNV
+  $PY - "$@" <<'PYEOF'
+import struct, sys
+p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+r = 72
+fields = {'verdict': ('<i', 36), 'have_patches': ('<i', 40), 'entry': ('<q', 48),
+          'refused_entry': ('<q', 56), 'n_patches': ('<I', 96), 'n_kernels': ('<Q', 104),
+          'patch0_len': ('<I', 696)}
+for a in sys.argv[2:]:
+    k, v = a.split('=')
+    fmt, off = fields[k]
+    struct.pack_into(fmt, b, r + off, int(v, 0))
+h = 1469598103934665603
+for x in b[:-8]:
+    h = ((h ^ x) * 1099511628211) & (2**64 - 1)
+b[-8:] = struct.pack('<Q', h)
+open(p, 'wb').write(b)
+PYEOF
+}
+i=0
+for variant in "verdict=2 have_patches=1 n_patches=1 entry=-1099511627776" \
+               "verdict=1 entry=-1099511627776" "verdict=1 entry=4096" "verdict=0 have_patches=1" \
+               "verdict=7" "verdict=2 entry=0" "have_patches=1 n_patches=5" "have_patches=2" \
+               "refused_entry=-5" "n_kernels=0xffffffffffffffff"; do
+  i=$((i+1))
+  cp "$T/good.dc" "$f"
+  poison "$f" $variant
+  run "$T/p$i.log"
+  [ "$rc" -eq 0 ] || { cat "$T/h.err" >&2; fail "poisoned record ($variant): rc=$rc"; }
+  fresh_map "$T/p$i.log" || { cat "$T/p$i.log" >&2; fail "poisoned record ($variant): not decided afresh"; }
+  grep -qE "cache: .*(corrupt|does not fit)" "$T/p$i.log" || fail "poisoned record ($variant): not reported (debug)"
+done
+# The untouched file is still used: the checks above are not rejecting everything.
+cp "$T/good.dc" "$f"
+run "$T/pgood.log"
+grep -E "info: map: .*verdict=mapped" "$T/pgood.log" | grep -q "(cached)" || fail "good cache file not used"
+
+# H3: not a file.  Each special file stands where the cache file is.
+mkfifo "$T/fifo49"
+$PY -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$T/sock49"
+kinds="fifo socket dir chardev link-fifo link-socket link-chardev link-good"
+for kind in $kinds; do
+  rm -rf "$f"
+  case $kind in
+    fifo) mkfifo "$f";;
+    socket) $PY -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$f";;
+    dir) mkdir "$f";;
+    chardev) mknod "$f" c 1 5 2>/dev/null || ln -s /dev/zero "$f";;
+    link-fifo) ln -s "$T/fifo49" "$f";;
+    link-socket) ln -s "$T/sock49" "$f";;
+    link-chardev) ln -s /dev/zero "$f";;
+    link-good) ln -s "$T/good.dc" "$f";;
+  esac
+  run "$T/s-$kind.log"
+  [ "$rc" -eq 0 ] || { cat "$T/h.err" >&2; fail "cache file is a $kind: rc=$rc (124 = hung)"; }
+  fresh_map "$T/s-$kind.log" || { cat "$T/s-$kind.log" >&2; fail "cache file is a $kind: not decided afresh"; }
+  grep -q "cache: .*not a regular file" "$T/s-$kind.log" || fail "cache file is a $kind: not reported"
+done
+rm -rf "$f"
+echo "49-shim-cache-hostile: ok"
