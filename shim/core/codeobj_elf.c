@@ -83,6 +83,19 @@ int rdc_co_read_header(const void *p, size_t n, struct rdc_co_header *h, struct 
 					    "section headers (offset %llu, %u entries) end past the %zu-byte input",
 					    (unsigned long long)eh.e_shoff, eh.e_shnum, n);
 	}
+	/* ELF extended numbering: e_shnum 0 (or e_phnum PN_XNUM, e_shstrndx
+	 * SHN_XINDEX) with a section table means section 0 holds the real
+	 * counts; that header must be in the input, or libelf reads whatever
+	 * lies past the end (audit C2: an appended note became the count). */
+	if (eh.e_shoff && (eh.e_shnum == 0 || eh.e_phnum == PN_XNUM || eh.e_shstrndx == SHN_XINDEX)) {
+		if (eh.e_shentsize != sizeof(Elf64_Shdr))
+			return rdc_diag_set(d, RDC_E_FORMAT, 58, "e_shentsize %u is not %zu",
+					    eh.e_shentsize, sizeof(Elf64_Shdr));
+		if (!rdc_in_bounds(eh.e_shoff, sizeof(Elf64_Shdr), n))
+			return rdc_diag_set(d, RDC_E_RANGE, 40,
+					    "section header 0 (offset %llu, extended numbering) ends past the %zu-byte input",
+					    (unsigned long long)eh.e_shoff, n);
+	}
 	h->e_flags = eh.e_flags;
 	h->abi_version = eh.e_ident[EI_ABIVERSION];
 	h->cov = h->abi_version + 2u;

@@ -273,6 +273,34 @@ static size_t align_up(size_t v, size_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
+/* The rebuilt object must read back: libelf opens it, its note is found
+ * where we put it, and its amdhsa.target is the new one.  Anything in the
+ * input that pointed past its end (and so into what we appended) shows here;
+ * the object is then refused instead of being handed to a runtime. */
+static int check_output(const uint8_t *c, size_t total, const struct rdc_target *to,
+			const struct plan *in, struct rdc_diag *d)
+{
+	struct plan pl;
+	struct rdc_diag why = { 0 };
+	Elf *e = NULL;
+	size_t shnum = 0;
+	int rc = rdc_co_elf_open(c, total, &e, &why);
+	if (!rc && elf_getshdrnum(e, &shnum) != 0)
+		rc = rdc_diag_set(&why, RDC_E_FORMAT, 0, "libelf: %s", elf_errmsg(-1));
+	if (e)
+		elf_end(e);
+	if (!rc)
+		rc = make_plan(c, total, to, true, &pl, &why);
+	if (!rc && (!pl.loc.found || !pl.have_str || pl.str_len != in->new_target_len ||
+		    memcmp(c + pl.loc.desc_offset + pl.str_off, in->new_target, pl.str_len) != 0))
+		rc = rdc_diag_set(&why, RDC_E_FORMAT, RDC_NO_OFFSET, "its target string is not found");
+	if (rc)
+		return rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET,
+				    "retarget: the rebuilt code object does not read back (%s); input refused",
+				    why.msg);
+	return 0;
+}
+
 int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to, uint8_t **out,
 			 size_t *out_len, struct rdc_diag *d)
 {
@@ -359,6 +387,11 @@ int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to, u
 		sh.sh_addr = 0;
 		sh.sh_flags &= ~(uint64_t)SHF_ALLOC;
 		memcpy(at, &sh, sizeof sh);
+	}
+	rc = check_output(c, total, to, &pl, d);
+	if (rc) {
+		free(c);
+		return rc;
 	}
 	*out = c;
 	*out_len = total;
