@@ -5,6 +5,7 @@
  * and builds the SQLite database plus the static compatibility page
  * (db_html.c) from them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -65,6 +66,48 @@ static long check(const char *dir, struct rdc_report **reps, size_t *n)
 	return bad;
 }
 
+/* "6.2.4" -> "6.2"; "6.x", "none" and "not stated" stay as they are. */
+static void rocm_minor(const char *v, char *out, size_t cap)
+{
+	unsigned a, b;
+	if (v && sscanf(v, "%u.%u", &a, &b) == 2)
+		snprintf(out, cap, "%u.%u", a, b);
+	else
+		snprintf(out, cap, "%s", v ? v : "not stated");
+}
+
+/* "AMD Radeon RX 6700 XT" + "gfx1031" -> "amd-radeon-rx-6700-xt-gfx1031":
+ * the card page's file name. */
+static void card_slug(const char *card, const char *tgt, char *out, size_t cap)
+{
+	size_t n = 0;
+	bool dash = false;
+	for (int k = 0; k < 2; k++, dash = true)
+		for (const char *c = k ? tgt : card; c && *c && n + 2 < cap; c++) {
+			if (isalnum((unsigned char)*c)) {
+				if (dash && n)
+					out[n++] = '-';
+				out[n++] = (char)tolower((unsigned char)*c);
+				dash = false;
+			} else {
+				dash = true;
+			}
+		}
+	out[n] = '\0';
+}
+
+static int outcome_rank(const char *v)
+{
+	return !v ? -1 : !strcmp(v, "works") ? 2 : !strcmp(v, "partial") ? 1 : !strcmp(v, "fails") ? 0 : -1;
+}
+
+/* The better of `result` and `result_with_workaround`. */
+static const char *best_outcome(const struct rdc_report *r)
+{
+	const char *a = rdc_report_get(r, "result"), *b = rdc_report_get(r, "result_with_workaround");
+	return outcome_rank(b) > outcome_rank(a) ? b : a;
+}
+
 static int exec_sql(sqlite3 *db, const char *sql)
 {
 	char *err = NULL;
@@ -110,7 +153,9 @@ static int build(const char *out, struct rdc_report *reps, size_t n)
 			 " target TEXT, status TEXT, kind TEXT, source TEXT);"
 			 "CREATE TABLE reports(name TEXT PRIMARY KEY, date TEXT, simulated INTEGER, card TEXT, pci_id TEXT,"
 			 " pci_revision TEXT, gfx_target TEXT, kernel TEXT, distro TEXT, rocm_version TEXT,"
-			 " pytorch_version TEXT, pytorch_hip TEXT, shim_version TEXT, shim_mode TEXT, result TEXT);"
+			 " pytorch_version TEXT, pytorch_hip TEXT, shim_version TEXT, shim_mode TEXT, result TEXT,"
+			 " kind TEXT, source TEXT, reported TEXT, message TEXT, result_with_workaround TEXT,"
+			 " rocm_minor TEXT, best TEXT, card_slug TEXT);"
 			 "CREATE TABLE report_lines(report TEXT REFERENCES reports(name), line INTEGER, key TEXT, value TEXT);"
 			 "CREATE INDEX report_lines_report ON report_lines(report);"))
 		goto done;
@@ -139,7 +184,8 @@ static int build(const char *out, struct rdc_report *reps, size_t n)
 					    "kernel", "distro", "rocm_version", "pytorch_version", "pytorch_hip",
 					    "shim_version", "shim_mode", "result" };
 	sqlite3_stmt *ins = NULL, *line = NULL;
-	if (sqlite3_prepare_v2(db, "INSERT INTO reports VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+	if (sqlite3_prepare_v2(db, "INSERT INTO reports VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
+			       "?16,?17,?18,?19,?20,?21,?22,?23)",
 			       -1, &ins, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO report_lines VALUES(?1,?2,?3,?4)", -1, &line, NULL) != SQLITE_OK) {
 		fprintf(stderr, "rdnacompat db: sqlite: %s\n", sqlite3_errmsg(db));
@@ -158,6 +204,19 @@ static int build(const char *out, struct rdc_report *reps, size_t n)
 			else
 				sqlite3_bind_text(ins, k + 2, v, -1, SQLITE_STATIC);
 		}
+		static const char *const cols2[] = { "kind", "source", "reported", "message", "result_with_workaround" };
+		for (int k = 0; k < 5; k++) {
+			const char *v = rdc_report_get(r, cols2[k]);
+			if (k == 0 && !v)
+				v = "run";
+			sqlite3_bind_text(ins, 16 + k, v, -1, SQLITE_STATIC);
+		}
+		char minor[32], slug[256];
+		rocm_minor(rdc_report_get(r, "rocm_version"), minor, sizeof minor);
+		card_slug(rdc_report_get(r, "card"), rdc_report_get(r, "gfx_target"), slug, sizeof slug);
+		sqlite3_bind_text(ins, 21, minor, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 22, best_outcome(r), -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 23, slug, -1, SQLITE_TRANSIENT);
 		fail = sqlite3_step(ins) != SQLITE_DONE;
 		for (size_t k = 0; k < r->n && !fail; k++) {
 			sqlite3_reset(line);
@@ -234,9 +293,13 @@ int rdc_cmd_db(int argc, char **argv)
 		fprintf(stderr, "rdnacompat db: %ld problem(s) in %zu report(s)\n", bad, n);
 		rc = 1;
 	} else if (!strcmp(sub, "check")) {
+		if (!n)
+			fprintf(stderr, "rdnacompat db: warning: no *.report files in %s\n", dir ? dir : def);
 		printf("rdnacompat db: %zu report(s) valid\n", n);
 		rc = 0;
 	} else {
+		if (!n)
+			fprintf(stderr, "rdnacompat db: warning: no *.report files in %s\n", dir ? dir : def);
 		rc = build(out, reps, n);
 	}
 	rdc_reports_free(reps, n);
