@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "db_lookup.h"
 #include "doctor.h"
 #include "json_out.h"
 #include "tool_util.h"
@@ -142,6 +143,8 @@ int rdc_cmd_doctor(int argc, char **argv)
 		print_json(&si, &c, rc);
 	else
 		print_text(&c, rc);
+	if (!json)
+		rdc_db_doctor_reports(stdout, &si); /* db_lookup.c: sourced reports for each card */
 	rdc_checks_free(&c);
 	rdc_sys_free(&si);
 	return rc;
