@@ -55,6 +55,13 @@ CORE_LIB := $(BUILD)/librdc_core.a
 # ---- clients ---------------------------------------------------------------
 HOOK_SRC := $(sort $(wildcard shim/hooks/*.c))
 HOOK_OBJ := $(HOOK_SRC:%.c=$(BUILD)/obj/%.o)
+# The fallback kernels (shim/fallback/*.hip), built by Debian's clang for the
+# AMD targets into one offload bundle that the shim embeds as
+# rdc_fallback_bundle (shim/fallback/fallback_blob.h, docs/FALLBACKS.md).
+FB_SRC   := $(sort $(wildcard shim/fallback/*.hip shim/fallback/*.h shim/fallback/*.sh shim/fallback/*.py))
+FB_GEN   := $(BUILD)/gen/fallback_blob.S
+FB_OBJ   := $(BUILD)/obj/gen/fallback_blob.o
+HOOK_OBJ += $(FB_OBJ)
 SHIM     := $(BUILD)/librdnacompat.so
 TOOL_SRC := $(sort $(wildcard tools/rdnacompat/*.c))
 TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
@@ -95,6 +102,13 @@ $(GEN_C): $(TGEN) $(TABLES)
 $(GEN_OBJ): $(GEN_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(FB_GEN): $(FB_SRC)
+	bash shim/fallback/build-bundle.sh $(BUILD)/gen
+
+$(FB_OBJ): $(FB_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
 
 # The preload library: hidden by default, exports only the hooks, with the
 # symbol versions of the libraries they shadow (shim/exports.map).

@@ -9,7 +9,7 @@ PKGS=(
   build-essential pkg-config
   libelf-dev libcmocka-dev libmsgpack-dev libzstd-dev zlib1g-dev libsqlite3-dev nettle-dev libiberty-dev
   libhsa-runtime-dev libamdhip64-dev rocminfo hipcc libhsakmt-dev libdrm-dev
-  clang-15 clang-16 lld-15 llvm-15 clang-tools-15
+  clang-15 clang-16 lld-15 lld-16 llvm-15 clang-tools-15
   librocsparse0 librocsparse-dev
   valgrind python3 file zstd
   chromium
