@@ -117,9 +117,19 @@ $(SHIM): $(HOOK_OBJ) $(CORE_LIB) shim/exports.map
 	$(CC) -shared $(SAN) -Wl,--version-script=shim/exports.map -Wl,-z,defs -Wl,-soname,librdnacompat.so \
 		$(HOOK_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -o $@
 
+# The tool links its libraries that are neither glibc nor ROCm statically, so
+# the binary built here (glibc 2.36) runs unchanged inside the Debian roots of
+# tests/roots (sid has no libmsgpackc.so.2).  TOOL_STATIC=0: all shared.
+TOOL_STATIC ?= 1
+ifeq ($(TOOL_STATIC),1)
+TOOL_LIBS := -Wl,-Bstatic -lelf -lmsgpackc -lsqlite3 -lnettle -liberty -lzstd -lz -Wl,-Bdynamic -lm -lpthread
+else
+TOOL_LIBS := $(CORE_LIBS) -lsqlite3 -lpthread
+endif
+
 $(TOOL): $(TOOL_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) $(TOOL_OBJ) $(CORE_LIB) $(CORE_LIBS) -lsqlite3 -lpthread -o $@
+	$(CC) $(SAN) $(TOOL_OBJ) $(CORE_LIB) $(TOOL_LIBS) -o $@
 
 $(SIM): $(SIM_OBJ) $(CORE_LIB) tools/simgpu/libhsakmt.map
 	@mkdir -p $(dir $@)
