@@ -278,7 +278,7 @@ static void test_cards(void **state)
 
 	assert_int_equal(rdc_card_find_pci(t, 0x1002, 0x744C, 0xC8)->status, RDC_STATUS_OFFICIAL);
 	assert_int_equal(rdc_card_find_pci(t, 0x1002, 0x73DF, 0xC1)->status, RDC_STATUS_UNSUPPORTED);
-	assert_int_equal(rdc_card_find_pci(t, 0x1002, 0x747E, 0xC8)->status, RDC_STATUS_UNOFFICIAL);
+	assert_int_equal(rdc_card_find_pci(t, 0x1002, 0x747E, 0xDB)->status, RDC_STATUS_UNOFFICIAL);
 
 	const struct rdc_card *res[64];
 	size_t n = rdc_card_search(t, "rx 6700 XT", res, 64);
