@@ -32,6 +32,9 @@ struct rdc_rule_subject {
 	const char *device;        /* the device's true processor ("gfx1031") */
 	uint32_t runtime;          /* HIP runtime version (HIP_VERSION encoding); 0: unknown
 				      (only rows with runtime "*" match) */
+	bool runtime_later;        /* do not check runtime ranges now: the client checks
+				      rdc_rule_runtime_ok once it knows the version (the shim
+				      cannot ask HIP at registration without starting it) */
 	bool provisional;          /* also apply rows marked provisional */
 };
 
@@ -52,10 +55,13 @@ int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s
 		    struct rdc_rule_match *m);
 
 /* Does any rule (allow rows aside) possibly concern `device` under
- * `runtime`?  Lets a client skip all per-kernel work for a code object.
- * Pure; false for NULL arguments. */
+ * `runtime` (0: not known yet; every range counts)?  Lets a client skip all
+ * per-kernel work for a code object.  Pure; false for NULL arguments. */
 bool rdc_rules_any_for(const struct rdc_tables *t, const char *device, uint32_t runtime,
 		       bool provisional);
+
+/* Is `runtime` within r's range ("*" rows: always; others need runtime > 0)? */
+bool rdc_rule_runtime_ok(const struct rdc_kernel_rule *r, uint32_t runtime);
 
 /* "occupancy", "fallback", "deny", "allow"; "?" otherwise. */
 const char *rdc_rule_action_name(int action);

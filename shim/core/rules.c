@@ -44,7 +44,7 @@ static bool target_listed(const struct rdc_tables *t, const char *list, const ch
 	return false;
 }
 
-static bool runtime_in(const struct rdc_kernel_rule *r, uint32_t runtime)
+bool rdc_rule_runtime_ok(const struct rdc_kernel_rule *r, uint32_t runtime)
 {
 	if (r->rt_min == 0 && r->rt_max == UINT32_MAX)
 		return true;
@@ -57,7 +57,7 @@ static bool where_matches(const struct rdc_tables *t, const struct rdc_kernel_ru
 {
 	if (r->provisional && !s->provisional)
 		return false;
-	if (!target_listed(t, r->targets, s->device) || !runtime_in(r, s->runtime))
+	if (!target_listed(t, r->targets, s->device) || (!s->runtime_later && !rdc_rule_runtime_ok(r, s->runtime)))
 		return false;
 	if (r->scope_lib && (!s->lib || fnmatch(r->scope_lib, base_name(s->lib), 0) != 0))
 		return false;
@@ -107,7 +107,7 @@ bool rdc_rules_any_for(const struct rdc_tables *t, const char *device, uint32_t 
 		const struct rdc_kernel_rule *r = &t->rules[i];
 		if (r->action == RDC_RULE_ALLOW || (r->provisional && !provisional))
 			continue;
-		if (target_listed(t, r->targets, device) && runtime_in(r, runtime))
+		if (target_listed(t, r->targets, device) && (!runtime || rdc_rule_runtime_ok(r, runtime)))
 			return true;
 	}
 	return false;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "dcache.h"
+#include "route.h"
 #include "shim.h"
 
 #define HIP_FAT_MAGIC 0x48495046u
@@ -196,6 +197,8 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 		e->handle = h;
 		pthread_mutex_unlock(&rdc_fatbin_lock);
 	}
+	if (h)
+		rdc_route_note_fatbin(h, e ? e->wrapper.binary : w->binary, data); /* kernel rules */
 	rdc_guard_leave();
 	errno = saved;
 	return h;
@@ -215,6 +218,7 @@ RDC_HOOK void __hipUnregisterFatBinary(void **modules)
 	int saved = errno;
 	rdc_guard_enter();
 	real(modules);
+	rdc_route_forget((uint64_t)(uintptr_t)modules); /* kernel rules */
 	pthread_mutex_lock(&rdc_fatbin_lock);
 	for (struct fb_entry **pp = &entries; *pp; pp = &(*pp)->next) {
 		struct fb_entry *e = *pp;

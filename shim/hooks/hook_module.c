@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "rdnacompat/codeobj.h"
+#include "route.h"
 #include "shim.h"
 
 
@@ -245,6 +246,8 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 		rdc_diag_flush();
 	const void *use = e && e->region.bundle ? e->region.bundle : image;
 	hipError_t err = CALL_REAL(use);
+	if (err == hipSuccess)
+		rdc_route_note_module(*module, use, NULL, caller); /* kernel rules */
 	if (use != image) {
 		if (err == hipSuccess)
 			track(*module, e);
@@ -312,6 +315,9 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 	} else {
 		err = real(module, fname);
 	}
+	if (err == hipSuccess) /* kernel rules */
+		rdc_route_note_module(*module, e && e->region.bundle ? e->region.bundle : NULL, fname,
+				      __builtin_return_address(0));
 	rdc_guard_leave();
 	errno = saved;
 	return err;
@@ -328,6 +334,7 @@ RDC_HOOK hipError_t hipModuleUnload(hipModule_t module)
 	rdc_guard_enter();
 	hipError_t err = real(module);
 	if (err == hipSuccess) {
+		rdc_route_forget((uint64_t)(uintptr_t)module); /* kernel rules */
 		pthread_mutex_lock(&rdc_module_lock);
 		struct mmod *mm = (struct mmod *)rdc_list_take(&mods, (uintptr_t)module);
 		if (mm) {

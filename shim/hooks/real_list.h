@@ -45,3 +45,16 @@ RDC_REAL_FN(__xstat, "GLIBC_2.2.5", RDC_LIB_C)      /* stat() of binaries built 
 RDC_REAL_FN(__xstat64, "GLIBC_2.2.5", RDC_LIB_C)
 RDC_REAL_FN(glob, "GLIBC_2.27", RDC_LIB_C)
 RDC_REAL_FN(glob64, "GLIBC_2.27", RDC_LIB_C)
+
+/* HIP: kernel rules (route.c, hook_kernels.c, hook_occupancy.c) */
+RDC_REAL_FN(hipRuntimeGetVersion, "hip_4.2", RDC_LIB_HIP)   /* not hooked: asked once */
+RDC_REAL_FN(hipGetDevice, "hip_4.2", RDC_LIB_HIP)           /* not hooked */
+RDC_REAL_FN(hipModuleGetFunction, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(__hipRegisterFunction, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleLaunchKernel, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipLaunchKernel, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipOccupancyMaxActiveBlocksPerMultiprocessor, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipFuncGetAttributes, "hip_4.2", RDC_LIB_HIP)

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hook_kernels.c — where kernels are looked up and launched:
+ * hipModuleGetFunction (a `deny` rule answers hipErrorNotFound, so a library
+ * that probes takes its own path; a matched kernel's hipFunction_t is bound
+ * to its route), __hipRegisterFunction (host stub -> device kernel name, the
+ * `<<<>>>` path), hipModuleLaunchKernel and hipLaunchKernel (a route whose
+ * fallback applies launches the fallback with the caller's arguments, whose
+ * layout route.c checked equal).
+ *
+ * Launch fast path: with no route in the process, one relaxed atomic load
+ * before the real function (bench/rules-launch.sh measures it).
+ */
+#define __HIP_PLATFORM_AMD__ 1
+#include <errno.h>
+#include <hip/hip_runtime_api.h>
+
+#include "route.h"
+#include "shim.h"
+
+/* Declared by no HIP header (the compiler emits the calls). */
+void __hipRegisterFunction(void **modules, const void *hostFunction, char *deviceFunction,
+			   const char *deviceName, unsigned int threadLimit, void *tid, void *bid,
+			   void *blockDim, void *gridDim, int *wSize);
+
+RDC_HOOK hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname)
+{
+	__typeof__(&hipModuleGetFunction) real = RDC_REAL(hipModuleGetFunction);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (rdc_guard_active() || !atomic_load_explicit(&rdc_route_active, memory_order_relaxed))
+		return real(function, module, kname);
+	int saved = errno;
+	rdc_guard_enter();
+	struct rdc_route *r = rdc_route_find_name((uint64_t)(uintptr_t)module, kname);
+	hipError_t err;
+	if (r && rdc_route_rule_live(r->deny)) {
+		rdc_log_event(RDC_LOG_INFO, "rule-deny",
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", kname), RDC_KV_S("device", r->device),
+						 RDC_KV_S("answer", "hipErrorNotFound"),
+						 RDC_KV_S("reason", r->deny->reason),
+						 RDC_KV_S("source", r->deny->source) },
+			      5);
+		if (function)
+			*function = NULL;
+		err = hipErrorNotFound;
+	} else {
+		err = real(function, module, kname);
+		if (err == hipSuccess && r && function && *function)
+			rdc_route_bind(r, *function);
+	}
+	rdc_guard_leave();
+	errno = saved;
+	return err;
+}
+
+RDC_HOOK void __hipRegisterFunction(void **modules, const void *hostFunction, char *deviceFunction,
+				    const char *deviceName, unsigned int threadLimit, void *tid,
+				    void *bid, void *blockDim, void *gridDim, int *wSize)
+{
+	__typeof__(&__hipRegisterFunction) real = RDC_REAL(__hipRegisterFunction);
+	if (!real) {
+		rdc_logf(RDC_LOG_ERROR, "__hipRegisterFunction: real function not found");
+		return;
+	}
+	real(modules, hostFunction, deviceFunction, deviceName, threadLimit, tid, bid, blockDim,
+	     gridDim, wSize);
+	if (rdc_guard_active() || !atomic_load_explicit(&rdc_route_active, memory_order_relaxed))
+		return;
+	int saved = errno;
+	rdc_guard_enter();
+	/* one route per device: bind each (the device is chosen at launch) */
+	for (size_t i = 0; i < rdc_devices_count(); i++) {
+		const struct rdc_device *d = rdc_device_get(i);
+		if (!d)
+			continue;
+		struct rdc_route *r = rdc_route_find_name_on((uint64_t)(uintptr_t)modules, deviceName,
+							     d->target.proc);
+		if (r)
+			rdc_route_bind(r, hostFunction);
+	}
+	rdc_guard_leave();
+	errno = saved;
+}
+
+RDC_HOOK hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+					  unsigned int gridDimZ, unsigned int blockDimX,
+					  unsigned int blockDimY, unsigned int blockDimZ,
+					  unsigned int sharedMemBytes, hipStream_t stream,
+					  void **kernelParams, void **extra)
+{
+	__typeof__(&hipModuleLaunchKernel) real = RDC_REAL(hipModuleLaunchKernel);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (__builtin_expect(atomic_load_explicit(&rdc_route_active, memory_order_relaxed) != 0, 0) &&
+	    !rdc_guard_active()) {
+		struct rdc_route *r = rdc_route_find_key(f);
+		if (r && r->fallback) {
+			rdc_guard_enter();
+			void *fb = rdc_route_fallback(r);
+			rdc_guard_leave();
+			if (fb)
+				f = (hipFunction_t)fb;
+		}
+	}
+	return real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+		    stream, kernelParams, extra);
+}
+
+RDC_HOOK hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
+				    void **args, size_t sharedMemBytes, hipStream_t stream)
+{
+	__typeof__(&hipLaunchKernel) real = RDC_REAL(hipLaunchKernel);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (__builtin_expect(atomic_load_explicit(&rdc_route_active, memory_order_relaxed) != 0, 0) &&
+	    !rdc_guard_active()) {
+		struct rdc_route *r = rdc_route_find_key(function_address);
+		if (r && r->fallback) {
+			rdc_guard_enter();
+			void *fb = rdc_route_fallback(r);
+			__typeof__(&hipModuleLaunchKernel) mlaunch = RDC_REAL(hipModuleLaunchKernel);
+			rdc_guard_leave();
+			if (fb && mlaunch)
+				return mlaunch((hipFunction_t)fb, numBlocks.x, numBlocks.y, numBlocks.z,
+					       dimBlocks.x, dimBlocks.y, dimBlocks.z,
+					       (unsigned int)sharedMemBytes, stream, args, NULL);
+		}
+	}
+	return real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+}

@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * route.c — the kernel rules at load time (route.h): for each code object
+ * HIP takes (fat binary registration, module load) and each device whose
+ * true processor it holds an entry for, every kernel is matched once against
+ * tables/kernels.tsv (rules.c) with its mangled and demangled name, the
+ * library it came from, the code object's SHA-256, the device and the HIP
+ * runtime version.  Matched kernels become routes; nothing else is kept.  A
+ * `fallback` route also records whether the fallback kernel's .args layout
+ * equals the original's (logged when not), and loads the fallback lazily.
+ *
+ * The fallback code comes from RDNACOMPAT_FALLBACK_BUNDLE (a bundle or code
+ * object file; tests) or the bundle embedded in the library
+ * (rdc_fallback_bundle, shim/fallback/fallback_blob.h; absent: no fallback).
+ * RDNACOMPAT_FALLBACK=1 prefers a fallback over an occupancy row.
+ */
+#define __HIP_PLATFORM_AMD__ 1
+#include "route.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <hip/hip_runtime_api.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rdnacompat/bundle.h"
+#include "shim.h"
+
+/* Weak: present once shim/fallback/ embeds its bundle. */
+extern const unsigned char rdc_fallback_bundle[] __attribute__((weak));
+extern const size_t rdc_fallback_bundle_size __attribute__((weak));
+
+atomic_size_t rdc_route_active;
+static pthread_mutex_t route_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rdc_route *routes;
+
+/* ---- environment and runtime, read once ---------------------------------- */
+
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+static bool prefer_fallback;
+static uint8_t *fb_file;          /* RDNACOMPAT_FALLBACK_BUNDLE contents */
+static size_t fb_file_len;
+
+static void read_env(void)
+{
+	const char *v = secure_getenv("RDNACOMPAT_FALLBACK");
+	prefer_fallback = v && !strcmp(v, "1");
+	const char *path = secure_getenv("RDNACOMPAT_FALLBACK_BUNDLE");
+	if (!path || !*path)
+		return;
+	int fd = rdc_sys_open(path, O_RDONLY);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    st.st_size < (256 << 20)) {
+		fb_file = malloc((size_t)st.st_size);
+		size_t got = 0;
+		while (fb_file && got < (size_t)st.st_size) {
+			ssize_t k = pread(fd, fb_file + got, (size_t)st.st_size - got, (off_t)got);
+			if (k <= 0)
+				break;
+			got += (size_t)k;
+		}
+		if (fb_file && got == (size_t)st.st_size) {
+			fb_file_len = got;
+		} else {
+			free(fb_file);
+			fb_file = NULL;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!fb_file)
+		rdc_log_event(RDC_LOG_WARN, "fallback-bundle",
+			      (struct rdc_kv[]){ RDC_KV_S("path", path),
+						 RDC_KV_S("reason", "cannot be read; no fallbacks") },
+			      2);
+}
+
+uint32_t rdc_route_runtime(void)
+{
+	static _Atomic uint32_t ver;
+	static atomic_int asked;
+	uint32_t v = atomic_load(&ver);
+	if (v || atomic_load(&asked))
+		return v;
+	__typeof__(&hipRuntimeGetVersion) real = RDC_REAL(hipRuntimeGetVersion);
+	int r = 0;
+	if (real && real(&r) == hipSuccess && r > 0)
+		atomic_store(&ver, (uint32_t)r);
+	atomic_store(&asked, 1);
+	return atomic_load(&ver);
+}
+
+bool rdc_route_rule_live(const struct rdc_kernel_rule *rule)
+{
+	return rule && rdc_rule_runtime_ok(rule, rdc_route_runtime());
+}
+
+bool rdc_route_current_device(char buf[RDC_PROC_MAX])
+{
+	__typeof__(&hipGetDevice) real = RDC_REAL(hipGetDevice);
+	int ord = 0;
+	if (!real || real(&ord) != hipSuccess)
+		return false;
+	const struct rdc_device *d = rdc_device_by_hip(ord);
+	if (!d)
+		return false;
+	snprintf(buf, RDC_PROC_MAX, "%s", d->target.proc);
+	return true;
+}
+
+/* ---- the fallback code for a device -------------------------------------- */
+
+/* The entry of the fallback bundle for `dev`: its own processor, else the
+ * most preferred compatible one (compat.tsv).  *proc: the entry's. */
+static int fallback_entry(const char *dev, const uint8_t **p, size_t *n, char proc[RDC_PROC_MAX],
+			  struct rdc_bundle *b)
+{
+	const uint8_t *src = fb_file;
+	size_t len = fb_file_len;
+	if (!src && rdc_fallback_bundle && &rdc_fallback_bundle_size) {
+		src = rdc_fallback_bundle;
+		len = rdc_fallback_bundle_size;
+	}
+	if (!src || !len)
+		return RDC_E_NOTFOUND;
+	if (rdc_is_codeobj(src, len)) {
+		struct rdc_codeobj co;
+		if (rdc_codeobj_parse(src, len, RDC_CO_HEADER_ONLY, &co, NULL) != 0)
+			return RDC_E_FORMAT;
+		snprintf(proc, RDC_PROC_MAX, "%s", co.target.proc);
+		rdc_codeobj_free(&co);
+		*p = src;
+		*n = len;
+		memset(b, 0, sizeof *b);
+		return 0;
+	}
+	if (rdc_bundle_parse(src, len, b, NULL) != 0)
+		return RDC_E_FORMAT;
+	const struct rdc_compat_edge *edges[16];
+	size_t ne = rdc_compat_edges_for(rdc_tables(), dev, edges, 16);
+	for (size_t pass = 0; pass <= ne; pass++) {
+		const char *want = pass == 0 ? dev : edges[pass - 1]->code;
+		if (pass && !rdc_edge_usable(edges[pass - 1]))
+			continue;
+		for (size_t i = 0; i < b->n_entries; i++) {
+			const struct rdc_bundle_entry *e = &b->entries[i];
+			if (e->parsed.has_target && e->size && !strcmp(e->parsed.target.proc, want)) {
+				*p = e->data;
+				*n = (size_t)e->size;
+				snprintf(proc, RDC_PROC_MAX, "%s", want);
+				return 0;
+			}
+		}
+	}
+	rdc_bundle_free(b);
+	memset(b, 0, sizeof *b);
+	return RDC_E_NOTFOUND;
+}
+
+static const struct rdc_kernel *kernel_named(const struct rdc_codeobj *co, const char *name)
+{
+	for (size_t i = 0; i < co->n_kernels; i++)
+		if (co->kernels[i].name && !strcmp(co->kernels[i].name, name))
+			return &co->kernels[i];
+	return NULL;
+}
+
+static void strip(struct rdc_kernel *k)
+{
+	k->name = k->symbol = NULL;
+	k->args = NULL;
+	k->n_args = 0;
+}
+
+/* Compare the original's layout with the fallback's; fill r->fb_ok/fb_k. */
+static void check_fallback(struct rdc_route *r, const struct rdc_kernel *orig, const char *lib)
+{
+	pthread_once(&env_once, read_env);
+	const uint8_t *p;
+	size_t n;
+	char proc[RDC_PROC_MAX];
+	struct rdc_bundle b;
+	const char *why = NULL;
+	char diff[200] = "";
+	if (fallback_entry(r->device, &p, &n, proc, &b) != 0) {
+		why = "no fallback code for this device";
+	} else {
+		struct rdc_codeobj co;
+		if (rdc_codeobj_parse(p, n, RDC_CO_DESCRIPTORS, &co, NULL) != 0) {
+			why = "fallback code object unreadable";
+		} else {
+			const struct rdc_kernel *fk = kernel_named(&co, r->fallback->fallback);
+			if (!fk)
+				why = "fallback kernel not in the fallback code";
+			else if (rdc_rules_args_equal(orig, fk, diff, sizeof diff))
+				why = "argument layouts differ";
+			else {
+				r->fb_ok = true;
+				r->fb_k = *fk;
+				strip(&r->fb_k);
+			}
+			rdc_codeobj_free(&co);
+		}
+		rdc_bundle_free(&b);
+	}
+	if (why)
+		rdc_log_event(RDC_LOG_WARN, "rule-fallback-refused",
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name), RDC_KV_S("lib", lib),
+						 RDC_KV_S("device", r->device),
+						 RDC_KV_S("fallback", r->fallback->fallback),
+						 RDC_KV_S("reason", why), RDC_KV_S("entry", diff) },
+			      6);
+}
+
+/* ---- load time --------------------------------------------------------------- */
+
+static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const char *lib,
+			 const char *dev, const struct rdc_tables *t)
+{
+	struct rdc_codeobj co;
+	if (rdc_codeobj_parse(p, n, RDC_CO_DESCRIPTORS, &co, NULL) != 0)
+		return;
+	uint8_t sum[32];
+	rdc_sha256(p, n, sum);
+	for (size_t i = 0; i < co.n_kernels; i++) {
+		const struct rdc_kernel *k = &co.kernels[i];
+		if (!k->name)
+			continue;
+		char dem[1024];
+		bool have_dem = rdc_demangle(k->name, dem, sizeof dem) == 0;
+		struct rdc_rule_subject s = { .name = k->name, .demangled = have_dem ? dem : NULL,
+					      .lib = lib, .sha256 = sum, .device = dev,
+					      .runtime_later = true, .provisional = rdc_cfg.opt_in };
+		struct rdc_rule_match m;
+		if (rdc_rules_match(t, &s, &m) <= 0) {
+			if (m.allow)
+				rdc_log_event(RDC_LOG_DEBUG, "rule-allow",
+					      (struct rdc_kv[]){ RDC_KV_S("kernel", k->name),
+								 RDC_KV_S("device", dev),
+								 RDC_KV_S("source", m.allow->source) },
+					      3);
+			continue;
+		}
+		struct rdc_route *r = calloc(1, sizeof *r);
+		if (!r || !(r->name = strdup(k->name))) {
+			free(r);
+			continue;
+		}
+		r->owner = owner;
+		snprintf(r->device, sizeof r->device, "%s", dev);
+		r->k = *k;
+		strip(&r->k);
+		r->occupancy = m.occupancy;
+		r->fallback = m.fallback;
+		r->deny = m.deny;
+		if (r->fallback)
+			check_fallback(r, k, lib);
+		const struct rdc_kernel_rule *first = m.deny ? m.deny : m.fallback ? m.fallback : m.occupancy;
+		rdc_log_event(RDC_LOG_INFO, "rule",
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", k->name), RDC_KV_S("lib", lib),
+						 RDC_KV_S("device", dev),
+						 RDC_KV_S("action", first->action == RDC_RULE_FALLBACK
+									    ? first->fallback
+									    : rdc_rule_action_name(first->action)),
+						 RDC_KV_S("runtime", first->runtime),
+						 RDC_KV_S("source", first->source) },
+			      6);
+		pthread_mutex_lock(&route_lock);
+		r->next = routes;
+		routes = r;
+		atomic_fetch_add(&rdc_route_active, 1);
+		pthread_mutex_unlock(&route_lock);
+	}
+	rdc_codeobj_free(&co);
+}
+
+void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const char *lib)
+{
+	const struct rdc_tables *t = rdc_tables();
+	if (!t || !t->n_rules || !image || !owner)
+		return;
+	/* The runtime version is checked when a rule is used: asking HIP now
+	 * (inside __hipRegisterFatBinary) would start it early. */
+	uint32_t rt = 0;
+	char devs[RDC_MAX_DEVICES][RDC_PROC_MAX];
+	size_t nd = 0;
+	for (size_t i = 0; i < rdc_devices_count() && nd < RDC_MAX_DEVICES; i++) {
+		const struct rdc_device *d = rdc_device_get(i);
+		if (!d || d->mode == RDC_MODE_OFF || !rdc_rules_any_for(t, d->target.proc, rt, rdc_cfg.opt_in))
+			continue;
+		size_t j;
+		for (j = 0; j < nd && strcmp(devs[j], d->target.proc); j++)
+			;
+		if (j == nd)
+			snprintf(devs[nd++], RDC_PROC_MAX, "%s", d->target.proc);
+	}
+	if (!nd)
+		return; /* the common case: no rule can concern these devices */
+	if (!size) {
+		uint64_t avail = rdc_readable_extent(image);
+		if (!avail || (rdc_is_bundle(image, avail) ? rdc_bundle_extent(image, avail, &size, NULL)
+							   : rdc_elf_extent(image, avail, &size)))
+			return;
+	}
+	if (rdc_is_codeobj(image, size)) {
+		struct rdc_codeobj co;
+		if (rdc_codeobj_parse(image, size, RDC_CO_HEADER_ONLY, &co, NULL) != 0)
+			return;
+		for (size_t j = 0; j < nd; j++)
+			if (!strcmp(devs[j], co.target.proc))
+				note_codeobj(owner, image, size, lib, devs[j], t);
+		rdc_codeobj_free(&co);
+		return;
+	}
+	struct rdc_bundle b;
+	if (rdc_bundle_parse(image, size, &b, NULL) != 0)
+		return;
+	for (size_t j = 0; j < nd; j++)
+		for (size_t i = 0; i < b.n_entries; i++) {
+			const struct rdc_bundle_entry *e = &b.entries[i];
+			if (e->parsed.has_target && e->size && !strcmp(e->parsed.target.proc, devs[j])) {
+				note_codeobj(owner, e->data, (size_t)e->size, lib, devs[j], t);
+				break;
+			}
+		}
+	rdc_bundle_free(&b);
+}
+
+void rdc_route_forget(uint64_t owner)
+{
+	if (!atomic_load_explicit(&rdc_route_active, memory_order_relaxed))
+		return;
+	__typeof__(&hipModuleUnload) unload = RDC_REAL(hipModuleUnload);
+	pthread_mutex_lock(&route_lock);
+	for (struct rdc_route **pp = &routes; *pp;) {
+		struct rdc_route *r = *pp;
+		if (r->owner != owner) {
+			pp = &r->next;
+			continue;
+		}
+		*pp = r->next;
+		atomic_fetch_sub(&rdc_route_active, 1);
+		if (r->fb_module && unload)
+			unload((hipModule_t)r->fb_module);
+		free(r->name);
+		free(r);
+	}
+	pthread_mutex_unlock(&route_lock);
+}
+
+/* ---- lookups ------------------------------------------------------------------ */
+
+struct rdc_route *rdc_route_find_name(uint64_t owner, const char *name)
+{
+	if (!atomic_load_explicit(&rdc_route_active, memory_order_relaxed) || !name)
+		return NULL;
+	char dev[RDC_PROC_MAX];
+	if (!rdc_route_current_device(dev))
+		return NULL;
+	return rdc_route_find_name_on(owner, name, dev);
+}
+
+struct rdc_route *rdc_route_find_name_on(uint64_t owner, const char *name, const char *dev)
+{
+	if (!name || !dev)
+		return NULL;
+	struct rdc_route *hit = NULL;
+	pthread_mutex_lock(&route_lock);
+	for (struct rdc_route *r = routes; r && !hit; r = r->next)
+		if (r->owner == owner && !strcmp(r->name, name) && !strcmp(r->device, dev))
+			hit = r;
+	pthread_mutex_unlock(&route_lock);
+	return hit;
+}
+
+void rdc_route_bind(struct rdc_route *r, const void *key)
+{
+	pthread_mutex_lock(&route_lock);
+	r->key = key;
+	pthread_mutex_unlock(&route_lock);
+}
+
+struct rdc_route *rdc_route_find_key(const void *key)
+{
+	struct rdc_route *hit = NULL;
+	bool several = false;
+	pthread_mutex_lock(&route_lock);
+	for (struct rdc_route *r = routes; r; r = r->next)
+		if (r->key == key) {
+			several = hit != NULL;
+			hit = r;
+		}
+	pthread_mutex_unlock(&route_lock);
+	if (!hit || !several)
+		return hit;
+	/* a host stub bound for several devices: pick the current one */
+	char dev[RDC_PROC_MAX];
+	if (!rdc_route_current_device(dev))
+		return NULL;
+	hit = NULL;
+	pthread_mutex_lock(&route_lock);
+	for (struct rdc_route *r = routes; r && !hit; r = r->next)
+		if (r->key == key && !strcmp(r->device, dev))
+			hit = r;
+	pthread_mutex_unlock(&route_lock);
+	return hit;
+}
+
+bool rdc_route_prefers_fallback(const struct rdc_route *r)
+{
+	pthread_once(&env_once, read_env);
+	if (!r->fb_ok || !rdc_route_rule_live(r->fallback))
+		return false;
+	if (!rdc_route_rule_live(r->occupancy) || prefer_fallback)
+		return true;
+	const struct rdc_isa *isa = rdc_isa_find(rdc_tables(), r->device);
+	uint32_t flat = r->k.max_flat_workgroup_size ? r->k.max_flat_workgroup_size : 256;
+	uint32_t blocks = 0;
+	return isa && rdc_rules_occupancy(isa, &r->k, flat, 0, &blocks) == 0 && blocks == 0;
+}
+
+void *rdc_route_fallback(struct rdc_route *r)
+{
+	if (!rdc_route_prefers_fallback(r))
+		return NULL;
+	pthread_mutex_lock(&route_lock);
+	void *f = r->fb_func;
+	pthread_mutex_unlock(&route_lock);
+	if (f)
+		return f;
+	__typeof__(&hipModuleLoadData) load = RDC_REAL(hipModuleLoadData);
+	__typeof__(&hipModuleGetFunction) get = RDC_REAL(hipModuleGetFunction);
+	const struct rdc_device *dev = NULL;
+	for (size_t i = 0; i < rdc_devices_count(); i++) {
+		const struct rdc_device *d = rdc_device_get(i);
+		if (d && !strcmp(d->target.proc, r->device))
+			dev = d;
+	}
+	const uint8_t *p;
+	size_t n;
+	char proc[RDC_PROC_MAX];
+	struct rdc_bundle b;
+	if (!load || !get || !dev || fallback_entry(r->device, &p, &n, proc, &b) != 0)
+		return NULL;
+	uint8_t *copy = NULL;
+	size_t copy_len = 0;
+	const void *img = p;
+	if (strcmp(proc, r->device) != 0) {
+		if (rdc_codeobj_retarget(p, n, &dev->target, &copy, &copy_len, NULL) != 0) {
+			rdc_bundle_free(&b);
+			return NULL;
+		}
+		img = copy;
+	}
+	hipModule_t m = NULL;
+	hipFunction_t fn = NULL;
+	hipError_t e = load(&m, img);
+	if (e == hipSuccess)
+		e = get(&fn, m, r->fallback->fallback);
+	free(copy);
+	rdc_bundle_free(&b);
+	if (e != hipSuccess || !fn) {
+		rdc_log_event(RDC_LOG_WARN, "rule-fallback-refused",
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name), RDC_KV_S("device", r->device),
+						 RDC_KV_S("fallback", r->fallback->fallback),
+						 RDC_KV_S("reason", "the runtime did not load it"),
+						 RDC_KV_N("hip_error", e) },
+			      5);
+		return NULL;
+	}
+	pthread_mutex_lock(&route_lock);
+	if (!r->fb_func) {
+		r->fb_func = fn;
+		r->fb_module = m;
+		m = NULL;
+	}
+	f = r->fb_func;
+	pthread_mutex_unlock(&route_lock);
+	if (m) {
+		__typeof__(&hipModuleUnload) unload = RDC_REAL(hipModuleUnload);
+		if (unload)
+			unload(m);
+	}
+	return f;
+}
+
+/* ---- call sites in hook_fatbin.c / hook_module.c ----------------------------- */
+
+static void object_of(const void *addr, char *buf, size_t n)
+{
+	Dl_info info;
+	if (addr && dladdr(addr, &info) && info.dli_fname)
+		snprintf(buf, n, "%s", info.dli_fname);
+	else
+		buf[0] = '\0';
+}
+
+void rdc_route_note_fatbin(void **handle, const void *bundle, const void *wrapper)
+{
+	if (!handle || !bundle || !rdc_tables() || !rdc_tables()->n_rules)
+		return;
+	char lib[512];
+	object_of(wrapper, lib, sizeof lib);
+	rdc_route_note_image((uint64_t)(uintptr_t)handle, bundle, 0, lib[0] ? lib : NULL);
+}
+
+void rdc_route_note_module(void *module, const void *image, const char *path, const void *caller)
+{
+	if (!module || !rdc_tables() || !rdc_tables()->n_rules)
+		return;
+	char lib[512];
+	object_of(caller, lib, sizeof lib);
+	if (image) {
+		rdc_route_note_image((uint64_t)(uintptr_t)module, image, 0, lib[0] ? lib : NULL);
+		return;
+	}
+	if (!path)
+		return;
+	int fd = rdc_sys_open(path, O_RDONLY);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			rdc_route_note_image((uint64_t)(uintptr_t)module, m, (uint64_t)st.st_size,
+					     lib[0] ? lib : NULL);
+			munmap(m, (size_t)st.st_size);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+}

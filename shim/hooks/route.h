@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * route.h — the kernel rules' state in the shim (route.c): which kernels of
+ * which loaded code objects a rule of tables/kernels.tsv applies to, decided
+ * once per (code object, kernel, device) when the code object is loaded or
+ * registered, and what the lookup/occupancy/launch hooks (hook_kernels.c,
+ * hook_occupancy.c) do with it.  Kernels without a rule are never recorded:
+ * the hooks' fast path is one relaxed atomic load (rdc_route_active).
+ *
+ * Lock: rdc_route_lock is a leaf (nothing else is taken while it is held;
+ * code objects are parsed before it is taken).
+ */
+#ifndef RDNACOMPAT_ROUTE_H
+#define RDNACOMPAT_ROUTE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rdnacompat/codeobj.h"
+#include "rdnacompat/rules.h"
+
+struct rdc_route {
+	struct rdc_route *next;
+	uint64_t owner;                 /* hipModule_t, or the void** of __hipRegisterFatBinary */
+	char *name;                     /* kernel symbol */
+	char device[RDC_PROC_MAX];      /* the device's true processor */
+	struct rdc_kernel k;            /* metadata + descriptor (name/symbol/args NULL) */
+	const struct rdc_kernel_rule *occupancy, *fallback, *deny;
+	bool fb_ok;                     /* the fallback's .args layout equals this kernel's */
+	const void *key;                /* hipFunction_t or host stub, once known */
+	void *fb_func;                  /* the fallback's hipFunction_t, once loaded */
+	void *fb_module;
+	struct rdc_kernel fb_k;         /* the fallback's metadata (for occupancy/attributes) */
+	atomic_int logged_occ;          /* occupancy line written */
+	atomic_int logged_route;        /* routed line written */
+};
+
+/* Non-zero once any route exists (the hooks' fast-path test). */
+extern atomic_size_t rdc_route_active;
+
+/* The HIP runtime version (hipRuntimeGetVersion through the real-function
+ * table), 0 when unknown; asked once. */
+uint32_t rdc_route_runtime(void);
+
+/* A code object container HIP now uses for `owner`: a bundle (plain or
+ * CCOB) or a bare ELF of `size` bytes at `image` (size 0: measure).  `lib`:
+ * the file the code came from, for scope globs.  For every device whose
+ * true processor has an entry here, every kernel is matched once; matched
+ * kernels become routes.  Never fails the caller: problems are logged. */
+void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const char *lib);
+/* Call sites: after HIP accepted a fat binary (the bundle it was given;
+ * `wrapper`: the program's wrapper, whose object names the library), and
+ * after a module load (the image HIP loaded, or the file `path`; `caller`:
+ * the loader's return address, whose object names the library). */
+void rdc_route_note_fatbin(void **handle, const void *bundle, const void *wrapper);
+void rdc_route_note_module(void *module, const void *image, const char *path, const void *caller);
+/* The module/fat binary `owner` is gone: drop its routes. */
+void rdc_route_forget(uint64_t owner);
+
+/* The route of (owner, name) for the current HIP device, or NULL. */
+struct rdc_route *rdc_route_find_name(uint64_t owner, const char *name);
+/* The same for device processor `dev`. */
+struct rdc_route *rdc_route_find_name_on(uint64_t owner, const char *name, const char *dev);
+/* Bind a key (hipFunction_t / host stub) to a route. */
+void rdc_route_bind(struct rdc_route *r, const void *key);
+/* The route bound to `key` for the current HIP device, or NULL.  Only call
+ * when rdc_route_active is non-zero. */
+struct rdc_route *rdc_route_find_key(const void *key);
+
+/* The fallback function to launch instead of r's kernel on the current
+ * device (loaded on first use), or NULL: pass through.  Logs once. */
+void *rdc_route_fallback(struct rdc_route *r);
+/* Should launches go to the fallback (RDNACOMPAT_FALLBACK=1, or the
+ * descriptor says no block of the original fits)? */
+bool rdc_route_prefers_fallback(const struct rdc_route *r);
+
+/* Is `rule` non-NULL and within its HIP runtime range (asked of HIP at the
+ * first use, when the program has started HIP itself)? */
+bool rdc_route_rule_live(const struct rdc_kernel_rule *rule);
+
+/* The current HIP device's true processor into buf; false if unknown. */
+bool rdc_route_current_device(char buf[RDC_PROC_MAX]);
+
+#endif
