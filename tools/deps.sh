@@ -12,6 +12,7 @@ PKGS=(
   clang-15 clang-16 lld-15 lld-16 llvm-15 clang-tools-15
   librocsparse0 librocsparse-dev
   valgrind python3 file zstd
+  mmdebstrap
   chromium
 )
 
