@@ -2,7 +2,7 @@
 #
 # rdnacompat — top-level build.
 #
-#   make              build/librdnacompat.so, build/bin/rdnacompat, build/sim/libhsakmt.so.1
+#   make              build/librdnacompat.so, build/bin/rdnacompat, build/sim/librdnacompat-sim.so
 #   make check        install Debian deps if missing, build, build fixtures, run every test
 #   make deps         install the Debian 12 packages we need (idempotent)
 #   make demo         the main job on the embedded default (a simulated gfx1031)
@@ -16,7 +16,7 @@
 #   shim/hooks/  the LD_PRELOAD client: runtime call -> hook -> policy ->
 #                retargeted code object -> real function. -> build/librdnacompat.so
 #   tools/rdnacompat/  the command-line client.          -> build/bin/rdnacompat
-#   tools/simgpu/      the simulated GPU (KFD thunk).    -> build/sim/libhsakmt.so.1
+#   tools/simgpu/      the simulated GPU (/dev/kfd, preloaded) -> build/sim/librdnacompat-sim.so
 #   tools/tablegen/    tables/*.tsv -> build/gen/tables_data.c (generated C)
 #   tests/             unit (cmocka), integration (real ROCm on the simulator)
 
@@ -68,7 +68,7 @@ TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
 TOOL     := $(BUILD)/bin/rdnacompat
 SIM_SRC  := $(sort $(wildcard tools/simgpu/*.c))
 SIM_OBJ  := $(SIM_SRC:%.c=$(BUILD)/obj/%.o)
-SIM      := $(BUILD)/sim/libhsakmt.so.1
+SIM      := $(BUILD)/sim/librdnacompat-sim.so
 TGEN_SRC := $(sort $(wildcard tools/tablegen/*.c))
 TGEN     := $(BUILD)/host/tablegen
 
@@ -131,10 +131,13 @@ $(TOOL): $(TOOL_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $(TOOL_OBJ) $(CORE_LIB) $(TOOL_LIBS) -o $@
 
-$(SIM): $(SIM_OBJ) $(CORE_LIB) tools/simgpu/libhsakmt.map
+# The simulator is preloaded into programs (also inside Debian roots with
+# another glibc-compatible userland): its non-glibc dependencies are static.
+$(SIM_OBJ): CPPFLAGS += -Itools/simgpu/include -I/usr/include/libdrm
+$(SIM): $(SIM_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(SAN) -Wl,--version-script=tools/simgpu/libhsakmt.map -Wl,-soname,libhsakmt.so.1 \
-		$(SIM_OBJ) $(CORE_LIB) $(CORE_LIBS) -lpthread -lrt -o $@
+	$(CC) -shared $(SAN) -Wl,-soname,librdnacompat-sim.so \
+		$(SIM_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -lrt -o $@
 
 # ---- tests -------------------------------------------------------------------
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(CORE_LIB) $(wildcard tests/unit/*.h)
@@ -229,7 +232,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/lib/rdnacompat/sim
 	install -m 0755 $(SHIM) $(DESTDIR)$(PREFIX)/lib/librdnacompat.so
 	install -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/rdnacompat
-	install -m 0755 $(SIM) $(DESTDIR)$(PREFIX)/lib/rdnacompat/sim/libhsakmt.so.1
+	install -m 0755 $(SIM) $(DESTDIR)$(PREFIX)/lib/rdnacompat/sim/librdnacompat-sim.so
 	install -m 0644 $(TABLES) tables/README.md $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/
 	install -m 0644 tables/reports/* $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/reports/
 	install -m 0644 include/rdnacompat/*.h $(DESTDIR)$(PREFIX)/include/rdnacompat/

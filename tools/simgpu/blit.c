@@ -30,19 +30,25 @@ static uint32_t u32at(const uint8_t *p, unsigned off)
 	return v;
 }
 
-static bool copy_ok(uint64_t src, uint64_t dst, uint64_t n)
+/* memmove between two GPU ranges, each inside one buffer object. */
+static bool copy(uint64_t src, uint64_t dst, uint64_t n)
 {
-	return rdc_sim_mem_valid((uintptr_t)src, n) && rdc_sim_mem_valid((uintptr_t)dst, n);
+	void *s = rdc_sim_mem_ptr(src, n), *d = rdc_sim_mem_ptr(dst, n);
+	if (!s || !d)
+		return false;
+	memmove(d, s, n);
+	return true;
 }
 
-const char *rdc_sim_blit_emulate(const void *packet, uint32_t *kernarg_size)
+const char *rdc_sim_blit_emulate(const void *packet, const char *kernel, uint32_t *kernarg_size)
 {
 	hsa_kernel_dispatch_packet_t pk;
 	memcpy(&pk, packet, sizeof pk);
-	const uint8_t *code = (const uint8_t *)(uintptr_t)pk.kernel_object;
-	const uint8_t *ka = pk.kernarg_address;
-	/* Callers only ask for kernel objects that lie in no ELF code object. */
-	if (!code || !ka || !rdc_sim_mem_valid((uintptr_t)ka, 88))
+	/* ROCR's kernels lie in no ELF code object. */
+	if (kernel[0] || !pk.kernel_object || !pk.kernarg_address)
+		return NULL;
+	const uint8_t *ka = rdc_sim_mem_ptr((uint64_t)(uintptr_t)pk.kernarg_address, 88);
+	if (!ka)
 		return NULL;
 	uint64_t grid = pk.grid_size_x;
 
@@ -57,8 +63,7 @@ const char *rdc_sim_blit_emulate(const void *packet, uint32_t *kernarg_size)
 				ok = false;
 		}
 		if (ok && s[4] > s[0]) {
-			if (copy_ok(s[0], d[0], s[4] - s[0])) {
-				memmove((void *)(uintptr_t)d[0], (const void *)(uintptr_t)s[0], s[4] - s[0]);
+			if (copy(s[0], d[0], s[4] - s[0])) {
 				*kernarg_size = 84;
 				return "rocr-blit:copy-aligned";
 			}
@@ -74,8 +79,7 @@ const char *rdc_sim_blit_emulate(const void *packet, uint32_t *kernarg_size)
 			if (i && (s[i] < s[i - 1] || d[i] < d[i - 1] || d[i] - s[i] != d[0] - s[0]))
 				ok = false;
 		}
-		if (ok && s[2] > s[0] && copy_ok(s[0], d[0], s[2] - s[0])) {
-			memmove((void *)(uintptr_t)d[0], (const void *)(uintptr_t)s[0], s[2] - s[0]);
+		if (ok && s[2] > s[0] && copy(s[0], d[0], s[2] - s[0])) {
 			*kernarg_size = 52;
 			return "rocr-blit:copy-misaligned";
 		}
@@ -84,9 +88,9 @@ const char *rdc_sim_blit_emulate(const void *packet, uint32_t *kernarg_size)
 	if (u32at(ka, 28) == grid) {
 		uint64_t d0 = u64at(ka, 0), d1 = u64at(ka, 8), end = u64at(ka, 16);
 		uint32_t v = u32at(ka, 24);
-		if (d0 <= d1 && d1 <= end && end > d0 && (end - d0) % 4 == 0 &&
-		    rdc_sim_mem_valid((uintptr_t)d0, end - d0)) {
-			uint32_t *p = (uint32_t *)(uintptr_t)d0;
+		uint32_t *p = d0 <= d1 && d1 <= end && end > d0 && (end - d0) % 4 == 0
+				      ? rdc_sim_mem_ptr(d0, end - d0) : NULL;
+		if (p) {
 			for (uint64_t i = 0; i < (end - d0) / 4; i++)
 				p[i] = v;
 			*kernarg_size = 32;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * events.c — KFD events: ids 1..4095, each with an 8-byte mailbox slot in one
- * events page (HWData2 = mailbox address, as ROCR's interrupt signals expect;
- * EventId is what SDMA TRAP packets and amd_signal_t.event_id carry).
- * Waits block on a condition variable with real CLOCK_MONOTONIC timeouts
- * (ROCR's async-event thread lives in hsaKmtWaitOnMultipleEvents).
+ * events.c — the event engine behind AMDKFD_IOC_CREATE_EVENT / DESTROY /
+ * SET / RESET / WAIT_EVENTS (kfd_events.c is the ioctl side): ids 1..4095
+ * (KFD's signal-event range; the id is what SDMA TRAP packets and
+ * amd_signal_t.event_id carry).  Waits block on a condition variable with
+ * real CLOCK_MONOTONIC timeouts (ROCR's async-event thread lives in
+ * WAIT_EVENTS).
  *
  * Wake-ups follow KFD (kfd_events.c): a wait registers one waiter per event;
  * it takes an event that is already signaled (resetting an auto-reset one)
@@ -25,17 +26,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "sim.h"
 
-#define MAX_EVENTS 4096
+#define MAX_EVENTS RDC_SIM_MAX_EVENTS
 
 struct waiter;
 
 struct sim_event {
-	HsaEvent ev;        /* must be first: the HsaEvent* we hand out */
+	uint32_t id;
 	bool manual_reset;
 	bool signaled;
 	struct waiter *waiters; /* asleep on this event (KFD's wait queue) */
@@ -54,7 +54,6 @@ static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ev_cond;
 static pthread_once_t ev_once = PTHREAD_ONCE_INIT;
 static struct sim_event *table[MAX_EVENTS];
-static uint64_t *mailboxes; /* MAX_EVENTS slots */
 static uint32_t next_id = 1;
 
 static void ev_init(void)
@@ -66,48 +65,13 @@ static void ev_init(void)
 	pthread_condattr_destroy(&a);
 }
 
-RDC_SIM_API HSAKMT_STATUS hsaKmtCreateEvent(HsaEventDescriptor *desc, bool manual_reset,
-					     bool is_signaled, HsaEvent **out)
+int rdc_sim_event_create(bool auto_reset, bool signaled, uint32_t *out)
 {
-	if (!desc || !out)
-		return HSAKMT_STATUS_INVALID_PARAMETER;
-	if (!rdc_sim_is_open())
-		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
 	pthread_once(&ev_once, ev_init);
 	struct sim_event *e = calloc(1, sizeof *e);
 	if (!e)
-		return HSAKMT_STATUS_NO_MEMORY;
-	/* The mailbox page is made and tracked outside ev_lock (lock order:
-	 * memory lock, then ev_lock, as the engines take them). */
-	uint64_t *fresh = NULL;
-	if (!__atomic_load_n(&mailboxes, __ATOMIC_ACQUIRE)) {
-		void *p = mmap(NULL, MAX_EVENTS * 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED || rdc_sim_mem_track(p, MAX_EVENTS * 8)) {
-			if (p != MAP_FAILED)
-				munmap(p, MAX_EVENTS * 8);
-			free(e);
-			return HSAKMT_STATUS_NO_MEMORY;
-		}
-		fresh = p;
-	}
-	if (fresh) {
-		pthread_mutex_lock(&ev_lock);
-		if (!mailboxes) {
-			__atomic_store_n(&mailboxes, fresh, __ATOMIC_RELEASE);
-			fresh = NULL;
-		}
-		pthread_mutex_unlock(&ev_lock);
-		if (fresh) { /* another thread made the page first */
-			rdc_sim_mem_untrack(fresh);
-			munmap(fresh, MAX_EVENTS * 8);
-		}
-	}
+		return -ENOMEM;
 	pthread_mutex_lock(&ev_lock);
-	if (!mailboxes) { /* closed meanwhile */
-		pthread_mutex_unlock(&ev_lock);
-		free(e);
-		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
-	}
 	uint32_t id = 0;
 	for (uint32_t k = 0; k < MAX_EVENTS - 1; k++) {
 		uint32_t cand = 1 + (next_id - 1 + k) % (MAX_EVENTS - 1);
@@ -119,30 +83,21 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtCreateEvent(HsaEventDescriptor *desc, bool manua
 	if (!id) {
 		pthread_mutex_unlock(&ev_lock);
 		free(e);
-		return HSAKMT_STATUS_OUT_OF_RESOURCES;
+		return -ENOSPC;
 	}
 	next_id = id + 1;
-	e->ev.EventId = id;
-	e->ev.EventData.EventType = desc->EventType;
-	e->ev.EventData.HWData1 = id;
-	e->ev.EventData.HWData2 = (HSAuint64)(uintptr_t)&mailboxes[id];
-	e->ev.EventData.HWData3 = id;
-	e->ev.EventData.EventData.SyncVar = desc->SyncVar;
-	e->manual_reset = manual_reset;
-	e->signaled = is_signaled;
-	mailboxes[id] = 0;
+	e->id = id;
+	e->manual_reset = !auto_reset;
+	e->signaled = signaled;
 	table[id] = e;
 	pthread_mutex_unlock(&ev_lock);
-	*out = &e->ev;
-	return HSAKMT_STATUS_SUCCESS;
+	*out = id;
+	return 0;
 }
 
-static struct sim_event *lookup_locked(const HsaEvent *ev)
+static struct sim_event *lookup_locked(uint32_t id)
 {
-	if (!ev || ev->EventId == 0 || ev->EventId >= MAX_EVENTS)
-		return NULL;
-	struct sim_event *e = table[ev->EventId];
-	return e && &e->ev == ev ? e : NULL;
+	return id > 0 && id < MAX_EVENTS ? table[id] : NULL;
 }
 
 static void unlink_waiter(struct waiter *w)
@@ -165,22 +120,22 @@ static void destroy_locked(struct sim_event *e)
 		unlink_waiter(w);
 		w->event = NULL;
 	}
-	table[e->ev.EventId] = NULL;
+	table[e->id] = NULL;
 	pthread_cond_broadcast(&ev_cond);
 }
 
-RDC_SIM_API HSAKMT_STATUS hsaKmtDestroyEvent(HsaEvent *ev)
+int rdc_sim_event_destroy(uint32_t id)
 {
 	pthread_once(&ev_once, ev_init);
 	pthread_mutex_lock(&ev_lock);
-	struct sim_event *e = lookup_locked(ev);
+	struct sim_event *e = lookup_locked(id);
 	if (e)
 		destroy_locked(e);
 	pthread_mutex_unlock(&ev_lock);
 	if (!e)
-		return HSAKMT_STATUS_INVALID_HANDLE;
+		return -EINVAL;
 	free(e);
-	return HSAKMT_STATUS_SUCCESS;
+	return 0;
 }
 
 /* KFD's set_event: activate every waiter registered on e now (they stay
@@ -197,32 +152,37 @@ static void set_locked(struct sim_event *e)
 
 void rdc_sim_event_fire(uint32_t id)
 {
-	if (id == 0 || id >= MAX_EVENTS)
-		return;
-	pthread_once(&ev_once, ev_init);
-	pthread_mutex_lock(&ev_lock);
-	if (table[id])
-		set_locked(table[id]);
-	pthread_mutex_unlock(&ev_lock);
+	rdc_sim_event_set(id);
 }
 
-RDC_SIM_API HSAKMT_STATUS hsaKmtSetEvent(HsaEvent *ev)
+int rdc_sim_event_set(uint32_t id)
 {
 	pthread_once(&ev_once, ev_init);
 	pthread_mutex_lock(&ev_lock);
-	struct sim_event *e = lookup_locked(ev);
+	struct sim_event *e = lookup_locked(id);
 	if (e)
 		set_locked(e);
 	pthread_mutex_unlock(&ev_lock);
-	return e ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_HANDLE;
+	return e ? 0 : -EINVAL;
+}
+
+int rdc_sim_event_reset(uint32_t id)
+{
+	pthread_once(&ev_once, ev_init);
+	pthread_mutex_lock(&ev_lock);
+	struct sim_event *e = lookup_locked(id);
+	if (e)
+		e->signaled = false;
+	pthread_mutex_unlock(&ev_lock);
+	return e ? 0 : -EINVAL;
 }
 
 /* Activated (any / all), a destroyed event (fail), or neither. */
 enum { W_WAIT, W_DONE, W_FAIL };
-static int wait_state_locked(const struct waiter *w, HSAuint32 n, bool all)
+static int wait_state_locked(const struct waiter *w, uint32_t n, bool all)
 {
-	HSAuint32 active = 0;
-	for (HSAuint32 i = 0; i < n; i++) {
+	uint32_t active = 0;
+	for (uint32_t i = 0; i < n; i++) {
 		if (!w[i].event)
 			return W_FAIL;
 		if (w[i].activated)
@@ -231,16 +191,13 @@ static int wait_state_locked(const struct waiter *w, HSAuint32 n, bool all)
 	return (all ? active == n : active > 0) ? W_DONE : W_WAIT;
 }
 
-/* KFD's kfd_wait_on_events.  An unknown event is refused up front
- * (INVALID_HANDLE), before any event is taken; one destroyed during the wait
- * fails it with HSAKMT_STATUS_ERROR (what the real thunk returns when the
- * ioctl fails with EIO).  Nothing of events[] is read once the waiters are
- * registered: an HsaEvent may be freed under a sleeping waiter. */
-RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *events[], HSAuint32 n, bool all,
-						      HSAuint32 ms)
+/* KFD's kfd_wait_on_events.  An unknown event is refused up front (EINVAL),
+ * before any event is taken; one destroyed during the wait fails it
+ * (RDC_SIM_WAIT_FAIL; the ioctl side answers EIO as KFD does). */
+int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, int *result)
 {
-	if (!events || n == 0)
-		return HSAKMT_STATUS_INVALID_PARAMETER;
+	if (!ids || n == 0)
+		return -EINVAL;
 	pthread_once(&ev_once, ev_init);
 	struct timespec deadline;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -252,19 +209,19 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *events[], HSAuint
 	}
 	struct waiter one = { 0 }, *w = n == 1 ? &one : calloc(n, sizeof *w);
 	if (!w)
-		return HSAKMT_STATUS_NO_MEMORY;
-	HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+		return -ENOMEM;
+	int rc = 0;
 	pthread_mutex_lock(&ev_lock);
-	for (HSAuint32 i = 0; i < n; i++) {
-		if (!lookup_locked(events[i])) {
-			st = HSAKMT_STATUS_INVALID_HANDLE;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!lookup_locked(ids[i])) {
+			rc = -EINVAL;
 			goto out;
 		}
 	}
 	/* init_event_waiter: take a signaled event (resetting an auto-reset
 	 * one), else sleep on it. */
-	for (HSAuint32 i = 0; i < n; i++) {
-		struct sim_event *e = lookup_locked(events[i]);
+	for (uint32_t i = 0; i < n; i++) {
+		struct sim_event *e = lookup_locked(ids[i]);
 		w[i].event = e;
 		w[i].activated = e->signaled;
 		if (!e->manual_reset)
@@ -280,35 +237,29 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *events[], HSAuint
 	for (;;) {
 		int ws = wait_state_locked(w, n, all);
 		if (ws != W_WAIT) {
-			st = ws == W_DONE ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_ERROR;
+			*result = ws == W_DONE ? RDC_SIM_WAIT_COMPLETE : RDC_SIM_WAIT_FAIL;
 			break;
 		}
 		if (ms == 0) {
-			st = HSAKMT_STATUS_WAIT_TIMEOUT;
+			*result = RDC_SIM_WAIT_TIMEOUT;
 			break;
 		}
-		int rc = ms == HSA_EVENTTIMEOUT_INFINITE
-				 ? pthread_cond_wait(&ev_cond, &ev_lock)
-				 : pthread_cond_timedwait(&ev_cond, &ev_lock, &deadline);
-		if (rc == ETIMEDOUT) {
+		int prc = ms == UINT32_MAX ? pthread_cond_wait(&ev_cond, &ev_lock)
+					   : pthread_cond_timedwait(&ev_cond, &ev_lock, &deadline);
+		if (prc == ETIMEDOUT) {
 			ws = wait_state_locked(w, n, all);
-			st = ws == W_DONE ? HSAKMT_STATUS_SUCCESS
-			     : ws == W_FAIL ? HSAKMT_STATUS_ERROR : HSAKMT_STATUS_WAIT_TIMEOUT;
+			*result = ws == W_DONE ? RDC_SIM_WAIT_COMPLETE
+				  : ws == W_FAIL ? RDC_SIM_WAIT_FAIL : RDC_SIM_WAIT_TIMEOUT;
 			break;
 		}
 	}
 out:
-	for (HSAuint32 i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++)
 		unlink_waiter(&w[i]);
 	pthread_mutex_unlock(&ev_lock);
 	if (w != &one)
 		free(w);
-	return st;
-}
-
-RDC_SIM_API HSAKMT_STATUS hsaKmtWaitOnEvent(HsaEvent *ev, HSAuint32 ms)
-{
-	return hsaKmtWaitOnMultipleEvents(&ev, 1, true, ms);
+	return rc;
 }
 
 void rdc_sim_events_close(void)
@@ -322,13 +273,8 @@ void rdc_sim_events_close(void)
 			free(e);
 		}
 	}
-	uint64_t *mb = mailboxes;
-	mailboxes = NULL;
+	next_id = 1;
 	pthread_mutex_unlock(&ev_lock);
-	if (mb) { /* outside ev_lock: engines take the memory lock, then ev_lock */
-		rdc_sim_mem_untrack(mb);
-		munmap(mb, MAX_EVENTS * 8);
-	}
 }
 
 /* In a forked child no other thread exists: the lock may have been held by

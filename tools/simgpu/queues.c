@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * queues.c — user-mode queues and the simulated command processor.
+ * queues.c — the simulated command processor behind AMDKFD_IOC_CREATE_QUEUE
+ * (kfd_queues.c is the ioctl side).
  *
  * Each queue gets a thread that polls its ring (doorbell writes cannot be
  * trapped without a device, so it polls with a backoff from a yield up to
@@ -11,8 +12,8 @@
  * condition) — then the header is set INVALID, the read index advances, and
  * the completion signal is decremented with its event fired (interrupt
  * signals).  Agent-dispatch packets are unsupported: said once on stderr and
- * retired so nothing hangs.  SDMA queues (ROCR passes NULL pointers and gets
- * ours back) run sdma.c.
+ * retired so nothing hangs.  SDMA queues run sdma.c.  Every address a packet
+ * holds is a GPU address, translated through the buffer objects (kfd_mem.c).
  */
 #include <errno.h>
 #include <hsa.h>
@@ -29,11 +30,8 @@
 
 struct sim_queue {
 	struct rdc_sim_ring ring;     /* first */
-	uint64_t doorbell __attribute__((aligned(64)));
-	uint64_t rptr_store __attribute__((aligned(64))); /* SDMA: ours */
-	uint64_t wptr_store __attribute__((aligned(64)));
-	HSA_QUEUEID id;
-	HSA_QUEUE_TYPE type;
+	uint32_t id;
+	enum rdc_sim_qtype type;
 	pid_t owner;
 	int stop;                     /* atomic */
 	pthread_t thread;
@@ -42,7 +40,6 @@ struct sim_queue {
 
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_queue *queues;
-static HSA_QUEUEID next_qid = 1;
 
 /* Idle-poll backoff: yield first, then sleep 10, 20, ... up to 1280 us. */
 static void nap(unsigned *backoff_us)
@@ -60,29 +57,29 @@ static void nap(unsigned *backoff_us)
 
 /* A signal the "GPU" may touch: inside tracked memory, like real hardware
  * that would fault on anything else. */
-static bool signal_ok(uint64_t handle)
+static amd_signal_t *signal_ptr(uint64_t handle)
 {
-	if (rdc_sim_mem_valid((uintptr_t)handle, sizeof(amd_signal_t)))
-		return true;
-	rdc_sim_log("signal 0x%llx is outside every simulated allocation; not touched (a real GPU "
-		    "would fault)", (unsigned long long)handle);
-	return false;
+	amd_signal_t *s = rdc_sim_mem_ptr(handle, sizeof(amd_signal_t));
+	if (!s)
+		rdc_sim_log("signal 0x%llx is outside every buffer object; not touched (a real GPU "
+			    "would fault)", (unsigned long long)handle);
+	return s;
 }
 
 static void signal_complete(uint64_t handle)
 {
-	if (!handle || !signal_ok(handle))
+	amd_signal_t *s = handle ? signal_ptr(handle) : NULL;
+	if (!s)
 		return;
-	amd_signal_t *s = (amd_signal_t *)(uintptr_t)handle;
 	/* Read the mailbox and event id first: once the value reaches its target
 	 * the waiter may return and free or reuse the signal. */
 	uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_ACQUIRE);
 	uint32_t event_id = __atomic_load_n(&s->event_id, __ATOMIC_ACQUIRE);
 	__atomic_sub_fetch(&s->value, 1, __ATOMIC_SEQ_CST);
 	if (mailbox) {
-		if (rdc_sim_mem_valid((uintptr_t)mailbox, 8))
-			__atomic_store_n((volatile uint64_t *)(uintptr_t)mailbox, (uint64_t)event_id,
-					 __ATOMIC_SEQ_CST);
+		uint64_t *mb = rdc_sim_mem_ptr(mailbox, 8);
+		if (mb)
+			__atomic_store_n(mb, (uint64_t)event_id, __ATOMIC_SEQ_CST);
 		rdc_sim_event_fire(event_id);
 	}
 }
@@ -91,9 +88,9 @@ static void signal_complete(uint64_t handle)
  * message, so a broken program does not hang the queue forever. */
 static int64_t signal_value(hsa_signal_t sig)
 {
-	if (!signal_ok(sig.handle))
+	const amd_signal_t *s = signal_ptr(sig.handle);
+	if (!s)
 		return 0;
-	const amd_signal_t *s = (const amd_signal_t *)(uintptr_t)sig.handle;
 	return __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
 }
 
@@ -113,15 +110,15 @@ static void dispatch(struct sim_queue *q, const uint8_t *pkt)
 	char kernel[256], proc[32];
 	uint64_t kobj;
 	memcpy(&kobj, pkt + 32, 8);
-	bool elf = rdc_sim_kernel_lookup((uintptr_t)kobj, kernel, sizeof kernel, proc, sizeof proc);
+	bool elf = rdc_sim_kernel_lookup(kobj, kernel, sizeof kernel, proc, sizeof proc);
 	uint32_t ksize = 0;
-	const char *internal = elf ? NULL : rdc_sim_blit_emulate(pkt, &ksize);
-	if (internal) {
+	const char *internal = rdc_sim_blit_emulate(pkt, elf ? kernel : "", &ksize);
+	if (internal && !elf) {
 		snprintf(kernel, sizeof kernel, "%s", internal);
 		snprintf(proc, sizeof proc, "%s", rdc_sim_node_proc(q->ring.node));
-	} else if (!elf && !q->ring.warned) {
-		rdc_sim_log("queue %llu: dispatch of kernel object 0x%llx that lies in no loaded code "
-			    "object; retired without effect", (unsigned long long)q->id,
+	} else if (!internal && !elf && !q->ring.warned) {
+		rdc_sim_log("queue %u: dispatch of kernel object 0x%llx that lies in no loaded code "
+			    "object; retired without effect", q->id,
 			    (unsigned long long)kobj);
 		q->ring.warned = true;
 	}
@@ -155,17 +152,19 @@ static bool aql_packet(struct sim_queue *q, uint8_t *pkt, uint16_t header)
 		break;
 	}
 	case HSA_PACKET_TYPE_VENDOR_SPECIFIC: {
+		/* AmdFormat: 1 = PM4 IB (HIP 6/7 invalidate the code cache with one
+		 * after loading a code object; nothing to do without hardware),
+		 * 2 = barrier-value (waits for its condition). */
 		const hsa_amd_barrier_value_packet_t *v = (const hsa_amd_barrier_value_packet_t *)pkt;
 		if (v->header.AmdFormat == HSA_AMD_PACKET_TYPE_BARRIER_VALUE && v->signal.handle &&
 		    !cond_holds(v->cond, signal_value(v->signal) & v->mask, v->value))
 			return false;
-		/* PM4 IB (cache flushes etc.): nothing to do without hardware. */
 		break;
 	}
 	default:
 		if (!q->ring.warned) {
-			rdc_sim_log("queue %llu: AQL packet type %u is not supported by the simulator; "
-				    "retiring it without effect", (unsigned long long)q->id, type);
+			rdc_sim_log("queue %u: AQL packet type %u is not supported by the simulator; "
+				    "retiring it without effect", q->id, type);
 			q->ring.warned = true;
 		}
 		break;
@@ -205,7 +204,7 @@ static void *queue_thread(void *arg)
 	struct sim_queue *q = arg;
 	unsigned backoff = 0;
 	while (!__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE)) {
-		bool did = q->type == HSA_QUEUE_COMPUTE_AQL ? aql_poll(q) : rdc_sim_sdma_poll(&q->ring);
+		bool did = q->type == RDC_SIM_Q_AQL ? aql_poll(q) : rdc_sim_sdma_poll(&q->ring);
 		if (did)
 			backoff = 0;
 		else
@@ -214,50 +213,16 @@ static void *queue_thread(void *arg)
 	return NULL;
 }
 
-RDC_SIM_API HSAKMT_STATUS hsaKmtCreateQueue(HSAuint32 node, HSA_QUEUE_TYPE type, HSAuint32 pct,
-					     HSA_QUEUE_PRIORITY prio, void *addr, HSAuint64 size,
-					     HsaEvent *event, HsaQueueResource *res)
+int rdc_sim_queue_start(uint32_t qid, enum rdc_sim_qtype t, const struct rdc_sim_ring *ring)
 {
-	(void)pct;
-	(void)prio;
-	(void)event;
-	if (!rdc_sim_is_open())
-		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
-	if (!res || !addr || size < 64)
-		return HSAKMT_STATUS_INVALID_PARAMETER;
-	if (!rdc_sim_node_is_gpu(node))
-		return HSAKMT_STATUS_INVALID_NODE_UNIT;
-	if (type != HSA_QUEUE_COMPUTE_AQL && type != HSA_QUEUE_SDMA && type != HSA_QUEUE_SDMA_XGMI) {
-		rdc_sim_log("hsaKmtCreateQueue: queue type %d is not supported by the simulator "
-			    "(AQL compute and SDMA only)", (int)type);
-		return HSAKMT_STATUS_NOT_SUPPORTED;
-	}
-	if (type == HSA_QUEUE_COMPUTE_AQL && (!res->Queue_read_ptr_aql || !res->Queue_write_ptr_aql))
-		return HSAKMT_STATUS_INVALID_PARAMETER;
-	if (size & (size - 1))
-		return HSAKMT_STATUS_INVALID_PARAMETER; /* QueueSizePowerOfTwo */
-	struct sim_queue *q;
-	if (posix_memalign((void **)&q, 64, sizeof *q))
-		return HSAKMT_STATUS_NO_MEMORY;
-	memset(q, 0, sizeof *q);
-	q->ring.node = node;
-	q->ring.base = addr;
-	q->ring.size = size;
-	q->type = type;
+	struct sim_queue *q = calloc(1, sizeof *q);
+	if (!q)
+		return -ENOMEM;
+	q->ring = *ring;
+	q->id = qid;
+	q->type = t;
 	q->owner = getpid();
-	q->ring.doorbell = &q->doorbell;
-	if (type == HSA_QUEUE_COMPUTE_AQL) {
-		q->ring.rptr = (volatile uint64_t *)res->Queue_read_ptr_aql;
-		q->ring.wptr = (volatile uint64_t *)res->Queue_write_ptr_aql;
-	} else {
-		q->ring.rptr = &q->rptr_store;
-		q->ring.wptr = &q->wptr_store;
-		res->Queue_read_ptr_aql = &q->rptr_store;
-		res->Queue_write_ptr_aql = &q->wptr_store;
-	}
-	res->Queue_DoorBell_aql = &q->doorbell;
 	pthread_mutex_lock(&q_lock);
-	q->id = next_qid++;
 	int rc = pthread_create(&q->thread, NULL, queue_thread, q);
 	if (rc == 0) {
 		q->next = queues;
@@ -266,13 +231,12 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtCreateQueue(HSAuint32 node, HSA_QUEUE_TYPE type,
 	pthread_mutex_unlock(&q_lock);
 	if (rc) {
 		free(q);
-		return HSAKMT_STATUS_OUT_OF_RESOURCES;
+		return -ENOMEM;
 	}
-	res->QueueId = q->id;
-	rdc_sim_debug("queue %llu: %s on node %u, ring %p size 0x%llx", (unsigned long long)q->id,
-		      type == HSA_QUEUE_COMPUTE_AQL ? "AQL" : "SDMA", node, addr,
-		      (unsigned long long)size);
-	return HSAKMT_STATUS_SUCCESS;
+	rdc_sim_debug("queue %u: %s on node %u, ring %p size 0x%llx", qid,
+		      t == RDC_SIM_Q_AQL ? "AQL" : "SDMA", ring->node, (void *)ring->base,
+		      (unsigned long long)ring->size);
+	return 0;
 }
 
 static void stop_queue(struct sim_queue *q)
@@ -284,7 +248,7 @@ static void stop_queue(struct sim_queue *q)
 	free(q);
 }
 
-RDC_SIM_API HSAKMT_STATUS hsaKmtDestroyQueue(HSA_QUEUEID id)
+int rdc_sim_queue_stop(uint32_t id)
 {
 	pthread_mutex_lock(&q_lock);
 	struct sim_queue **pp = &queues;
@@ -295,37 +259,22 @@ RDC_SIM_API HSAKMT_STATUS hsaKmtDestroyQueue(HSA_QUEUEID id)
 		*pp = q->next;
 	pthread_mutex_unlock(&q_lock);
 	if (!q)
-		return HSAKMT_STATUS_INVALID_HANDLE;
+		return -ENOENT;
 	stop_queue(q);
-	return HSAKMT_STATUS_SUCCESS;
+	return 0;
 }
 
-RDC_SIM_API HSAKMT_STATUS hsaKmtUpdateQueue(HSA_QUEUEID id, HSAuint32 pct, HSA_QUEUE_PRIORITY prio,
-					     void *addr, HSAuint64 size, HsaEvent *event)
+bool rdc_sim_queue_exists(uint32_t id)
 {
-	(void)pct; (void)prio; (void)addr; (void)size; (void)event;
 	pthread_mutex_lock(&q_lock);
 	struct sim_queue *q = queues;
 	while (q && q->id != id)
 		q = q->next;
 	pthread_mutex_unlock(&q_lock);
-	return q ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_HANDLE;
+	return q != NULL;
 }
 
-RDC_SIM_API HSAKMT_STATUS hsaKmtSetQueueCUMask(HSA_QUEUEID id, HSAuint32 count, HSAuint32 *mask)
-{
-	(void)count;
-	(void)mask;
-	return hsaKmtUpdateQueue(id, 100, HSA_QUEUE_PRIORITY_NORMAL, NULL, 0, NULL);
-}
-
-RDC_SIM_API HSAKMT_STATUS hsaKmtAllocQueueGWS(HSA_QUEUEID id, HSAuint32 n, HSAuint32 *first)
-{
-	(void)id; (void)n; (void)first;
-	return HSAKMT_STATUS_NOT_SUPPORTED;
-}
-
-/* hsaKmtCloseKFD: stop every queue ROCR left behind. */
+/* The last kfd fd closed: stop every queue left behind. */
 void rdc_sim_queues_close(void)
 {
 	pthread_mutex_lock(&q_lock);

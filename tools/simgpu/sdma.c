@@ -8,8 +8,8 @@
  *   COPY_LINEAR_RECT (1/4: 2D/3D copies, hipMemcpy2D), WRITE_LINEAR (2), FENCE (5), TRAP (6: fires event int_ctx), POLL_REGMEM
  *   (8: memory polls wait; HDP-flush/register polls are no-ops), ATOMIC (10:
  *   ADD64), CONST_FILL (11), TIMESTAMP (13/2: global, ns), GCR (17: no-op).
- * Every address is checked against the simulator's allocations and
- * registrations first: an access outside them is reported (like a GPU page
+ * Every address is a GPU address, translated through the buffer objects
+ * (kfd_mem.c) first: an access outside them is reported (like a GPU page
  * fault) and the packet skipped, never executed.  Anything else is reported
  * as unsupported and skipped.
  */
@@ -34,14 +34,16 @@
 
 static uint64_t addr64(const uint32_t *lo_hi) { return (uint64_t)lo_hi[0] | (uint64_t)lo_hi[1] << 32; }
 
-static bool check(struct rdc_sim_ring *r, const char *what, uint64_t addr, uint64_t len)
+/* CPU view of a GPU address range, or NULL (said on stderr). */
+static void *check(struct rdc_sim_ring *r, const char *what, uint64_t addr, uint64_t len)
 {
-	if (rdc_sim_mem_valid((uintptr_t)addr, len))
-		return true;
-	rdc_sim_log("SDMA (node %u): %s of %llu bytes at 0x%llx is outside every simulated "
-		    "allocation; packet skipped (a real GPU would fault)",
+	void *p = rdc_sim_mem_ptr(addr, len);
+	if (p)
+		return p;
+	rdc_sim_log("SDMA (node %u): %s of %llu bytes at 0x%llx is outside every buffer "
+		    "object; packet skipped (a real GPU would fault)",
 		    r->node, what, (unsigned long long)len, (unsigned long long)addr);
-	return false;
+	return NULL;
 }
 
 static void unsupported(struct rdc_sim_ring *r, unsigned op, unsigned sub)
@@ -90,10 +92,11 @@ static void copy_rect(struct rdc_sim_ring *r, const uint32_t *p)
 		for (uint64_t y = 0; y < h; y++) {
 			uint64_t s_row = src + sx * es + (sy + y) * spitch + (sz + z) * sslice;
 			uint64_t d_row = dst + dx * es + (dy + y) * dpitch + (dz + z) * dslice;
-			if (!check(r, "rect copy source row", s_row, w) ||
-			    !check(r, "rect copy destination row", d_row, w))
+			void *sp = check(r, "rect copy source row", s_row, w);
+			void *dp = sp ? check(r, "rect copy destination row", d_row, w) : NULL;
+			if (!dp)
 				return;
-			memmove((void *)(uintptr_t)d_row, (const void *)(uintptr_t)s_row, w);
+			memmove(dp, sp, w);
 		}
 }
 
@@ -130,21 +133,25 @@ static bool execute(struct rdc_sim_ring *r, const uint32_t *p)
 		}
 		uint64_t n = (uint64_t)(p[1] & 0x3fffffff) + 1;
 		uint64_t src = addr64(&p[3]), dst = addr64(&p[5]);
-		if (check(r, "copy source", src, n) && check(r, "copy destination", dst, n))
-			memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+		void *sp = check(r, "copy source", src, n);
+		void *dp = sp ? check(r, "copy destination", dst, n) : NULL;
+		if (dp)
+			memmove(dp, sp, n);
 		return true;
 	}
 	case OP_WRITE: {
 		uint64_t dst = addr64(&p[1]);
 		uint64_t n = ((uint64_t)(p[3] & 0xfffff) + 1) * 4;
-		if (check(r, "write", dst, n))
-			memcpy((void *)(uintptr_t)dst, &p[4], n);
+		void *dp = check(r, "write", dst, n);
+		if (dp)
+			memcpy(dp, &p[4], n);
 		return true;
 	}
 	case OP_FENCE: {
 		uint64_t a = addr64(&p[1]);
-		if (check(r, "fence", a, 4))
-			__atomic_store_n((uint32_t *)(uintptr_t)a, p[3], __ATOMIC_SEQ_CST);
+		uint32_t *fp = check(r, "fence", a, 4);
+		if (fp)
+			__atomic_store_n(fp, p[3], __ATOMIC_SEQ_CST);
 		return true;
 	}
 	case OP_TRAP:
@@ -155,9 +162,10 @@ static bool execute(struct rdc_sim_ring *r, const uint32_t *p)
 		if (hdp_flush || !mem)
 			return true; /* register poll / HDP flush: no hardware to wait for */
 		uint64_t a = addr64(&p[1]);
-		if (!check(r, "poll", a, 4))
+		uint32_t *pp = check(r, "poll", a, 4);
+		if (!pp)
 			return true;
-		uint32_t v = __atomic_load_n((uint32_t *)(uintptr_t)a, __ATOMIC_ACQUIRE);
+		uint32_t v = __atomic_load_n(pp, __ATOMIC_ACQUIRE);
 		return poll_true((p[0] >> 28) & 7, v & p[4], p[3]);
 	}
 	case OP_ATOMIC: {
@@ -167,8 +175,9 @@ static bool execute(struct rdc_sim_ring *r, const uint32_t *p)
 			unsupported(r, op, operation);
 			return true;
 		}
-		if (check(r, "atomic", a, 8))
-			__atomic_fetch_add((uint64_t *)(uintptr_t)a, src, __ATOMIC_SEQ_CST);
+		uint64_t *ap = check(r, "atomic", a, 8);
+		if (ap)
+			__atomic_fetch_add(ap, src, __ATOMIC_SEQ_CST);
 		return true;
 	}
 	case OP_CONST_FILL: {
@@ -181,9 +190,9 @@ static bool execute(struct rdc_sim_ring *r, const uint32_t *p)
 		if (esize > 4)
 			esize = 4;
 		uint64_t n = esize == 1 ? count + 1 : ((count / esize) + 1) * esize;
-		if (!check(r, "fill", dst, n))
+		uint8_t *d = check(r, "fill", dst, n);
+		if (!d)
 			return true;
-		uint8_t *d = (uint8_t *)(uintptr_t)dst;
 		uint8_t pat[4];
 		memcpy(pat, &p[3], 4);
 		for (uint64_t i = 0; i < n; i++)
@@ -196,8 +205,9 @@ static bool execute(struct rdc_sim_ring *r, const uint32_t *p)
 			unsupported(r, op, sub);
 			return true;
 		}
-		if (check(r, "timestamp", a, 8))
-			__atomic_store_n((uint64_t *)(uintptr_t)a, rdc_sim_now_ns(), __ATOMIC_SEQ_CST);
+		uint64_t *tp = check(r, "timestamp", a, 8);
+		if (tp)
+			__atomic_store_n(tp, rdc_sim_now_ns(), __ATOMIC_SEQ_CST);
 		return true;
 	}
 	default:

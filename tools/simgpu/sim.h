@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sim.h — internals shared by the simulated GPU (tools/simgpu/ (*.c)), a
- * test-only replacement of the KFD thunk libhsakmt.so.1 (ABI of Debian's
- * libhsakmt 5.2.3, whose own hsakmt.h/hsakmttypes.h are included, so every
- * struct layout is the real one).  Kernels are NOT executed: dispatch packets
- * are retired (and traced), SDMA packets really move bytes.
+ * test-only library preloaded into a process (build/sim/librdnacompat-sim.so)
+ * that emulates what the KFD thunk uses from the kernel: /dev/kfd and its
+ * ioctls (struct layouts from Debian's <linux/kfd_ioctl.h>), the mmaps of
+ * its fds, /dev/dri/renderD* with the libdrm / libdrm_amdgpu entry points
+ * the thunk calls, and the sysfs topology.  The real thunk (libhsakmt 5.2.3,
+ * or the one linked into libhsa-runtime64 since ROCm 6.2) runs on top.
+ * Kernels are NOT executed: dispatch packets are retired (and traced), SDMA
+ * packets and the runtimes' blit kernels really move bytes.
  *
- * Split by job: config.c (environment), topology.c (nodes, override),
- * memory.c (allocations), events.c, queues.c (AQL command processor),
- * sdma.c (SDMA engine), blit.c (ROCR's blit kernels), trace.c (dispatch
- * trace), misc.c (the rest).
+ * The interface, one job a file: interpose.c (libc hooks: open, fopen,
+ * opendir, stat, access, close, ioctl, mmap), kfd_dev.c (the /dev/kfd and
+ * render fds, ioctl dispatch, small ioctls), kfd_mem.c (buffer objects),
+ * kfd_events.c, kfd_queues.c, sysfs.c (the topology tree), drm.c (libdrm).
+ * The engines: config.c (environment), events.c, queues.c (AQL command
+ * processor), sdma.c, blit.c, trace.c.
  */
 #ifndef RDC_SIMGPU_SIM_H
 #define RDC_SIMGPU_SIM_H
@@ -18,8 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <hsakmt.h>
+#include <sys/types.h>
 
 #define RDC_SIM_API __attribute__((visibility("default")))
 #define RDC_SIM_MAX_GPUS 8
@@ -50,63 +55,115 @@ const struct rdc_sim_config *rdc_sim_config_get(void);
 void rdc_sim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rdc_sim_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* State common to all parts (misc.c). */
-extern pthread_mutex_t rdc_sim_lock;     /* open count, topology snapshot */
-bool rdc_sim_is_open(void);
-
-/* topology.c */
-unsigned rdc_sim_num_nodes(void);        /* CPU + GPUs of the snapshot */
-bool rdc_sim_node_is_gpu(uint32_t node);
-int rdc_sim_gpu_index(uint32_t node);    /* -1 for the CPU */
-const char *rdc_sim_node_proc(uint32_t node); /* effective (overridden) processor */
+/* GPU i (0-based) is topology node i+1; its KFD gpu_id and render minor. */
+uint32_t rdc_sim_gpu_id(unsigned gpu);
+int rdc_sim_gpu_by_id(uint32_t gpu_id);  /* index, or -1 */
+static inline int rdc_sim_render_minor(unsigned gpu) { return 128 + (int)gpu; }
 uint64_t rdc_sim_now_ns(void);           /* CLOCK_MONOTONIC_RAW, the clock counters' */
 
-/* memory.c: allocations the simulator made or registered. */
-struct rdc_sim_range { uintptr_t base; uint64_t size; };
-bool rdc_sim_mem_find(uintptr_t addr, struct rdc_sim_range *out);
-void rdc_sim_mem_close(void);
-void rdc_sim_mem_atfork_child(void);
-/* Memory of the simulator itself that "the GPU" writes (event mailboxes). */
-int rdc_sim_mem_track(void *addr, uint64_t len);
-void rdc_sim_mem_untrack(void *addr);
-/* While held (shared), no tracked memory is unmapped: the engines hold it
+/* interpose.c: the next definitions of the hooked libc functions. */
+struct rdc_sim_real {
+	int (*open)(const char *, int, ...);
+	int (*openat)(int, const char *, int, ...);
+	void *(*fopen)(const char *, const char *);
+	void *(*opendir)(const char *);
+	int (*close)(int);
+	int (*ioctl)(int, unsigned long, ...);
+	void *(*mmap)(void *, size_t, int, int, int, off_t);
+	int (*munmap)(void *, size_t);
+};
+const struct rdc_sim_real *rdc_sim_real(void);
+
+/* kfd_dev.c: the fds this process has of the simulated devices. */
+enum rdc_sim_fd_kind { RDC_SIM_FD_NONE, RDC_SIM_FD_KFD, RDC_SIM_FD_RENDER };
+int rdc_sim_open_kfd(int flags);              /* new fd or -1/errno */
+int rdc_sim_open_render(int minor, int flags);/* new fd or -1/errno (ENOENT: no such GPU) */
+int rdc_sim_fd_dup(int fd);                   /* dup of a render fd, same GPU */
+enum rdc_sim_fd_kind rdc_sim_fd_kind(int fd, int *gpu);
+void rdc_sim_fd_forget(int fd);               /* before close */
+int rdc_sim_kfd_ioctl(int fd, unsigned long req, void *arg); /* 0 or -1/errno */
+/* mmap of a kfd / render fd: the mapping, or MAP_FAILED with errno. */
+void *rdc_sim_kfd_mmap(void *addr, size_t len, int prot, int flags, uint64_t off);
+void *rdc_sim_render_mmap(void *addr, size_t len, int prot, int flags, uint64_t off);
+/* kfd_events.c, kfd_queues.c: their ioctls (by _IOC_NR; -ENOTTY if not
+ * theirs), and the end of the KFD process. */
+int rdc_sim_kfd_events_ioctl(unsigned nr, void *arg);
+int rdc_sim_kfd_queues_ioctl(unsigned nr, void *arg);
+void rdc_sim_kfd_events_end(void);
+void rdc_sim_kfd_queues_end(void);
+
+/* kfd_mem.c: buffer objects (AMDKFD_IOC_*_MEMORY_*) and the "GPU" view. */
+int rdc_sim_mem_alloc(void *args);            /* kfd_ioctl_alloc_memory_of_gpu_args */
+int rdc_sim_mem_free(void *args);
+int rdc_sim_mem_map(void *args, bool map);    /* kfd_ioctl_(un)map_memory_to_gpu_args */
+int rdc_sim_mem_available(void *args);
+void *rdc_sim_mem_render_map(void *addr, size_t len, int prot, int flags, uint64_t off);
+/* CPU address of [va, va+len) of the GPU's address space, if it lies in one
+ * buffer object (a real GPU would fault elsewhere); NULL otherwise. */
+void *rdc_sim_mem_ptr(uint64_t va, uint64_t len);
+/* The buffer object holding va: its GPU range and CPU view. */
+struct rdc_sim_range { uint64_t base; uint64_t size; uint8_t *cpu; };
+bool rdc_sim_mem_find(uint64_t va, struct rdc_sim_range *out);
+/* CPU address of a BO's start by KFD handle (events page), or NULL. */
+void *rdc_sim_mem_by_handle(uint64_t handle, uint64_t *size);
+/* While held (shared), no buffer object is freed: the engines hold it
  * around each packet's memory accesses.  Nests. */
 void rdc_sim_mem_hold(void);
 void rdc_sim_mem_release(void);
-/* Is [addr, addr+len) inside one tracked range? */
-bool rdc_sim_mem_valid(uintptr_t addr, uint64_t len);
+void rdc_sim_mem_close(void);
+void rdc_sim_mem_atfork_child(void);
 
-/* events.c */
+/* events.c: KFD events by id (1..4095), KFD's wake-up rules. */
+#define RDC_SIM_MAX_EVENTS 4096
+int rdc_sim_event_create(bool auto_reset, bool signaled, uint32_t *id); /* 0 / -errno */
+int rdc_sim_event_destroy(uint32_t id);
+int rdc_sim_event_set(uint32_t id);
+int rdc_sim_event_reset(uint32_t id);
+enum { RDC_SIM_WAIT_COMPLETE = 0, RDC_SIM_WAIT_TIMEOUT = 1, RDC_SIM_WAIT_FAIL = 2 };
+/* 0 with *result, or -errno (EINVAL: an unknown id). ms == UINT32_MAX: forever. */
+int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, int *result);
 void rdc_sim_event_fire(uint32_t event_id);
 void rdc_sim_events_close(void);
 void rdc_sim_events_atfork_child(void);
 
-/* queues.c */
-void rdc_sim_queues_close(void);
-void rdc_sim_queues_atfork_child(void);
-
 /* A ring the engines poll (queues.c owns it, one thread each). */
 struct rdc_sim_ring {
-	uint32_t node;
-	uint8_t *base;
-	uint64_t size;               /* bytes */
+	uint32_t node;                 /* topology node (gpu + 1) */
+	uint8_t *base;                 /* CPU view */
+	uint64_t size;                 /* bytes */
 	volatile uint64_t *rptr, *wptr, *doorbell;
 	bool warned;                 /* one "unsupported"/"stalled" message per ring */
 	uint64_t unsupported_ops;    /* SDMA ops already reported (bit per op < 64) */
 };
 
+/* queues.c: start / stop a queue's command processor. */
+enum rdc_sim_qtype { RDC_SIM_Q_AQL, RDC_SIM_Q_SDMA };
+int rdc_sim_queue_start(uint32_t qid, enum rdc_sim_qtype t, const struct rdc_sim_ring *ring);
+int rdc_sim_queue_stop(uint32_t qid);          /* -ENOENT if unknown */
+bool rdc_sim_queue_exists(uint32_t qid);
+void rdc_sim_queues_close(void);
+void rdc_sim_queues_atfork_child(void);
+
 /* sdma.c: execute the SDMA packets between *rptr and *wptr (byte indices).
  * Returns true if it made progress; false if idle or waiting (POLL_REGMEM). */
 bool rdc_sim_sdma_poll(struct rdc_sim_ring *r);
 
-/* blit.c: apply the effect of ROCR's own copy/fill blit kernels; returns a
- * name for the trace ("rocr-blit:copy-aligned") or NULL if not one of them. */
-const char *rdc_sim_blit_emulate(const void *packet, uint32_t *kernarg_size);
+/* blit.c: apply the effect of the runtimes' copy/fill blit kernels (ROCR's
+ * own, and ROCclr's __amd_rocclr_copyBuffer / fillBuffer*); returns a name
+ * for the trace or NULL if the dispatch is not one of them.  kernel is the
+ * symbol found by trace.c ("" if none). */
+const char *rdc_sim_blit_emulate(const void *packet, const char *kernel, uint32_t *kernarg_size);
+
+/* sysfs.c: the directory holding this process's topology tree and module
+ * files; a path under /sys/devices/virtual/kfd, /sys/class/kfd,
+ * /sys/module/amdgpu or /proc/modules is rewritten into it. */
+const char *rdc_sim_sysfs_redirect(const char *path, char *buf, size_t n);
+const char *rdc_sim_node_proc(uint32_t node);  /* "gfx1031" */
 
 /* trace.c */
 /* Kernel symbol (no ".kd") and code-object processor of a kernel object, from
  * the ELF image it was loaded in; false (and "?") if it is in none. */
-bool rdc_sim_kernel_lookup(uintptr_t kobj, char *kernel, size_t kn, char *proc, size_t pn);
+bool rdc_sim_kernel_lookup(uint64_t kobj, char *kernel, size_t kn, char *proc, size_t pn);
 /* kernarg_size: 0 = read it from the kernel descriptor. */
 void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kernel, const char *proc,
 			    uint32_t kernarg_size);

@@ -8,7 +8,7 @@
  * address is the dispatch's kernel_object minus ".kd".
  *
  * Finding the code object: ROCR's loader copies each code object's PT_LOAD
- * segments into memory it got from hsaKmtAllocMemory, the first segment
+ * segments into a buffer object, the first segment
  * (ELF header, program headers, .dynsym, .dynstr, .hash, kernel descriptors)
  * at the image base.  So we scan back from kernel_object, page by page inside
  * the allocation holding it, for an AMDGPU ELF header whose dynamic symbol
@@ -31,7 +31,7 @@ static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static int trace_fd = -1;
 static bool trace_failed;
 
-struct image { const uint8_t *base; uint64_t size; }; /* the allocation */
+struct image { const uint8_t *base; uint64_t size; uint64_t va; }; /* the buffer object */
 
 /* Is [at + off, at + off + len) inside the allocation?  All offsets are
  * untrusted; no pointer is formed before this says yes. */
@@ -82,7 +82,7 @@ static bool match_image(const struct image *im, uint64_t at, uintptr_t kobj,
 	memcpy(&nchain, hdr + hash + 4, 4);
 	if (!rng(im, at, symtab, (uint64_t)nchain * sizeof(Elf64_Sym)))
 		return false;
-	uint64_t want = kobj - (uintptr_t)hdr;
+	uint64_t want = kobj - (im->va + at);
 	for (uint32_t i = 1; i < nchain; i++) {
 		Elf64_Sym s;
 		memcpy(&s, hdr + symtab + (uint64_t)i * sizeof s, sizeof s);
@@ -106,7 +106,7 @@ static bool match_image(const struct image *im, uint64_t at, uintptr_t kobj,
 	return false;
 }
 
-bool rdc_sim_kernel_lookup(uintptr_t kobj, char *kernel, size_t kn, char *proc, size_t pn)
+bool rdc_sim_kernel_lookup(uint64_t kobj, char *kernel, size_t kn, char *proc, size_t pn)
 {
 	struct rdc_sim_range r;
 	snprintf(kernel, kn, "?");
@@ -116,7 +116,7 @@ bool rdc_sim_kernel_lookup(uintptr_t kobj, char *kernel, size_t kn, char *proc, 
 			      (unsigned long long)kobj);
 		return false;
 	}
-	struct image im = { (const uint8_t *)r.base, r.size };
+	struct image im = { r.cpu, r.size, r.base };
 	/* Image bases are page aligned within the allocation (as ROCR's loader
 	 * maps them); scan back from the kernel object's page. */
 	for (uint64_t at = (kobj - r.base) & ~(uint64_t)4095;; at -= 4096) {
@@ -148,12 +148,12 @@ void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kerne
 	hsa_kernel_dispatch_packet_t pk;
 	memcpy(&pk, packet, sizeof pk);
 	uint32_t ksize = kernarg_size;
-	const uint8_t *ko = (const uint8_t *)(uintptr_t)pk.kernel_object;
-	if (!ksize && rdc_sim_mem_valid((uintptr_t)ko, 64)) {
+	const uint8_t *ko = rdc_sim_mem_ptr(pk.kernel_object, 64);
+	if (!ksize && ko)
 		memcpy(&ksize, ko + 8, 4); /* kernel descriptor: kernarg_size */
-	}
-	bool kargs_ok = ksize <= 4096 && pk.kernarg_address &&
-			rdc_sim_mem_valid((uintptr_t)pk.kernarg_address, ksize);
+	const uint8_t *ka = ksize <= 4096 && pk.kernarg_address
+				    ? rdc_sim_mem_ptr((uint64_t)(uintptr_t)pk.kernarg_address, ksize) : NULL;
+	bool kargs_ok = ka != NULL;
 
 	size_t cap = 512 + 6 * strlen(kernel) + (kargs_ok ? 2 * (size_t)ksize : 0);
 	char *line = malloc(cap);
@@ -161,7 +161,7 @@ void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kerne
 		return;
 	size_t n = 0;
 	n += (size_t)snprintf(line + n, cap - n, "{\"gpu\":%d,\"node\":%u,\"target\":\"%s\",\"kernel\":\"",
-			      rdc_sim_gpu_index(node), node, proc);
+			      (int)node - 1, node, proc);
 	for (const unsigned char *k = (const unsigned char *)kernel; *k; k++) {
 		/* valid JSON whatever the ELF held: escape quotes, controls, non-ASCII */
 		if (*k == '"' || *k == '\\') {
@@ -179,7 +179,6 @@ void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kerne
 			      pk.workgroup_size_y, pk.workgroup_size_z, ksize);
 	if (kargs_ok) {
 		static const char hex[] = "0123456789abcdef";
-		const uint8_t *ka = pk.kernarg_address;
 		for (uint32_t i = 0; i < ksize; i++) {
 			line[n++] = hex[ka[i] >> 4];
 			line[n++] = hex[ka[i] & 15];

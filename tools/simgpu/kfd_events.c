@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfd_events.c — AMDKFD_IOC_CREATE_EVENT / DESTROY_EVENT / SET_EVENT /
+ * RESET_EVENT / WAIT_EVENTS on top of the event engine (events.c), with
+ * KFD's answers (kfd_events.c, kfd_chardev.c):
+ *  - the first CREATE_EVENT of a dGPU process passes the handle of the
+ *    thunk's event page (a buffer object) in event_page_offset; a second
+ *    one is EINVAL ("event page is already set"); slots start UNSIGNALED
+ *    (all ones);
+ *  - a signal event's id is its slot index and its trigger data;
+ *  - unknown ids are EINVAL; WAIT_EVENTS blocks up to its timeout
+ *    (0xffffffff: forever) and answers COMPLETE or TIMEOUT in wait_result;
+ *    an event destroyed under a waiter fails the wait with EIO.
+ */
+#include <errno.h>
+#include <linux/kfd_ioctl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+
+static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t page_handle; /* 0: none set */
+
+static int create(struct kfd_ioctl_create_event_args *a)
+{
+	if (a->event_page_offset) {
+		uint64_t size = 0;
+		uint64_t *page = rdc_sim_mem_by_handle(a->event_page_offset, &size);
+		pthread_mutex_lock(&page_lock);
+		int rc = page_handle ? -EINVAL : !page ? -EINVAL : 0;
+		if (!rc)
+			page_handle = a->event_page_offset;
+		pthread_mutex_unlock(&page_lock);
+		if (rc)
+			return rc;
+		memset(page, 0xff, size < RDC_SIM_MAX_EVENTS * 8 ? size : RDC_SIM_MAX_EVENTS * 8);
+	}
+	bool is_signal = a->event_type == KFD_IOC_EVENT_SIGNAL;
+	if (a->event_type > KFD_IOC_EVENT_MEMORY)
+		return -EINVAL;
+	uint32_t id;
+	int rc = rdc_sim_event_create(a->auto_reset != 0, false, &id);
+	if (rc)
+		return rc;
+	a->event_id = id;
+	a->event_trigger_data = is_signal ? id : 0;
+	a->event_slot_index = is_signal ? id : 0;
+	return 0;
+}
+
+static int wait_events(struct kfd_ioctl_wait_events_args *a)
+{
+	const struct kfd_event_data *ev = (const struct kfd_event_data *)(uintptr_t)a->events_ptr;
+	if (!a->num_events || !ev)
+		return -EINVAL;
+	uint32_t one, *ids = a->num_events == 1 ? &one : calloc(a->num_events, sizeof *ids);
+	if (!ids)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < a->num_events; i++)
+		ids[i] = ev[i].event_id;
+	int result = RDC_SIM_WAIT_FAIL;
+	int rc = rdc_sim_event_wait(ids, a->num_events, a->wait_for_all != 0,
+				    a->timeout == 0xffffffffu ? UINT32_MAX : a->timeout, &result);
+	if (ids != &one)
+		free(ids);
+	if (rc)
+		return rc;
+	a->wait_result = result == RDC_SIM_WAIT_COMPLETE ? KFD_IOC_WAIT_RESULT_COMPLETE
+			 : result == RDC_SIM_WAIT_TIMEOUT ? KFD_IOC_WAIT_RESULT_TIMEOUT
+							  : KFD_IOC_WAIT_RESULT_FAIL;
+	return result == RDC_SIM_WAIT_FAIL ? -EIO : 0;
+}
+
+int rdc_sim_kfd_events_ioctl(unsigned nr, void *arg)
+{
+	switch (nr) {
+	case 0x08: return create(arg);
+	case 0x09: return rdc_sim_event_destroy(((struct kfd_ioctl_destroy_event_args *)arg)->event_id);
+	case 0x0A: return rdc_sim_event_set(((struct kfd_ioctl_set_event_args *)arg)->event_id);
+	case 0x0B: return rdc_sim_event_reset(((struct kfd_ioctl_reset_event_args *)arg)->event_id);
+	case 0x0C: return wait_events(arg);
+	default: return -ENOTTY;
+	}
+}
+
+/* The KFD process ended: the next one sets its page again. */
+void rdc_sim_kfd_events_end(void)
+{
+	pthread_mutex_lock(&page_lock);
+	page_handle = 0;
+	pthread_mutex_unlock(&page_lock);
+}

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfd_mem.c — buffer objects of the simulated KFD process:
+ * AMDKFD_IOC_ALLOC_MEMORY_OF_GPU / FREE / MAP_MEMORY_TO_GPU / UNMAP /
+ * AVAILABLE_MEMORY, the render-node mmaps of VRAM and GTT objects, and the
+ * engines' view of the GPU address space.
+ *
+ * VRAM and GTT live in one sparse memfd (the "arena"); each object gets a
+ * range of it (first fit over a free list; freed ranges are punched out) and
+ * its mmap_offset is that range's offset, so the thunk's
+ * mmap(va, size, ..., render_fd, mmap_offset) maps the arena there, and the
+ * simulator keeps a second mapping of its own (the engines' CPU view, never
+ * PROT_NONE).  USERPTR objects are the caller's pages (mmap_offset in: the
+ * CPU address; the GPU address the thunk chose may differ, so the engines
+ * always translate through this table).  DOORBELL and MMIO_REMAP objects are
+ * mapped through the kfd fd (kfd_dev.c).  Table sorted by GPU address; a
+ * reader-writer lock keeps freeing out while an engine touches memory.
+ *
+ * Answers as amdgpu/KFD gives them (kfd_chardev.c): unknown gpu_id or handle
+ * EINVAL, size 0 EINVAL, more VRAM than is free ENOMEM, mmio remap of a size
+ * other than a page EINVAL.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kfd_ioctl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+#define ARENA_SIZE (1ull << 40)    /* sparse; VRAM + GTT of all GPUs */
+#define ARENA_START (1ull << 20)   /* offset 0 is never handed out */
+/* kfd_priv.h: the kfd-fd mmap offset of a GPU's MMIO remap page. */
+#define KFD_MMAP_TYPE_MMIO (0x0ull << 62)
+#define KFD_MMAP_GPU_ID(id) (((uint64_t)(id) & 0xffff) << 46)
+
+enum { K_VRAM, K_GTT, K_USERPTR, K_DOORBELL, K_MMIO };
+
+struct bo {
+	uint64_t va, size, handle, offset; /* offset: in the arena (VRAM/GTT) */
+	uint8_t *cpu;                       /* engines' view; NULL for doorbell/mmio */
+	uint32_t gpu, flags, mapped;        /* mapped: bit per GPU */
+	int kind;
+};
+
+struct extent { uint64_t off, len; };
+
+static pthread_rwlock_t mem_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct bo *bos;              /* sorted by va */
+static size_t n_bos, cap_bos;
+static uint32_t next_idr = 1;
+static int arena_fd = -1;
+static uint64_t arena_top = ARENA_START;
+static struct extent *holes;        /* freed arena ranges */
+static size_t n_holes, cap_holes;
+static uint64_t vram_used[RDC_SIM_MAX_GPUS];
+
+static uint64_t page_round(uint64_t n) { return (n + 4095) & ~4095ull; }
+
+/* Index of the object containing va, or -1.  Caller holds mem_lock. */
+static ptrdiff_t find_locked(uint64_t va)
+{
+	size_t lo = 0, hi = n_bos;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (bos[mid].va <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	const struct bo *b = &bos[lo - 1];
+	return va - b->va < b->size ? (ptrdiff_t)(lo - 1) : -1;
+}
+
+static ptrdiff_t find_handle_locked(uint64_t handle)
+{
+	for (size_t i = 0; i < n_bos; i++)
+		if (bos[i].handle == handle)
+			return (ptrdiff_t)i;
+	return -1;
+}
+
+static int insert_locked(const struct bo *b)
+{
+	if (n_bos == cap_bos) {
+		size_t cap = cap_bos ? cap_bos * 2 : 256;
+		struct bo *nb = realloc(bos, cap * sizeof *nb);
+		if (!nb)
+			return -ENOMEM;
+		bos = nb;
+		cap_bos = cap;
+	}
+	size_t i = n_bos;
+	while (i > 0 && bos[i - 1].va > b->va) {
+		bos[i] = bos[i - 1];
+		i--;
+	}
+	bos[i] = *b;
+	n_bos++;
+	return 0;
+}
+
+static int arena_open_locked(void)
+{
+	if (arena_fd >= 0)
+		return 0;
+	int fd = memfd_create("rdnacompat-sim-vram", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)ARENA_SIZE)) {
+		int e = errno;
+		rdc_sim_real()->close(fd);
+		return -e;
+	}
+	arena_fd = fd;
+	return 0;
+}
+
+/* A range of the arena: first fit in the holes, else the top. */
+static int arena_get_locked(uint64_t len, uint64_t *off)
+{
+	for (size_t i = 0; i < n_holes; i++) {
+		if (holes[i].len >= len) {
+			*off = holes[i].off;
+			holes[i].off += len;
+			holes[i].len -= len;
+			if (!holes[i].len)
+				holes[i] = holes[--n_holes];
+			return 0;
+		}
+	}
+	if (len > ARENA_SIZE - arena_top)
+		return -ENOMEM;
+	*off = arena_top;
+	arena_top += len;
+	return 0;
+}
+
+static void arena_put_locked(uint64_t off, uint64_t len)
+{
+	fallocate(arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+	if (n_holes == cap_holes) {
+		size_t cap = cap_holes ? cap_holes * 2 : 64;
+		struct extent *nh = realloc(holes, cap * sizeof *nh);
+		if (!nh)
+			return; /* the range is lost to reuse, not to correctness */
+		holes = nh;
+		cap_holes = cap;
+	}
+	holes[n_holes++] = (struct extent){ off, len };
+}
+
+int rdc_sim_mem_alloc(void *argp)
+{
+	struct kfd_ioctl_alloc_memory_of_gpu_args *a = argp;
+	int gpu = rdc_sim_gpu_by_id(a->gpu_id);
+	if (gpu < 0 || a->size == 0)
+		return -EINVAL;
+	const struct rdc_sim_config *c = rdc_sim_config_get();
+	uint32_t f = a->flags;
+	struct bo b = { .va = a->va_addr, .size = page_round(a->size), .gpu = (uint32_t)gpu,
+			.flags = f };
+	if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
+		b.kind = K_VRAM;
+	else if (f & KFD_IOC_ALLOC_MEM_FLAGS_GTT)
+		b.kind = K_GTT;
+	else if (f & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
+		b.kind = K_USERPTR;
+	else if (f & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL)
+		b.kind = K_DOORBELL;
+	else if (f & KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP)
+		b.kind = K_MMIO;
+	else
+		return -EINVAL;
+	if (b.kind == K_MMIO && a->size != 4096)
+		return -EINVAL;
+	if (b.kind == K_USERPTR && ((a->mmap_offset & 4095) || !a->mmap_offset))
+		return -EINVAL;
+	pthread_rwlock_wrlock(&mem_lock);
+	int rc = 0;
+	if (find_locked(b.va) >= 0 || (b.size > 1 && find_locked(b.va + b.size - 1) >= 0)) {
+		rc = -EINVAL; /* the VA range is taken in this GPU VM */
+		goto out;
+	}
+	if (b.kind == K_VRAM && vram_used[gpu] + b.size > c->gpu[gpu].vram) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (b.kind == K_VRAM || b.kind == K_GTT) {
+		if ((rc = arena_open_locked()) || (rc = arena_get_locked(b.size, &b.offset)))
+			goto out;
+		void *p = rdc_sim_real()->mmap(NULL, b.size, PROT_READ | PROT_WRITE,
+					       MAP_SHARED | MAP_NORESERVE, arena_fd, (off_t)b.offset);
+		if (p == MAP_FAILED) {
+			rc = -ENOMEM;
+			arena_put_locked(b.offset, b.size);
+			goto out;
+		}
+		b.cpu = p;
+		a->mmap_offset = b.offset;
+	} else if (b.kind == K_USERPTR) {
+		b.cpu = (uint8_t *)(uintptr_t)a->mmap_offset;
+	} else if (b.kind == K_MMIO) {
+		a->mmap_offset = KFD_MMAP_TYPE_MMIO | KFD_MMAP_GPU_ID(a->gpu_id);
+	}
+	b.handle = (uint64_t)a->gpu_id << 32 | next_idr++;
+	if ((rc = insert_locked(&b))) {
+		if (b.kind == K_VRAM || b.kind == K_GTT) {
+			rdc_sim_real()->munmap(b.cpu, b.size);
+			arena_put_locked(b.offset, b.size);
+		}
+		goto out;
+	}
+	if (b.kind == K_VRAM)
+		vram_used[gpu] += b.size;
+	a->handle = b.handle;
+out:
+	pthread_rwlock_unlock(&mem_lock);
+	rdc_sim_debug("alloc gpu %d va 0x%llx size 0x%llx flags 0x%x -> %d", gpu,
+		      (unsigned long long)a->va_addr, (unsigned long long)a->size, f, rc);
+	return rc;
+}
+
+int rdc_sim_mem_free(void *argp)
+{
+	struct kfd_ioctl_free_memory_of_gpu_args *a = argp;
+	pthread_rwlock_wrlock(&mem_lock);
+	ptrdiff_t i = find_handle_locked(a->handle);
+	if (i < 0) {
+		pthread_rwlock_unlock(&mem_lock);
+		return -EINVAL;
+	}
+	struct bo b = bos[i];
+	memmove(&bos[i], &bos[i + 1], (n_bos - (size_t)i - 1) * sizeof *bos);
+	n_bos--;
+	if (b.kind == K_VRAM || b.kind == K_GTT) {
+		rdc_sim_real()->munmap(b.cpu, b.size); /* under the lock: no engine is inside */
+		arena_put_locked(b.offset, b.size);
+	}
+	if (b.kind == K_VRAM)
+		vram_used[b.gpu] -= b.size;
+	pthread_rwlock_unlock(&mem_lock);
+	return 0;
+}
+
+/* kfd_ioctl_(un)map_memory_to_gpu: devices from n_success on, one at a time;
+ * n_success counts the devices done (KFD resumes from it). */
+int rdc_sim_mem_map(void *argp, bool map)
+{
+	struct kfd_ioctl_map_memory_to_gpu_args *a = argp;
+	const uint32_t *ids = (const uint32_t *)(uintptr_t)a->device_ids_array_ptr;
+	if (!a->n_devices || !ids || a->n_success > a->n_devices)
+		return -EINVAL;
+	pthread_rwlock_wrlock(&mem_lock);
+	ptrdiff_t i = find_handle_locked(a->handle);
+	int rc = i < 0 ? -EINVAL : 0;
+	for (uint32_t k = a->n_success; !rc && k < a->n_devices; k++) {
+		int g = rdc_sim_gpu_by_id(ids[k]);
+		if (g < 0) {
+			rc = -EINVAL;
+			break;
+		}
+		if (map)
+			bos[i].mapped |= 1u << g;
+		else
+			bos[i].mapped &= ~(1u << g);
+		a->n_success = k + 1;
+	}
+	pthread_rwlock_unlock(&mem_lock);
+	return rc;
+}
+
+int rdc_sim_mem_available(void *argp)
+{
+	struct kfd_ioctl_get_available_memory_args *a = argp;
+	int g = rdc_sim_gpu_by_id(a->gpu_id);
+	if (g < 0)
+		return -EINVAL;
+	pthread_rwlock_rdlock(&mem_lock);
+	a->available = rdc_sim_config_get()->gpu[g].vram - vram_used[g];
+	pthread_rwlock_unlock(&mem_lock);
+	return 0;
+}
+
+/* mmap(addr, len, prot, flags, render_fd, off): the arena, if [off, off+len)
+ * lies inside one VRAM/GTT object; else EINVAL as DRM answers an unknown
+ * offset. */
+void *rdc_sim_mem_render_map(void *addr, size_t len, int prot, int flags, uint64_t off)
+{
+	pthread_rwlock_rdlock(&mem_lock);
+	bool ok = false;
+	for (size_t i = 0; i < n_bos && !ok; i++) {
+		const struct bo *b = &bos[i];
+		ok = (b->kind == K_VRAM || b->kind == K_GTT) && off >= b->offset &&
+		     off - b->offset < b->size && len <= b->size - (off - b->offset);
+	}
+	int fd = arena_fd;
+	pthread_rwlock_unlock(&mem_lock);
+	if (!ok) {
+		rdc_sim_log("mmap of the render node at offset 0x%llx (+0x%zx) matches no buffer "
+			    "object: EINVAL", (unsigned long long)off, len);
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	return rdc_sim_real()->mmap(addr, len, prot, flags, fd, (off_t)off);
+}
+
+void *rdc_sim_mem_ptr(uint64_t va, uint64_t len)
+{
+	pthread_rwlock_rdlock(&mem_lock);
+	ptrdiff_t i = find_locked(va);
+	void *p = NULL;
+	if (i >= 0 && bos[i].cpu && len <= bos[i].size - (va - bos[i].va))
+		p = bos[i].cpu + (va - bos[i].va);
+	pthread_rwlock_unlock(&mem_lock);
+	return p;
+}
+
+bool rdc_sim_mem_find(uint64_t va, struct rdc_sim_range *out)
+{
+	pthread_rwlock_rdlock(&mem_lock);
+	ptrdiff_t i = find_locked(va);
+	bool ok = i >= 0 && bos[i].cpu;
+	if (ok && out)
+		*out = (struct rdc_sim_range){ bos[i].va, bos[i].size, bos[i].cpu };
+	pthread_rwlock_unlock(&mem_lock);
+	return ok;
+}
+
+void *rdc_sim_mem_by_handle(uint64_t handle, uint64_t *size)
+{
+	pthread_rwlock_rdlock(&mem_lock);
+	ptrdiff_t i = find_handle_locked(handle);
+	void *p = i >= 0 ? bos[i].cpu : NULL;
+	if (p && size)
+		*size = bos[i].size;
+	pthread_rwlock_unlock(&mem_lock);
+	return p;
+}
+
+void rdc_sim_mem_hold(void) { pthread_rwlock_rdlock(&mem_lock); }
+void rdc_sim_mem_release(void) { pthread_rwlock_unlock(&mem_lock); }
+
+/* The last kfd fd closed (or a forked child starts its own KFD process):
+ * every object goes, and a child gets an arena of its own. */
+void rdc_sim_mem_close(void)
+{
+	pthread_rwlock_wrlock(&mem_lock);
+	for (size_t i = 0; i < n_bos; i++)
+		if (bos[i].kind == K_VRAM || bos[i].kind == K_GTT)
+			rdc_sim_real()->munmap(bos[i].cpu, bos[i].size);
+	free(bos);
+	free(holes);
+	bos = NULL;
+	holes = NULL;
+	n_bos = cap_bos = n_holes = cap_holes = 0;
+	if (arena_fd >= 0)
+		rdc_sim_real()->close(arena_fd);
+	arena_fd = -1;
+	arena_top = ARENA_START;
+	memset(vram_used, 0, sizeof vram_used);
+	pthread_rwlock_unlock(&mem_lock);
+}
+
+void rdc_sim_mem_atfork_child(void)
+{
+	pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;
+	mem_lock = fresh;
+}

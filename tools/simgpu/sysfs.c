@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sysfs.c — the files the amdgpu driver would put in sysfs and procfs for
+ * the configured GPUs, written once per process into a private directory
+ * ($TMPDIR or /tmp, "rdnacompat-sim.<pid>.XXXXXX", removed at exit by the
+ * process that made it), and the path rewrite the libc hooks use:
+ *
+ *   /sys/devices/virtual/kfd/kfd/topology/{system_properties,generation_id,
+ *     nodes/N/{gpu_id,name,properties,mem_banks/M/properties,
+ *     caches/M/properties,io_links/M/properties}}
+ *   /sys/class/kfd/kfd/topology/...       (the same tree)
+ *   /sys/module/amdgpu/{initstate,version,refcnt,holders/}
+ *   /proc/modules                         (the real one, if any, plus amdgpu)
+ *
+ * Node 0 is the CPU (gpu_id 0, the real core count and memory, one cache
+ * so Debian's assert-enabled ROCR finds one); GPU i is node i+1 with the
+ * keys the thunk's topology.c reads, gfx_target_version the real
+ * processor's (HSA_OVERRIDE_GFX_VERSION is the thunk's business),
+ * drm_render_minor 128+i, a cache of type 9 (data | HSACU: ROCR asserts on
+ * one) and a PCIe io link to the CPU.  rocminfo 5.2 checks `lsmod | grep
+ * amdgpu` and rocminfo 7 reads /sys/module/amdgpu/initstate: both are
+ * answered here, in every process the simulator is loaded into.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rdnacompat/target.h"
+#include "sim.h"
+
+static pthread_once_t tree_once = PTHREAD_ONCE_INIT;
+static char root[4096];      /* "" if the tree could not be made */
+static pid_t root_pid;
+static char procs[RDC_SIM_MAX_GPUS + 1][24];
+
+static const struct { const char *from, *to; } maps[] = {
+	{ "/sys/devices/virtual/kfd/kfd", "/kfd" },
+	{ "/sys/class/kfd/kfd", "/kfd" },
+	{ "/sys/class/kfd", "/classkfd" },
+	{ "/sys/module/amdgpu", "/amdgpu" },
+	{ "/proc/modules", "/modules" },
+};
+
+static int put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int put(const char *rel, const char *fmt, ...)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s%s", root, rel);
+	int fd = rdc_sim_real()->open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	char buf[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	int rc = n >= 0 && (size_t)n < sizeof buf && write(fd, buf, (size_t)n) == n ? 0 : -1;
+	rdc_sim_real()->close(fd);
+	return rc;
+}
+
+static int dir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int dir(const char *fmt, ...)
+{
+	char rel[256], path[4400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof rel, fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof path, "%s%s", root, rel);
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static uint64_t phys_mem(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 8ull << 30;
+}
+
+static int write_cpu(unsigned n_gpus)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc = dir("/kfd/topology/nodes/0") | dir("/kfd/topology/nodes/0/mem_banks") |
+		 dir("/kfd/topology/nodes/0/mem_banks/0") | dir("/kfd/topology/nodes/0/caches") |
+		 dir("/kfd/topology/nodes/0/caches/0") | dir("/kfd/topology/nodes/0/io_links");
+	rc |= put("/kfd/topology/nodes/0/gpu_id", "0\n");
+	rc |= put("/kfd/topology/nodes/0/name", "\n");
+	rc |= put("/kfd/topology/nodes/0/properties",
+		  "cpu_cores_count %ld\nsimd_count 0\nmem_banks_count 1\ncaches_count 1\n"
+		  "io_links_count %u\np2p_links_count 0\ncpu_core_id_base 0\nsimd_id_base 0\n"
+		  "max_waves_per_simd 0\nlds_size_in_kb 0\ngds_size_in_kb 0\nnum_gws 0\n"
+		  "wave_front_size 0\narray_count 0\nsimd_arrays_per_engine 0\ncu_per_simd_array 0\n"
+		  "simd_per_cu 0\nmax_slots_scratch_cu 0\ngfx_target_version 0\nvendor_id 0\n"
+		  "device_id 0\nlocation_id 0\ndomain 0\ndrm_render_minor 0\nhive_id 0\n"
+		  "num_sdma_engines 0\nnum_sdma_xgmi_engines 0\nnum_sdma_queues_per_engine 0\n"
+		  "num_cp_queues 0\nmax_engine_clk_ccompute 3000\n",
+		  cores > 0 ? cores : 1, n_gpus);
+	rc |= put("/kfd/topology/nodes/0/mem_banks/0/properties",
+		  "heap_type 0\nsize_in_bytes %llu\nflags 0\nwidth 64\nmem_clk_max 3200\n",
+		  (unsigned long long)phys_mem());
+	rc |= put("/kfd/topology/nodes/0/caches/0/properties",
+		  "processor_id_low 0\nlevel 1\nsize 32\ncache_line_size 64\ncache_lines_per_tag 1\n"
+		  "association 8\nlatency 1\ntype 5\n");
+	for (unsigned i = 0; i < n_gpus; i++) {
+		rc |= dir("/kfd/topology/nodes/0/io_links/%u", i);
+		char rel[128];
+		snprintf(rel, sizeof rel, "/kfd/topology/nodes/0/io_links/%u/properties", i);
+		rc |= put(rel, "type 2\nversion_major 0\nversion_minor 0\nnode_from 0\nnode_to %u\n"
+			       "weight 20\nmin_latency 0\nmax_latency 0\nmin_bandwidth 312\n"
+			       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 1\n", i + 1);
+	}
+	return rc;
+}
+
+static int write_gpu(unsigned i, const struct rdc_sim_gpu *g)
+{
+	unsigned node = i + 1;
+	unsigned se = g->cus >= 40 ? 4 : g->cus >= 16 ? 2 : 1, sa = 2;
+	char base[96], rel[160];
+	snprintf(base, sizeof base, "/kfd/topology/nodes/%u", node);
+	int rc = dir("%s", base) | dir("%s/mem_banks", base) | dir("%s/mem_banks/0", base) |
+		 dir("%s/caches", base) | dir("%s/caches/0", base) | dir("%s/caches/1", base) |
+		 dir("%s/io_links", base) | dir("%s/io_links/0", base);
+	snprintf(rel, sizeof rel, "%s/gpu_id", base);
+	rc |= put(rel, "%u\n", rdc_sim_gpu_id(i));
+	snprintf(rel, sizeof rel, "%s/name", base);
+	rc |= put(rel, "%s\n", g->proc);
+	/* capability: QueueSizePowerOfTwo (bit 3), QueueSize32bit (4),
+	 * DoorbellType 2 (bits 12-13), ASICRevision (bits 22-25). */
+	uint32_t cap = 1u << 3 | 1u << 4 | 2u << 12 | (uint32_t)(g->revision & 0xf) << 22;
+	snprintf(rel, sizeof rel, "%s/properties", base);
+	rc |= put(rel,
+		  "cpu_cores_count 0\nsimd_count %u\nmem_banks_count 1\ncaches_count 2\n"
+		  "io_links_count 1\np2p_links_count 0\ncpu_core_id_base 0\nsimd_id_base %u\n"
+		  "max_waves_per_simd 16\nlds_size_in_kb 64\ngds_size_in_kb 0\nnum_gws 0\n"
+		  "wave_front_size %u\narray_count %u\nsimd_arrays_per_engine %u\n"
+		  "cu_per_simd_array %u\nsimd_per_cu 2\nmax_slots_scratch_cu 32\n"
+		  "gfx_target_version %u\nvendor_id 4098\ndevice_id %u\nlocation_id %u\ndomain 0\n"
+		  "drm_render_minor %d\nhive_id 0\nnum_sdma_engines 2\nnum_sdma_xgmi_engines 0\n"
+		  "num_sdma_queues_per_engine 6\nnum_cp_queues 8\nmax_engine_clk_fcompute 2500\n"
+		  "local_mem_size %llu\nfw_version 100\ncapability %u\ndebug_prop 0\n"
+		  "sdma_fw_version 50\nunique_id %llu\nnum_xcc 1\nmax_engine_clk_ccompute 3000\n",
+		  g->cus * 2, 0x80000000u + i * 0x1000, g->wave_size, se * sa, sa,
+		  (g->cus + se * sa - 1) / (se * sa), g->major * 10000 + g->minor * 100 + g->step,
+		  g->device_id, (3 + node) << 8, rdc_sim_render_minor(i), (unsigned long long)g->vram,
+		  cap, (unsigned long long)(0x53494d0000000000ull | (uint64_t)g->device_id << 16 | node));
+	snprintf(rel, sizeof rel, "%s/mem_banks/0/properties", base);
+	rc |= put(rel, "heap_type 1\nsize_in_bytes %llu\nflags 0\nwidth 256\nmem_clk_max 2000\n",
+		  (unsigned long long)g->vram);
+	/* type 9: data | HSACU. */
+	snprintf(rel, sizeof rel, "%s/caches/0/properties", base);
+	rc |= put(rel, "processor_id_low %u\nlevel 1\nsize 16\ncache_line_size 128\n"
+		       "cache_lines_per_tag 1\nassociation 4\nlatency 1\ntype 9\n",
+		  0x80000000u + i * 0x1000);
+	snprintf(rel, sizeof rel, "%s/caches/1/properties", base);
+	rc |= put(rel, "processor_id_low %u\nlevel 2\nsize 4096\ncache_line_size 128\n"
+		       "cache_lines_per_tag 1\nassociation 16\nlatency 1\ntype 9\n",
+		  0x80000000u + i * 0x1000);
+	snprintf(rel, sizeof rel, "%s/io_links/0/properties", base);
+	rc |= put(rel, "type 2\nversion_major 0\nversion_minor 0\nnode_from %u\nnode_to 0\n"
+		       "weight 20\nmin_latency 0\nmax_latency 0\nmin_bandwidth 312\n"
+		       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 1\n", node);
+	if (rdc_proc_from_version(g->major, g->minor, g->step, procs[node], sizeof procs[node]))
+		snprintf(procs[node], sizeof procs[node], "%s", g->proc);
+	return rc;
+}
+
+static int write_modules(void)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/modules", root);
+	int out = rdc_sim_real()->open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -1;
+	int in = rdc_sim_real()->open("/proc/modules", O_RDONLY | O_CLOEXEC);
+	char buf[65536];
+	ssize_t n;
+	int rc = 0;
+	while (in >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rc = -1;
+	if (in >= 0)
+		rdc_sim_real()->close(in);
+	static const char line[] = "amdgpu 15683584 0 - Live 0x0000000000000000\n";
+	if (write(out, line, sizeof line - 1) != (ssize_t)sizeof line - 1)
+		rc = -1;
+	rdc_sim_real()->close(out);
+	return rc;
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st; (void)flag; (void)f;
+	return remove(p);
+}
+
+static void remove_tree(void)
+{
+	if (root[0] && root_pid == getpid())
+		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void make_tree(void)
+{
+	const struct rdc_sim_config *c = rdc_sim_config_get();
+	if (!c)
+		return;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(root, sizeof root, "%s/rdnacompat-sim.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp",
+		 (int)getpid());
+	if (!mkdtemp(root)) {
+		rdc_sim_log("cannot make the topology directory %s: %s", root, strerror(errno));
+		root[0] = 0;
+		return;
+	}
+	root_pid = getpid();
+	atexit(remove_tree);
+	int rc = dir("/kfd") | dir("/kfd/topology") | dir("/kfd/topology/nodes") | dir("/classkfd") |
+		 dir("/amdgpu") | dir("/amdgpu/holders");
+	rc |= put("/kfd/topology/system_properties",
+		  "platform_oem 4476484\nplatform_id 5458253\nplatform_rev 1\n");
+	rc |= put("/kfd/topology/generation_id", "1\n");
+	rc |= write_cpu(c->n_gpus);
+	snprintf(procs[0], sizeof procs[0], "cpu");
+	for (unsigned i = 0; i < c->n_gpus; i++)
+		rc |= write_gpu(i, &c->gpu[i]);
+	char link[4300];
+	snprintf(link, sizeof link, "%s/kfd", root);
+	char kfdlink[4300];
+	snprintf(kfdlink, sizeof kfdlink, "%s/classkfd/kfd", root);
+	rc |= symlink(link, kfdlink);
+	rc |= put("/amdgpu/initstate", "live\n");
+	rc |= put("/amdgpu/version", "6.1.0-rdnacompat-sim\n");
+	rc |= put("/amdgpu/refcnt", "0\n");
+	rc |= write_modules();
+	if (rc) {
+		rdc_sim_log("cannot write the topology under %s", root);
+		remove_tree();
+		root[0] = 0;
+	}
+}
+
+const char *rdc_sim_sysfs_redirect(const char *path, char *buf, size_t n)
+{
+	if (!path || path[0] != '/' || (strncmp(path, "/sys/", 5) && strncmp(path, "/proc/modules", 13)))
+		return path;
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		size_t l = strlen(maps[i].from);
+		if (strncmp(path, maps[i].from, l) || (path[l] && path[l] != '/'))
+			continue;
+		pthread_once(&tree_once, make_tree);
+		if (!root[0])
+			return path;
+		if ((size_t)snprintf(buf, n, "%s%s%s", root, maps[i].to, path + l) >= n)
+			return path;
+		return buf;
+	}
+	return path;
+}
+
+const char *rdc_sim_node_proc(uint32_t node)
+{
+	return node <= RDC_SIM_MAX_GPUS && procs[node][0] ? procs[node] : "unknown";
+}
