@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # 50-tools-db.sh BUILD — `rdnacompat db check` accepts the shipped reports
-# and rejects broken ones with file:line; `db build` writes an SQLite
-# database whose rows match the report files; `cards` finds cards by name,
-# target and PCI id and counts their reports.
+# (schema 1 runs and schema 2 sourced reports) and rejects broken ones with
+# file:line; `db build` writes an SQLite database whose rows match the report
+# files; `cards` finds cards by name, target and PCI id and counts their
+# reports.  Sourced reports: 51-db-sourced.sh.
 set -u
 B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/db
 SRC=${RDC_SRCDIR:-$(pwd)}
@@ -13,12 +14,17 @@ rm -rf "$T"; mkdir -p "$T/bad"
 n=$(ls "$SRC"/tables/reports/*.report | wc -l)
 [ "$n" -ge 3 ] || fail "fewer than 3 seed reports"
 grep -q "$n report(s) valid" "$T/check.out" || fail "count: $(cat "$T/check.out")"
+# Runs say whether they were simulated; sourced reports name their thread.
 for f in "$SRC"/tables/reports/*.report; do
-  grep -q "^simulated: \(yes\|no\)$" "$f" || fail "$f: simulated not marked"
+  if grep -q '^kind: sourced$' "$f"; then
+    grep -q '^source: https\?://' "$f" || fail "$f: sourced without a URL"
+  else
+    grep -q "^simulated: \(yes\|no\)$" "$f" || fail "$f: simulated not marked"
+  fi
 done
 
-# Broken copies: each problem reported at its line.
-good=$(ls "$SRC"/tables/reports/*.report | head -1)
+# Broken copies of a run report: each problem reported at its line.
+good=$(grep -L '^kind: sourced$' "$SRC"/tables/reports/*.report | head -1)
 line_of() { grep -n "^$1:" "$2" | head -1 | cut -d: -f1; }
 sed 's/^gfx_target: .*/gfx_target: gfx1100/' "$good" >"$T/bad/target.report"
 sed 's/^pci_id: .*/pci_id: 1002:0001/' "$good" >"$T/bad/card.report"
@@ -40,6 +46,8 @@ python3 - "$T/out/rdnacompat.db" "$SRC/tables/reports" <<'PY' || fail "database 
 import glob, os, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 files = sorted(glob.glob(os.path.join(sys.argv[2], "*.report")))
+assert db.execute("select count(*) from reports where kind='sourced' and source like 'http%'").fetchone()[0] == \
+    sum(1 for f in files if "kind: sourced\n" in open(f).read())
 names = [os.path.basename(f)[:-7] for f in files]
 assert [r[0] for r in db.execute("select name from reports order by name")] == names
 for f, n in zip(files, names):
@@ -72,7 +80,8 @@ rep = [dict(l.split(": ", 1) for l in open(f).read().splitlines() if ": " in l a
        for f in glob.glob(sys.argv[2] + "/*.report")]
 for c in c3:
     want = sum(1 for r in rep if r["pci_id"] == c["pci_id"] and
-               (c["revision"] < 0 or r["pci_revision"] == "unknown" or int(r["pci_revision"], 16) == c["revision"]))
+               (c["revision"] is None or r["pci_revision"] == "unknown" or
+                int(r["pci_revision"], 16) == int(c["revision"], 16)))
     assert c["reports"] == want, (c, want)
 PY
 "$R" cards 73df | grep -q "gfx1031" || fail "bare device id"
