@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # 20-sim-rocminfo.sh BUILD — Debian's real rocminfo on the simulated GPU:
-# names one agent, two mixed agents, HSA_OVERRIDE_GFX_VERSION (global and
-# per node, node 0 = CPU), a bad override value, and a gfx11 GPU that this
-# ROCR does not know (clear error, no hang).
+# names one agent, two mixed agents, HSA_OVERRIDE_GFX_VERSION (global; the
+# per-node variable is not known to Debian's thunk 5.2.3, so it changes
+# nothing), a bad override value, and a gfx11 GPU that this ROCR does not
+# know (clear error, no hang).  rocminfo runs without helpers: its lsmod and
+# /dev/kfd pre-checks are answered by the simulator.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
 
@@ -24,15 +26,15 @@ out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0 2>
 echo "$out" | grep -q 'Marketing Name: *AMD Radeon RX 6700 XT' || fail "the card itself should stay a 6700 XT"
 echo "ok: global override"
 
+# The real thunk decides now: libhsakmt 5.2.3 reads only the global variable.
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031,gfx1031 HSA_OVERRIDE_GFX_VERSION_2=10.3.0 2>&1) || fail "per-node: $out"
-[ "$(echo "$out" | agents)" = "gfx1031 gfx1030" ] || fail "HSA_OVERRIDE_GFX_VERSION_2 must hit node 2 (2nd GPU) only, got '$(echo "$out" | agents)'"
-out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031,gfx1032 HSA_OVERRIDE_GFX_VERSION=10.3.0 HSA_OVERRIDE_GFX_VERSION_1=10.3.2 2>&1) || fail "precedence: $out"
-[ "$(echo "$out" | agents)" = "gfx1032 gfx1030" ] || fail "per-node must win over global, got '$(echo "$out" | agents)'"
-echo "ok: per-node override and precedence"
+[ "$(echo "$out" | agents)" = "gfx1031 gfx1031" ] || fail "thunk 5.2.3 has no per-node override, got '$(echo "$out" | agents)'"
+echo "ok: the per-node override is the thunk's business (5.2.3 ignores it)"
 
 for bad in 10.3 10.3.0x 10.3.0.1 abc 64.0.0; do
-  # The thunk fails hsaKmtAcquireSystemProperties; ROCR 5.2 then reports no agents at all.
-  out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=$bad 2>&1)
+  # The real thunk fails its topology snapshot (its pr_err shows at
+  # HSAKMT_DEBUG_LEVEL=3); ROCR 5.2's hsa_init then fails, no agents.
+  out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSAKMT_DEBUG_LEVEL=3 HSA_OVERRIDE_GFX_VERSION=$bad 2>&1)
   echo "$out" | grep -qF "HSA_OVERRIDE_GFX_VERSION $bad is invalid" || fail "no thunk message for bad override '$bad': $out"
   [ -z "$(echo "$out" | agents)" ] || fail "override '$bad' accepted: $(echo "$out" | agents)"
 done
@@ -46,10 +48,9 @@ start=$(date +%s)
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 2>&1); rc=$?
 [ $rc -ne 124 ] || fail "gfx1100: rocminfo hung"
 [ -z "$(echo "$out" | agents)" ] || fail "gfx1100 should give no GPU agent on ROCR 5.2.3"
-echo "$out" | grep -q 'does not know this ISA' || fail "simulator's gfx11 explanation missing: $out"
 echo "$out" | grep -q 'unrecognized id' || fail "ROCR's own 'unrecognized id' message missing"
 [ $(( $(date +%s) - start )) -lt 60 ] || fail "gfx1100 took too long (hang?)"
-out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 HSA_OVERRIDE_GFX_VERSION_1=10.3.0 2>&1) || fail "gfx1100 overridden to 10.3.0: $out"
+out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 HSA_OVERRIDE_GFX_VERSION=10.3.0 2>&1) || fail "gfx1100 overridden to 10.3.0: $out"
 [ "$(echo "$out" | agents)" = "gfx1030" ] || fail "gfx1100 overridden should show gfx1030"
 echo "ok: gfx11 is a clear error on ROCR 5.2.3; overriding it works"
 
