@@ -209,8 +209,8 @@ static void check_fallback(struct rdc_route *r, const struct rdc_kernel *orig, c
 		}
 		rdc_bundle_free(&b);
 	}
-	if (why)
-		rdc_log_event(RDC_LOG_WARN, "rule-fallback-refused",
+	if (why) /* a layout mismatch is a finding; missing fallback code is not */
+		rdc_log_event(diff[0] ? RDC_LOG_WARN : RDC_LOG_INFO, "rule-fallback-refused",
 			      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name), RDC_KV_S("lib", lib),
 						 RDC_KV_S("device", r->device),
 						 RDC_KV_S("fallback", r->fallback->fallback),
@@ -261,13 +261,15 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const char 
 		r->deny = m.deny;
 		if (r->fallback)
 			check_fallback(r, k, lib);
-		const struct rdc_kernel_rule *first = m.deny ? m.deny : m.fallback ? m.fallback : m.occupancy;
+		const struct rdc_kernel_rule *first = m.deny ? m.deny : m.occupancy ? m.occupancy : m.fallback;
+		char acts[160];
+		snprintf(acts, sizeof acts, "%s%s%s%s%s%s", m.deny ? "deny" : "",
+			 m.deny && (m.occupancy || m.fallback) ? "," : "", m.occupancy ? "occupancy" : "",
+			 m.occupancy && m.fallback ? "," : "", m.fallback ? "fallback:" : "",
+			 m.fallback ? m.fallback->fallback : "");
 		rdc_log_event(RDC_LOG_INFO, "rule",
 			      (struct rdc_kv[]){ RDC_KV_S("kernel", k->name), RDC_KV_S("lib", lib),
-						 RDC_KV_S("device", dev),
-						 RDC_KV_S("action", first->action == RDC_RULE_FALLBACK
-									    ? first->fallback
-									    : rdc_rule_action_name(first->action)),
+						 RDC_KV_S("device", dev), RDC_KV_S("actions", acts),
 						 RDC_KV_S("runtime", first->runtime),
 						 RDC_KV_S("source", first->source) },
 			      6);

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 60-rules-occupancy.sh — the built-in `occupancy` row of tables/kernels.tsv
+# (ggml flash attention on RDNA2 with HIP >= 7.1) on a simulated gfx1031
+# running gfx1030 code.  A stand-in libggml-hip.so holds a kernel with ggml's
+# exact mangled name and 37888 bytes of static LDS and does what
+# launch_fattn does (occupancy query, GGML_ASSERT, launch).  A test
+# interposer (fake71.so, preloaded after the shim) makes HIP 5.2 answer as
+# 7.1 does: version 7.1.52802 and occupancy 0 for > 32 KiB of LDS.
+#   - without the shim the assert trips (the reported abort);
+#   - with the shim the program gets the descriptor-derived count (>= 1, and
+#     equal to what HIP 5.2's own LDS-per-workgroup arithmetic answers), one
+#     log line says so, and the trace shows the kernel dispatched;
+#   - with the real HIP 5.2 version (no fake) the >= 7.1 row does not apply.
+. "$(dirname "$0")/shim/common.sh"
+WANT='_ZL15flash_attn_tileILi256ELi256ELi4ELi8ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil'
+mkdir -p "$T/ggml"
+build ggml/libggml-hip.so "$S/fattn.hip" --offload-arch=gfx1030 -shared -fPIC
+build fa_main "$S/fa_main.cpp" -L"$T/ggml" -lggml-hip -Wl,-rpath,"$T/ggml"
+if [ ! -s "$T/fake71.so" ] || [ "$S/fake71.c" -nt "$T/fake71.so" ]; then
+  gcc -shared -fPIC -I/usr/include -Wl,--version-script="$S/fake71.map" "$S/fake71.c" -ldl \
+    -o "$T/fake71.so" || fail "build fake71.so"
+fi
+# The stand-in's kernel has ggml's mangled name (the host stub carries it too).
+command -v llvm-nm-15 >/dev/null || skip "no llvm-nm-15"
+llvm-nm-15 "$T/ggml/libggml-hip.so" | grep -q " $WANT\$" || fail "libggml-hip.so lacks $WANT"
+
+# 1. HIP 5.2 alone answers >= 1 (its LDS budget is per workgroup): the reference.
+rc=0; shim gfx1031 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/o.err" >&2; fail "HIP 5.2 run: rc=$rc"; }
+ref=$(sed -n 's/^occupancy=\([0-9-]*\) err=0$/\1/p' "$T/o.out")
+[ -n "$ref" ] && [ "$ref" -ge 1 ] || fail "HIP 5.2 occupancy '$ref'"
+grep -q "rule-occupancy" "$T/o.err" && fail "occupancy row applied under HIP 5.2 (runtime >= 7.1)"
+
+# 2. '7.1' without the shim: occupancy 0, the assert aborts before any launch.
+rc=0; env LD_PRELOAD="$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+  HSA_OVERRIDE_GFX_VERSION=10.3.0 HSA_ENABLE_SDMA=0 timeout 120 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
+[ "$rc" -ne 0 ] || fail "the assert did not trip without the shim"
+grep -q "^occupancy=0 err=0" "$T/o.out" || fail "fake71 did not answer 0: $(cat "$T/o.out")"
+grep -q "GGML_ASSERT" "$T/o.err" || fail "no GGML_ASSERT without the shim"
+
+# 3. '7.1' with the shim: the descriptor-derived answer, one line, the kernel runs.
+rm -f "$T/o.trace"
+rc=0; env LD_PRELOAD="$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+  HSA_ENABLE_SDMA=0 RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/o.trace" timeout 120 "$T/fa_main" \
+  >"$T/o.out" 2>"$T/o.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/o.err" "$T/o.out" >&2; fail "with the shim: rc=$rc"; }
+got=$(sed -n 's/^occupancy=\([0-9-]*\) err=0$/\1/p' "$T/o.out")
+[ "$got" = "$ref" ] || fail "shim answered '$got', HIP 5.2's arithmetic says $ref"
+[ "$(grep -c 'rule-occupancy' "$T/o.err")" -eq 1 ] || { cat "$T/o.err" >&2; fail "want one rule-occupancy line"; }
+grep -q "rule-occupancy: kernel=$WANT device=gfx1031 .*runtime_said=0 .*answer=$got" "$T/o.err" ||
+  { grep rule-occupancy "$T/o.err" >&2; fail "occupancy line lacks kernel/device/answer"; }
+grep -q "rule: kernel=$WANT lib=$T/ggml/libggml-hip.so device=gfx1031 actions=occupancy,fallback:rdnacompat_fb_fattn_tile runtime=\">=7.1\"" "$T/o.err" ||
+  { grep "rule" "$T/o.err" >&2; fail "no rule line naming the library"; }
+$PY - "$T/o.trace" "$WANT" "$got" <<'PYEOF' || fail "trace"
+import json, sys
+path, want, blocks = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = [json.loads(l) for l in open(path)]
+k = [x for x in d if x["kernel"] == want]
+assert len(k) == 1, "want one dispatch of %s, got %s" % (want, [x["kernel"] for x in d])
+assert k[0]["target"] == "gfx1031", k[0]
+assert k[0]["grid"] == [2 * 32, blocks * 8, 1], k[0]["grid"]
+print("dispatched", want[:40], "grid", k[0]["grid"])
+PYEOF
+
+# 4. RDNACOMPAT_MODE=off: the shim does nothing, the assert trips again.
+rc=0; env LD_PRELOAD="$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1030 \
+  RDNACOMPAT_MODE=off HSA_ENABLE_SDMA=0 timeout 120 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
+[ "$rc" -ne 0 ] || fail "mode off still answered the occupancy query"
+echo "60-rules-occupancy: ok"

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// fake71.c — test interposer (preloaded after librdnacompat.so) that makes
+// Debian's HIP 5.2 answer like HIP 7.1 does on RDNA2 in the llama.cpp reports
+// (fallbacks.md §1.1): hipRuntimeGetVersion says 7.1.52802, and
+// hipOccupancyMaxActiveBlocksPerMultiprocessor answers 0 for a kernel whose
+// static + dynamic LDS exceeds 32 KiB (an LDS budget per CU).  Everything
+// else goes to the real HIP.  To the shim it is "the real function": the
+// shim reaches it through RTLD_NEXT like any other interposer.
+#define __HIP_PLATFORM_AMD__ 1
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <hip/hip_runtime_api.h>
+
+hipError_t hipRuntimeGetVersion(int *v)
+{
+	if (!v)
+		return hipErrorInvalidValue;
+	*v = 70152802;
+	return hipSuccess;
+}
+
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *f, int block, size_t dyn)
+{
+	hipError_t (*real)(int *, const void *, int, size_t) =
+		(hipError_t(*)(int *, const void *, int, size_t))dlvsym(
+			RTLD_NEXT, "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hip_4.2");
+	hipError_t (*attrs)(struct hipFuncAttributes *, const void *) =
+		(hipError_t(*)(struct hipFuncAttributes *, const void *))dlvsym(
+			RTLD_NEXT, "hipFuncGetAttributes", "hip_4.2");
+	if (!real || !attrs)
+		return hipErrorNotInitialized;
+	hipError_t e = real(n, f, block, dyn);
+	struct hipFuncAttributes a;
+	if (e == hipSuccess && attrs(&a, f) == hipSuccess && a.sharedSizeBytes + dyn > 32768)
+		*n = 0;
+	return e;
+}
