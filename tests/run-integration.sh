@@ -1,31 +1,92 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # run-integration.sh BUILD [TEST...] — run tests/integration/*.sh (or the
-# named tests) in order.  Each script
-# gets BUILD (absolute) as $1 and exits 0 (pass), 77 (skip, with a reason on
-# stderr) or anything else (fail).  Closing line: "N passed, N failed, N skipped".
+# named tests) in order, each on every ROCm release it declares:
+#
+#   # releases: 5.2 6.4 7.2      (a header line in the first 20 lines;
+#                                 without one a test runs on 5.2 only)
+#
+# 5.2 is Debian 12's ROCm on this host; 6.4 and 7.2 run the whole test inside
+# the Debian roots rocm-6.4 and rocm-7.2 (tests/roots/pins) through
+# tests/roots/run, where the checkout, BUILD, /tmp, /proc, /dev and /sys sit at
+# the same paths.  Each test gets BUILD (absolute) as $1 and the environment
+#   RDC_ROCM    the release it runs on (5.2, 6.4, 7.2)
+#   RDC_ROOT    the root's name (rocm-6.4, ...), empty on the host
+#   RDC_HIPCC   that release's hipcc (inside a root, the root's own)
+# and exits 0 (pass), 77 (skip, with a reason on stderr) or anything else
+# (fail).  A release whose root is not built is skipped with that reason.
+# RDC_RELEASES="6.4 7.2" limits the releases run.  Closing lines: one per
+# release, then "integration: N passed, N failed, N skipped" over all.
 set -u
-build=$(cd "${1:-build}" && pwd)
+build=$(cd "${1:-build}" && pwd -P)
 shift || true
 if [ $# -gt 0 ]; then tests=("$@"); else tests=(tests/integration/*.sh); fi
 export RDC_FIXTURES="$build/fixtures" RDC_SRCDIR="$PWD" RDC_BUILD="$build"
-pass=0; fail=0; skip=0; failed=()
+known=(5.2 6.4 7.2)
+only=${RDC_RELEASES:-${known[*]}}
+roots=$(dirname "$0")/roots
+checkout=$(cd "$(dirname "$0")/.." && pwd -P)
+# BUILD outside the checkout (e.g. make BUILD=/tmp/x) is bound into the roots too.
+case $build/ in "$checkout"/*) ;; *) export RDC_ROOT_BIND=$build${RDC_ROOT_BIND:+:$RDC_ROOT_BIND};; esac
+
+declare -A pass fail skip
+for r in "${known[@]}"; do pass[$r]=0; fail[$r]=0; skip[$r]=0; done
+failed=(); bad=0
+
+# releases_of TEST: the releases its header declares (default 5.2).
+releases_of() {
+  local line
+  line=$(head -n 20 "$1" | grep -m1 -E '^#[[:space:]]*releases:' | sed -E 's/^#[[:space:]]*releases:[[:space:]]*//')
+  echo "${line:-5.2}"
+}
+
+# root_skip REL: why release REL cannot run here (empty if it can).
+root_skip() {
+  local why
+  [ "$(id -u)" -eq 0 ] || { echo "needs root (mount namespace, chroot)"; return; }
+  why=$("$roots/path" "rocm-$1" 2>&1 >/dev/null) || echo "${why#roots: }"
+}
+
 for t in "${tests[@]}"; do
   [ -f "$t" ] || continue
-  echo "== $t"
-  start=$(date +%s)
-  # Each test gets an empty cache directory of its own, so the shim's
-  # decision cache never carries state between tests or into $HOME.
-  cache="$build/test-cache/$(basename "$t" .sh)"
-  rm -rf "$cache" && mkdir -p "$cache"
-  XDG_CACHE_HOME="$cache" bash "$t" "$build"; rc=$?
-  echo "== $t rc=$rc ($(( $(date +%s) - start ))s)"
-  case $rc in
-    0) pass=$((pass+1));;
-    77) skip=$((skip+1));;
-    *) fail=$((fail+1)); failed+=("$t");;
-  esac
+  for rel in $(releases_of "$t"); do
+    case " ${known[*]} " in *" $rel "*) ;; *)
+      echo "== $t [$rel] FAIL: unknown release '$rel' in its releases: line (known: ${known[*]})"
+      bad=$((bad + 1)); failed+=("$t[$rel]"); continue;;
+    esac
+    case " $only " in *" $rel "*) ;; *) continue;; esac
+    echo "== $t [$rel]"
+    start=$(date +%s)
+    # Each run gets an empty cache directory of its own, so the shim's
+    # decision cache never carries state between tests or into $HOME.
+    cache="$build/test-cache/$(basename "$t" .sh)-$rel"
+    rm -rf "$cache" && mkdir -p "$cache"
+    if [ "$rel" = 5.2 ]; then
+      RDC_ROCM=5.2 RDC_ROOT= RDC_HIPCC=$(command -v hipcc || echo hipcc) \
+        XDG_CACHE_HOME="$cache" bash "$t" "$build"; rc=$?
+    else
+      why=$(root_skip "$rel")
+      if [ -n "$why" ]; then
+        echo "$t [$rel] skipped: $why" >&2
+        rc=77
+      else
+        RDC_ROCM=$rel RDC_ROOT=rocm-$rel RDC_HIPCC=/usr/bin/hipcc XDG_CACHE_HOME="$cache" \
+          "$roots/run" "rocm-$rel" -- bash "$t" "$build"; rc=$?
+      fi
+    fi
+    echo "== $t [$rel] rc=$rc ($(( $(date +%s) - start ))s)"
+    case $rc in
+      0) pass[$rel]=$((pass[$rel] + 1));;
+      77) skip[$rel]=$((skip[$rel] + 1));;
+      *) fail[$rel]=$((fail[$rel] + 1)); failed+=("$t[$rel]");;
+    esac
+  done
 done
 [ ${#failed[@]} -eq 0 ] || echo "integration: failed: ${failed[*]}"
-echo "integration: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tp=0; tf=$bad; ts=0
+for r in "${known[@]}"; do
+  echo "integration ROCm $r: ${pass[$r]} passed, ${fail[$r]} failed, ${skip[$r]} skipped"
+  tp=$((tp + pass[$r])); tf=$((tf + fail[$r])); ts=$((ts + skip[$r]))
+done
+echo "integration: $tp passed, $tf failed, $ts skipped"
+[ "$tf" -eq 0 ]
