@@ -5,6 +5,7 @@
 #   make              build/librdnacompat.so, build/bin/rdnacompat, build/sim/librdnacompat-sim.so
 #   make check        install Debian deps if missing, build, build fixtures, run every test
 #   make deps         install the Debian 12 packages we need (idempotent)
+#   make roots        the Debian roots with ROCm 6.4 and 7.2 (tests/roots/pins), cached
 #   make demo         the main job on the embedded default (a simulated gfx1031)
 #   make asan         the whole suite under ASan+UBSan (separate build dir)
 #   make install      PREFIX=/usr/local DESTDIR=
@@ -75,7 +76,7 @@ TGEN     := $(BUILD)/host/tablegen
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check deps demo asan tsan install clean fixtures unit integration exports fuzz-smoke
+.PHONY: all check deps roots demo asan tsan install clean fixtures unit integration exports fuzz-smoke
 all: $(SHIM) $(TOOL) $(if $(SIM_SRC),$(SIM))
 
 $(BUILD)/obj/%.o: %.c
@@ -198,10 +199,17 @@ fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle $(BUILD)/fuzz/fuzz_codeobj fixtures
 deps:
 	bash tools/deps.sh
 
+# The Debian roots the 6.4/7.2 tests run in (tests/roots/build): built with
+# mmdebstrap into /var/cache/rdnacompat/roots when missing or when their pins
+# changed (several minutes cold, seconds warm; it prints how long).
+roots: deps
+	bash tests/roots/build
+
 check: deps
 	$(MAKE) all
 	$(MAKE) exports
 	$(MAKE) unit
+	$(MAKE) roots
 	$(MAKE) integration
 
 demo: deps
