@@ -14,6 +14,11 @@
 enum rdc_open_allow {
 	RDC_OPEN_REG = 1,   /* regular file */
 	RDC_OPEN_CHR = 2,   /* character device (e.g. /dev/null for a log) */
+	RDC_OPEN_FOLLOW = 4,/* follow a final symlink (inputs named by the user:
+	                       libfoo.so -> libfoo.so.5; system files such as
+	                       /etc/os-release); the type check applies to what
+	                       it points to.  Never for files we create or the
+	                       decision cache. */
 };
 
 /* Open `path` with `flags` (O_RDONLY, or O_WRONLY|O_CREAT|O_APPEND ...;

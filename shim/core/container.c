@@ -161,7 +161,7 @@ int rdc_container_open(const char *path, struct rdc_container *c, struct rdc_dia
 	if (!path)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "no path");
 	struct rdc_diag od = { 0 };
-	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG, &od);
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &od);
 	if (fd < 0)
 		return rdc_diag_set(d, fd, RDC_NO_OFFSET, "%s", od.msg);
 	int rc = 0;

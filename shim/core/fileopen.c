@@ -36,13 +36,15 @@ const char *rdc_file_kind(unsigned m)
 
 /* Why an open failed, said by what the name is when errno alone would
  * mislead (ENXIO for a FIFO or socket, ELOOP for a symlink). */
-static int open_failed(const char *path, int e, struct rdc_diag *d)
+static int open_failed(const char *path, int e, bool follow, struct rdc_diag *d)
 {
 	struct stat st;
 	if ((e == ENXIO || e == ELOOP || e == EISDIR || e == ENODEV || e == EOPNOTSUPP) &&
-	    syscall(SYS_newfstatat, AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+	    syscall(SYS_newfstatat, AT_FDCWD, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0) {
 		rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: is %s%s", path,
-			     rdc_file_kind(st.st_mode), S_ISLNK(st.st_mode) ? " (not followed)" : "");
+			     rdc_file_kind(st.st_mode),
+			     S_ISLNK(st.st_mode) ? " (not followed)"
+			     : S_ISREG(st.st_mode) ? "" : ", not a regular file");
 	} else {
 		rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: %s", path, strerror(e));
 	}
@@ -57,9 +59,11 @@ int rdc_open_file(const char *path, int flags, unsigned mode, unsigned allow, st
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "empty file name");
 	}
 	int fd = (int)syscall(SYS_openat, AT_FDCWD, path,
-			      flags | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
+			      flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+				      ((allow & RDC_OPEN_FOLLOW) ? 0 : O_NOFOLLOW),
+			      mode);
 	if (fd < 0)
-		return open_failed(path, errno, d);
+		return open_failed(path, errno, (allow & RDC_OPEN_FOLLOW) != 0, d);
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		int e = errno;

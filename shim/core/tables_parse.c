@@ -824,7 +824,7 @@ int rdc_tables_read_file(const char *path, char **text, size_t *len, struct rdc_
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "tables: NULL argument");
 	*text = NULL;
 	*len = 0;
-	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG, d);
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, d);
 	if (fd < 0)
 		return RDC_E_IO;
 	struct stat st;

@@ -17,9 +17,9 @@ rm -rf "$C"
 export XDG_CACHE_HOME=$C
 run() { # run LOG [VAR=VALUE...]: the program under the shim (30 s at most), rc in $rc
   local log=$1; shift
-  rc=0; env "$@" RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$log" LD_PRELOAD="$SHIM" \
+  rc=0; timeout 30 env "$@" RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$log" LD_PRELOAD="$SHIM" \
     LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
-    timeout 30 "$T/vadd1030" >"$T/h.out" 2>"$T/h.err" || rc=$?
+    "$T/vadd1030" >"$T/h.out" 2>"$T/h.err" || rc=$?
 }
 fresh_map() { # LOG: a fresh (not cached) mapped decision was logged
   grep -E "info: map: .*target=gfx1031 .*verdict=mapped" "$1" | grep -qv "(cached)"

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rdnacompat/fileopen.h"
 #include "tool_util.h"
 
 extern char **environ;
@@ -172,7 +173,7 @@ struct who {
 static FILE *rooted_open(const struct rdc_sysinfo *si, const char *path)
 {
 	char *p = rdc_rooted(si->root, path);
-	FILE *f = fopen(p, "re");
+	FILE *f = rdc_fopen_input(p, NULL);   /* under --root: never a FIFO */
 	free(p);
 	return f;
 }
@@ -680,7 +681,7 @@ static struct {
 static bool sqlite_ok(const char *path, char *why, size_t n)
 {
 	char hdr[16];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	if (fd < 0) {
 		snprintf(why, n, "unreadable (%s)", strerror(errno));
 		return false;

@@ -45,9 +45,10 @@ static int check_sources(const char *path, unsigned line, const char *s, struct 
 int rdc_errtab_load(const char *path, struct rdc_errtab *t, struct rdc_diag *d)
 {
 	memset(t, 0, sizeof *t);
-	FILE *f = fopen(path, "re");
+	struct rdc_diag od = { 0 };
+	FILE *f = rdc_fopen_input(path, &od);
 	if (!f)
-		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "cannot read %s", path);
+		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "cannot read %s", od.msg);
 	t->path = rdc_xstrdup(path);
 	char *line = NULL;
 	size_t cap = 0;

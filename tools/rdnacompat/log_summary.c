@@ -309,9 +309,10 @@ static void account(struct rdc_log_summary *s, const struct ev *e)
 int rdc_log_summarize(const char *path, struct rdc_log_summary *s, struct rdc_diag *d)
 {
 	memset(s, 0, sizeof *s);
-	FILE *f = fopen(path, "re");
+	struct rdc_diag od = { 0 };
+	FILE *f = rdc_fopen_input(path, &od);
 	if (!f)
-		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "cannot read %s", path);
+		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "cannot read %s", od.msg);
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rdnacompat/fileopen.h"
+
 static void oom(void)
 {
 	fputs("rdnacompat: out of memory\n", stderr);
@@ -101,9 +103,23 @@ char *rdc_rooted(const char *root, const char *path)
 	return b.s;
 }
 
+FILE *rdc_fopen_input(const char *path, struct rdc_diag *d)
+{
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, d);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 char *rdc_read_file(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* System files (sysfs, procfs, /etc) may be symlinks; never a FIFO. */
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	if (fd < 0)
 		return NULL;
 	struct rdc_sbuf b = { 0 };

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "rdnacompat/error.h"
+
 /* Growable NUL-terminated string.  Allocation failure aborts the tool with a
  * message (the CLI has no way to recover from it). */
 struct rdc_sbuf {
@@ -33,6 +35,10 @@ char *rdc_xstrdup(const char *s);
 /* "root" + "path" (root may be NULL or ""); caller frees. */
 char *rdc_rooted(const char *root, const char *path);
 
+/* Open a file the user named, for reading: a regular file only (a symlink
+ * to one is fine), never blocking on a FIFO or device (rdc_open_file);
+ * NULL with "PATH: why" in d. */
+FILE *rdc_fopen_input(const char *path, struct rdc_diag *d);
 /* Read a whole small file (at most `max` bytes) into a malloc'd
  * NUL-terminated string; NULL when it cannot be read. *len may be NULL. */
 char *rdc_read_file(const char *path, size_t max, size_t *len);

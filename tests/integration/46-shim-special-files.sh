@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 46-shim-special-files.sh — nothing the shim opens by a user-given name can
+# block or redirect it, and its configuration fails safe (audit 2026-12-02
+# H1, H2, S1, M5, M6, W1, N6).  On the simulated gfx1031, for
+# RDNACOMPAT_LOG_FILE and RDNACOMPAT_TABLES naming a FIFO (with no partner),
+# a socket, a directory, a character device and a symlink to each (and to a
+# regular file): the program runs (rc 0, its kernel from gfx1031 code), the
+# refusal is said on stderr, nothing hangs (every run under `timeout`, so a
+# regression fails instead of hanging).  Then: the log is opened at its
+# first line (a process that logs nothing creates no file), never on stdout;
+# configuration warnings only in processes that reach a HIP/HSA hook, once,
+# with control characters escaped; the boolean spellings.
+. "$(dirname "$0")/shim/common.sh"
+build vadd1030 "$S/vadd.hip" --offload-arch=gfx1030
+D=$T/special46
+rm -rf "$D" && mkdir -p "$D"
+export XDG_CACHE_HOME=$D/cache
+run() { # run [VAR=VALUE...]: the program under the shim (30 s), rc in $rc
+  rc=0; timeout 30 env "$@" LD_PRELOAD="$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+    HSA_ENABLE_SDMA=0 "$T/vadd1030" >"$D/out" 2>"$D/err" || rc=$?
+}
+mkfifo "$D/fifo"
+$PY -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$D/sock"
+mkdir "$D/dir"
+echo "regular" >"$D/regular"
+ln -s "$D/fifo" "$D/l-fifo"; ln -s "$D/sock" "$D/l-sock"; ln -s "$D/dir" "$D/l-dir"
+ln -s /dev/zero "$D/l-chr"; ln -s "$D/regular" "$D/l-regular"
+# The character device case of the tables: /dev/zero itself (no mknod needed).
+special="fifo sock dir l-fifo l-sock l-dir l-chr l-regular"
+
+# RDNACOMPAT_LOG_FILE: refused with a reason, lines on stderr; a symlink is
+# never followed (the regular file behind it stays as it was).
+for k in $special /dev/zero; do
+  p=$D/$k; [ "${k#/}" != "$k" ] && p=$k
+  run RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$p"
+  case $k in
+    /dev/zero) # a character device is a valid log destination
+      [ "$rc" -eq 0 ] || fail "log on $k: rc=$rc"
+      grep -q "info: map:" "$D/err" && fail "log on $k: lines went to stderr"
+      continue;;
+  esac
+  [ "$rc" -eq 0 ] || { cat "$D/err" >&2; fail "log file is $k: rc=$rc (124 = hung)"; }
+  grep -q "cannot open RDNACOMPAT_LOG_FILE $p: is a" "$D/err" ||
+    { cat "$D/err" >&2; fail "log file is $k: refusal not said"; }
+  grep -q "info: map: .*verdict=mapped" "$D/err" || fail "log file is $k: lines not on stderr"
+  grep -q rdnacompat "$D/out" && fail "log file is $k: stdout carries the log"
+done
+[ "$(cat "$D/regular")" = regular ] || fail "the log followed a symlink into a regular file"
+
+# RDNACOMPAT_TABLES: refused, built-in tables used, program maps.
+for k in $special /dev/zero; do
+  p=$D/$k; [ "${k#/}" != "$k" ] && p=$k
+  [ "$k" = l-regular ] && continue   # a symlink to a tables file is followed (a user's input)
+  run RDNACOMPAT_LOG=info RDNACOMPAT_TABLES="$p"
+  [ "$rc" -eq 0 ] || { cat "$D/err" >&2; fail "tables file is $k: rc=$rc (124 = hung)"; }
+  grep -q "tables: $p refused (.*is a .*not a regular file); using the built-in tables" "$D/err" ||
+    { cat "$D/err" >&2; fail "tables file is $k: refusal not said"; }
+  grep -q "info: map: .*verdict=mapped" "$D/err" || fail "tables file is $k: not mapped"
+done
+
+# The log is opened at its first line: a process that logs nothing (not HIP)
+# creates nothing, a relative name drops no file in its cwd.
+mkdir -p "$D/cwd"
+(cd "$D/cwd" && timeout 10 env RDNACOMPAT_LOG_FILE=rel.log RDNACOMPAT_MODE=bogus LD_PRELOAD="$SHIM" \
+   sh -c 'ls >/dev/null; cat /dev/null') 2>"$D/err"
+[ -e "$D/cwd/rel.log" ] && fail "a non-HIP process created the log file"
+# Configuration warnings: not in processes that reach no HIP/HSA hook (M5)...
+[ -s "$D/err" ] && { cat "$D/err" >&2; fail "non-HIP processes warned"; }
+# ... once in one that does, with control characters escaped.
+run RDNACOMPAT_MODE=$'x\nrdnacompat[1]: info: map: forged' RDNACOMPAT_DEVICE_-1=map \
+  RDNACOMPAT_DEVICE_99999999999999999=spoof RDNACOMPAT_DEVICE_64=off
+[ "$rc" -eq 0 ] || fail "bad configuration: rc=$rc"
+[ "$(grep -c 'configuration:' "$D/err")" -eq 1 ] || { cat "$D/err" >&2; fail "configuration warned $(grep -c 'configuration:' "$D/err") times"; }
+grep -q '^rdnacompat\[1\]: info: map: forged' "$D/err" && fail "a value forged a log line"
+grep -q 'RDNACOMPAT_MODE=x\\x0ardnacompat' "$D/err" || fail "control character not escaped"
+for n in -1 99999999999999999 64; do
+  grep -q "RDNACOMPAT_DEVICE_=$n is not a device number" "$D/err" || fail "RDNACOMPAT_DEVICE_$n not warned (N6)"
+done
+# Never on the process's stdout (M6).
+run RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE=/dev/stdout
+grep -q "rdnacompat" "$D/out" && fail "log lines on stdout via /dev/stdout"
+grep -q "cannot open RDNACOMPAT_LOG_FILE /dev/stdout" "$D/err" || fail "/dev/stdout not refused"
+# The stdout check is by file, not by name: the program's stdout as a path.
+rc=0; timeout 30 env RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/o2" LD_PRELOAD="$SHIM" \
+  LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 "$T/vadd1030" >"$D/o2" 2>"$D/err" || rc=$?
+grep -q "rdnacompat" "$D/o2" && fail "log lines in the file that is stdout"
+grep -q "is the process's standard output" "$D/err" || fail "log file = stdout not refused"
+
+# Booleans (W1): documented spellings, any case; anything else keeps the
+# default and is warned about.  RDNACOMPAT_CACHE off-spellings write nothing.
+for v in 0 off false no OFF No; do
+  rm -rf "$D/cache"
+  run RDNACOMPAT_CACHE=$v
+  [ "$rc" -eq 0 ] || fail "RDNACOMPAT_CACHE=$v: rc=$rc"
+  [ -z "$(find "$D/cache" -type f 2>/dev/null)" ] || fail "RDNACOMPAT_CACHE=$v wrote a cache file"
+  grep -q configuration "$D/err" && fail "RDNACOMPAT_CACHE=$v warned"
+done
+for v in bogus 2 -1; do
+  rm -rf "$D/cache"
+  run RDNACOMPAT_CACHE=$v
+  [ -n "$(find "$D/cache" -type f 2>/dev/null)" ] || fail "RDNACOMPAT_CACHE=$v: default (on) not kept"
+  grep -q "RDNACOMPAT_CACHE=$v is not 0|1|off|on|no|yes|false|true (using 1)" "$D/err" ||
+    fail "RDNACOMPAT_CACHE=$v not warned"
+done
+echo "46-shim-special-files: ok"
