@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_rules.c — the kernel rules (tables/kernels.tsv, rdnacompat/rules.h):
+ * the built-in rows, bad rows refused with file:line, matching by mangled and
+ * demangled name, scope by library and by hash, targets by processor and
+ * family, runtime ranges, allow over a broader rule, provisional rows; the
+ * occupancy arithmetic, the .args comparison, demangling and SHA-256.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rdnacompat/rules.h"
+#include "rdnacompat/tables_parse.h"
+
+#define FA "_ZL15flash_attn_tileILi256ELi256ELi4ELi8ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil"
+#define V71 70152802u
+#define V70 70051831u
+#define V52 50221153u
+
+/* Built-in tables plus `text` (sections format); NULL on error (msg in d). */
+static struct rdc_tables_build *with(const char *text, struct rdc_diag *d)
+{
+	struct rdc_tables_build *b = malloc(sizeof *b);
+	rdc_tables_build_init(b);
+	if (rdc_tables_build_add(b, rdc_tables_builtin(), "<built-in>", d) ||
+	    (text && rdc_tables_parse_sections(b, text, strlen(text), "user.tsv", d)) ||
+	    rdc_tables_validate(b, d)) {
+		rdc_tables_build_free(b);
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void done(struct rdc_tables_build *b)
+{
+	rdc_tables_build_free(b);
+	free(b);
+}
+
+static int match(const struct rdc_tables *t, const char *name, const char *lib, const uint8_t *sha,
+		 const char *dev, uint32_t rt, bool prov, struct rdc_rule_match *m)
+{
+	char dem[1024];
+	struct rdc_rule_subject s = { .name = name, .lib = lib, .sha256 = sha, .device = dev,
+				      .runtime = rt, .provisional = prov };
+	if (rdc_demangle(name, dem, sizeof dem) == 0)
+		s.demangled = dem;
+	return rdc_rules_match(t, &s, m);
+}
+
+static void test_builtin_rows(void **state)
+{
+	(void)state;
+	const struct rdc_tables *t = rdc_tables_builtin();
+	assert_true(t->n_rules >= 4);
+	struct rdc_rule_match m;
+	/* row 1+2: RDNA2 under 7.1, from libggml-hip.so */
+	assert_int_equal(match(t, FA, "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so", NULL,
+			       "gfx1031", V71, false, &m), 2);
+	assert_non_null(m.occupancy);
+	assert_non_null(m.fallback);
+	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile");
+	assert_null(m.deny);
+	/* 7.0 works (case a): nothing */
+	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1030", V70, false, &m), 0);
+	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1030", V52, false, &m), 0);
+	/* runtime unknown: only "*" rows */
+	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1030", 0, false, &m), 0);
+	/* another library: nothing */
+	assert_int_equal(match(t, FA, "/opt/x/libother.so", NULL, "gfx1031", V71, false, &m), 0);
+	assert_int_equal(match(t, FA, NULL, NULL, "gfx1031", V71, false, &m), 0);
+	/* RDNA3: the allow row */
+	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1101", V71, false, &m), 0);
+	assert_non_null(m.allow);
+	/* another kernel: nothing */
+	assert_int_equal(match(t, "_ZL26flash_attn_combine_resultsILi256EEvPKfPK15HIP_vector_typeIfLj2EEPfi",
+			       "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 0);
+	/* row 5 is provisional: only with opt-in */
+	assert_int_equal(match(t, "MIOpenCvBwdWrW", "libMIOpen.so.1", NULL, "gfx1031", V52, false, &m), 0);
+	assert_int_equal(match(t, "MIOpenCvBwdWrW", "libMIOpen.so.1", NULL, "gfx1031", V52, true, &m), 1);
+	assert_non_null(m.deny);
+	assert_int_equal(match(t, "MIOpenCvBwdWrW", "libMIOpen.so.1", NULL, "gfx1030", V52, true, &m), 0);
+	/* the client's fast filter */
+	assert_true(rdc_rules_any_for(t, "gfx1031", V71, false));
+	assert_true(rdc_rules_any_for(t, "gfx1031", 0, false));
+	assert_false(rdc_rules_any_for(t, "gfx1030", V52, false));
+	assert_false(rdc_rules_any_for(t, "gfx1101", V71, false));
+	assert_false(rdc_rules_any_for(t, "gfx906", V71, true));
+}
+
+static void test_demangled_family_hash(void **state)
+{
+	(void)state;
+	uint8_t a[32], c[32];
+	rdc_sha256("object A", 8, a);
+	rdc_sha256("object B", 8, c);
+	char hex[65], text[1024];
+	rdc_sha256_hex(a, hex);
+	snprintf(text, sizeof text,
+		 "[kernels]\n"
+		 "void flash_attn_tile<128, *\t*\trdna2\t*\tdeny\treviewed\tdemangled glob\tt\n"
+		 "attn_fwd\tsha256:%s\tgfx1150\t*\tfallback:fb_attn\treviewed\thash scope\tt\n"
+		 "attn_fwd\tlibaotriton_v2.so*+sha256:%s\tgfx1151\t*\tdeny\treviewed\tboth\tt\n",
+		 hex, hex);
+	struct rdc_diag d;
+	struct rdc_tables_build *b = with(text, &d);
+	if (!b)
+		fail_msg("%s", d.msg);
+	struct rdc_rule_match m;
+	const char *fa128 = "_ZL15flash_attn_tileILi128ELi128ELi4ELi8ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil";
+	assert_int_equal(match(&b->t, fa128, NULL, NULL, "gfx1032", V52, false, &m), 1); /* family */
+	assert_non_null(m.deny);
+	assert_int_equal(match(&b->t, FA, NULL, NULL, "gfx1032", V52, false, &m), 0);       /* 256 */
+	assert_int_equal(match(&b->t, fa128, NULL, NULL, "gfx1101", V52, false, &m), 0);    /* rdna3 */
+	/* hash scope: only the object with that hash */
+	assert_int_equal(match(&b->t, "attn_fwd", "x.so", a, "gfx1150", V52, false, &m), 1);
+	assert_string_equal(m.fallback->fallback, "fb_attn");
+	assert_int_equal(match(&b->t, "attn_fwd", "x.so", c, "gfx1150", V52, false, &m), 0);
+	assert_int_equal(match(&b->t, "attn_fwd", "x.so", NULL, "gfx1150", V52, false, &m), 0);
+	/* library and hash */
+	assert_int_equal(match(&b->t, "attn_fwd", "/p/libaotriton_v2.so.0.12", a, "gfx1151", 0, false, &m), 1);
+	assert_int_equal(match(&b->t, "attn_fwd", "/p/libother.so", a, "gfx1151", 0, false, &m), 0);
+	assert_int_equal(match(&b->t, "attn_fwd", "/p/libaotriton_v2.so.0.12", c, "gfx1151", 0, false, &m), 0);
+	done(b);
+}
+
+static void test_allow_and_ranges(void **state)
+{
+	(void)state;
+	const char *text = "[kernels]\n"
+			   "_Z4k*\t*\t*\t>=6.4,<7.1\tdeny\treviewed\tbroad\tt\n"
+			   "_Z4kone*\tlibkeep.so*\tgfx1031\t*\tallow\treviewed\tnarrow allow\tt\n"
+			   "_Z4ktwo*\t*\tgfx1032\t7.0\toccupancy\treviewed\tone series\tt\n";
+	struct rdc_diag d;
+	struct rdc_tables_build *b = with(text, &d);
+	if (!b)
+		fail_msg("%s", d.msg);
+	struct rdc_rule_match m;
+	assert_int_equal(match(&b->t, "_Z4konev", "libx.so", NULL, "gfx1031", 60400000u, false, &m), 1);
+	assert_int_equal(match(&b->t, "_Z4konev", "libx.so", NULL, "gfx1031", 60343000u, false, &m), 0);
+	assert_int_equal(match(&b->t, "_Z4konev", "libx.so", NULL, "gfx1031", 70100000u, false, &m), 0);
+	assert_int_equal(match(&b->t, "_Z4konev", "libx.so", NULL, "gfx1031", 70099999u, false, &m), 1);
+	/* allow wins over the broader deny */
+	assert_int_equal(match(&b->t, "_Z4konev", "/l/libkeep.so.2", NULL, "gfx1031", 60400000u, false, &m), 0);
+	assert_non_null(m.allow);
+	assert_null(m.deny);
+	/* ... only where it applies */
+	assert_int_equal(match(&b->t, "_Z4konev", "/l/libkeep.so.2", NULL, "gfx1032", 60400000u, false, &m), 1);
+	/* "7.0" = the 7.0 series */
+	assert_int_equal(match(&b->t, "_Z4ktwov", "l.so", NULL, "gfx1032", 70051831u, false, &m), 2);
+	assert_non_null(m.occupancy);
+	assert_int_equal(match(&b->t, "_Z4ktwov", "l.so", NULL, "gfx1032", 70100000u, false, &m), 0);
+	/* runtime checked later by the client */
+	struct rdc_rule_subject s = { .name = "_Z4ktwov", .device = "gfx1032", .runtime_later = true };
+	assert_int_equal(rdc_rules_match(&b->t, &s, &m), 2);
+	assert_false(rdc_rule_runtime_ok(m.occupancy, 60400000u));
+	assert_true(rdc_rule_runtime_ok(m.occupancy, 70000000u));
+	assert_false(rdc_rule_runtime_ok(m.occupancy, 0));
+	/* a user row with a built-in key replaces it */
+	const char *repl = "[kernels]\n_ZL15flash_attn_tileI*\tlibggml-hip.so*\t"
+			   "gfx1030,gfx1031,gfx1032,gfx1034,gfx1035,gfx1036\t>=7.1\toccupancy\tprovisional\tmine\tme\n";
+	done(b);
+	b = with(repl, &d);
+	if (!b)
+		fail_msg("%s", d.msg);
+	assert_int_equal(b->t.n_rules, rdc_tables_builtin()->n_rules);
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 1);
+	assert_null(m.occupancy); /* now provisional */
+	done(b);
+}
+
+static void expect_bad_at(const char *row, unsigned line, const char *what)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "# c\n[kernels]\n%s\n", row);
+	struct rdc_diag d;
+	struct rdc_tables_build *b = with(text, &d);
+	if (b) {
+		done(b);
+		fail_msg("accepted: %s", row);
+	}
+	char at[32];
+	snprintf(at, sizeof at, "user.tsv:%u: ", line);
+	if (!strstr(d.msg, at) || !strstr(d.msg, what))
+		fail_msg("'%s' refused with '%s', want %s and '%s'", row, d.msg, at, what);
+}
+
+static void expect_bad(const char *row, const char *what)
+{
+	expect_bad_at(row, 3, what);
+}
+
+static void test_bad_rows(void **state)
+{
+	(void)state;
+	expect_bad("k\t*\t*\t*\tdeny\treviewed\twhy", "fields");
+	expect_bad("k\t*\t*\t>=7\tdeny\treviewed\twhy\tsrc", "runtime");
+	expect_bad("k\t*\t*\t>=7.1,>=7.2\tdeny\treviewed\twhy\tsrc", "two lower");
+	expect_bad("k\t*\t*\t>=7.1,<7.0\tdeny\treviewed\twhy\tsrc", "empty range");
+	expect_bad("k\t*\t*\t<=7.1\tdeny\treviewed\twhy\tsrc", "runtime");
+	expect_bad("k\t*\t*\t*\trefuse\treviewed\twhy\tsrc", "action");
+	expect_bad("k\t*\t*\t*\tfallback:\treviewed\twhy\tsrc", "action");
+	expect_bad("k\t*\t*\t*\tfallback:a-b\treviewed\twhy\tsrc", "action");
+	expect_bad("k\t*\t*\t*\tdeny\tmaybe\twhy\tsrc", "status");
+	expect_bad("k\tsha256:abc\t*\t*\tdeny\treviewed\twhy\tsrc", "sha256");
+	expect_bad("k\t/usr/lib/libx.so\t*\t*\tdeny\treviewed\twhy\tsrc", "file name");
+	expect_bad("k\t*\tgfx1039\t*\tdeny\treviewed\twhy\tsrc", "neither a processor nor a family");
+	expect_bad("k\t*\tgfx1031,,gfx1032\t*\tdeny\treviewed\twhy\tsrc", "empty entry");
+	expect_bad("k\t*\trdna9\t*\tdeny\treviewed\twhy\tsrc", "neither");
+	expect_bad("k\t*\t*\t*\tdeny\treviewed\twhy\t", "empty");
+	expect_bad_at("k\t*\t*\t*\tdeny\treviewed\twhy\tsrc\nk\t*\t*\t*\tdeny\treviewed\tagain\tsrc", 4,
+		      "duplicate");
+}
+
+static struct rdc_kernel kern(uint32_t vgpr, uint32_t lds, uint32_t flat, bool wgp)
+{
+	struct rdc_kernel k;
+	memset(&k, 0, sizeof k);
+	k.vgpr_count = vgpr;
+	k.sgpr_count = 40;
+	k.group_segment_fixed_size = lds;
+	k.max_flat_workgroup_size = flat;
+	k.wavefront_size = 32;
+	k.kd.present = true;
+	k.kd.wave32 = true;
+	k.kd.wgp_mode = wgp;
+	return k;
+}
+
+static void test_occupancy(void **state)
+{
+	(void)state;
+	const struct rdc_isa *g1030 = rdc_isa_find(rdc_tables_builtin(), "gfx1030");
+	const struct rdc_isa *g1102 = rdc_isa_find(rdc_tables_builtin(), "gfx1102");
+	assert_non_null(g1030);
+	uint32_t n;
+	/* ggml's tile <256,256,4,8,false> on gfx1030: 158 VGPRs -> 160 (granule 16),
+	 * 1024/160 = 6 waves/SIMD, 4 SIMDs (WGP) x 6 x 32 = 768 threads = 3 blocks of
+	 * 256; LDS 65536/37888 = 1 -> 1 */
+	struct rdc_kernel k = kern(158, 37888, 256, true);
+	assert_int_equal(rdc_rules_occupancy(g1030, &k, 256, 0, &n), 0);
+	assert_int_equal(n, g1030->lds_per_workgroup / 37888);
+	assert_int_equal(n, 1);
+	/* without the LDS: the register bound */
+	k.group_segment_fixed_size = 0;
+	assert_int_equal(rdc_rules_occupancy(g1030, &k, 256, 0, &n), 0);
+	assert_int_equal(n, 4 * (g1030->vgprs_per_simd_w32 / 160) * 32 / 256);
+	/* CU mode halves the SIMDs */
+	k.kd.wgp_mode = false;
+	assert_int_equal(rdc_rules_occupancy(g1030, &k, 256, 0, &n), 0);
+	assert_int_equal(n, 2 * (g1030->vgprs_per_simd_w32 / 160) * 32 / 256);
+	/* dynamic LDS counts; over the device's LDS no block fits */
+	k = kern(158, 37888, 256, true);
+	assert_int_equal(rdc_rules_occupancy(g1030, &k, 256, 30000, &n), 0);
+	assert_int_equal(n, 0);
+	/* more threads than the kernel allows: 0 */
+	assert_int_equal(rdc_rules_occupancy(g1030, &k, 512, 0, &n), 0);
+	assert_int_equal(n, 0);
+	/* a partial wave counts whole: 200 threads take 7 waves */
+	k = kern(24, 0, 1024, true);
+	assert_int_equal(rdc_rules_occupancy(g1030, &k, 200, 0, &n), 0);
+	assert_int_equal(n, 4 * 16 * 32 / 224);
+	/* the device's own VGPR file: gfx1102 (1024) vs the same count */
+	if (g1102) {
+		k = kern(238, 0, 256, true);
+		assert_int_equal(rdc_rules_occupancy(g1102, &k, 256, 0, &n), 0);
+		assert_int_equal(n, 4 * (g1102->vgprs_per_simd_w32 / 240) * 32 / 256);
+	}
+	assert_int_equal(rdc_rules_occupancy(NULL, &k, 256, 0, &n), RDC_E_INVAL);
+	assert_int_equal(rdc_rules_occupancy(g1030, &k, 0, 0, &n), RDC_E_INVAL);
+}
+
+static void test_args_equal(void **state)
+{
+	(void)state;
+	struct rdc_kernel_arg a1[] = { { NULL, "global_buffer", 0, 8 }, { NULL, "by_value", 8, 4 },
+				       { (char *)"nb13", "by_value", 16, 8 },
+				       { NULL, "hidden_block_count_x", 24, 4 } };
+	struct rdc_kernel_arg a2[] = { { NULL, "global_buffer", 0, 8 }, { NULL, "by_value", 8, 4 },
+				       { NULL, "by_value", 12, 4 }, { NULL, "hidden_block_count_x", 24, 4 } };
+	struct rdc_kernel x, y;
+	memset(&x, 0, sizeof x);
+	x.kernarg_size = 280;
+	x.kernarg_align = 8;
+	x.args = a1;
+	x.n_args = 4;
+	y = x;
+	char why[200];
+	assert_int_equal(rdc_rules_args_equal(&x, &y, why, sizeof why), 0);
+	y.args = a2;
+	assert_int_equal(rdc_rules_args_equal(&x, &y, why, sizeof why), 1);
+	assert_non_null(strstr(why, "entry 2 nb13: offset 16 size 8 by_value vs offset 12 size 4 by_value"));
+	y.args = a1;
+	y.n_args = 3;
+	assert_int_equal(rdc_rules_args_equal(&x, &y, why, sizeof why), 1);
+	assert_non_null(strstr(why, "entry 3"));
+	y.n_args = 4;
+	y.kernarg_size = 288;
+	assert_int_equal(rdc_rules_args_equal(&x, &y, why, sizeof why), 1);
+	assert_non_null(strstr(why, "kernarg_segment_size 280 vs 288"));
+	y.kernarg_size = 280;
+	y.kernarg_align = 16;
+	assert_int_equal(rdc_rules_args_equal(&x, &y, why, sizeof why), 1);
+	a2[2] = a1[2];
+	a2[2].value_kind = (char *)"global_buffer";
+	y.kernarg_align = 8;
+	y.args = a2;
+	assert_int_equal(rdc_rules_args_equal(&x, &y, why, sizeof why), 1);
+	assert_non_null(strstr(why, "global_buffer"));
+}
+
+static void test_digests(void **state)
+{
+	(void)state;
+	char buf[1024];
+	assert_int_equal(rdc_demangle(FA, buf, sizeof buf), 0);
+	assert_string_equal(buf, "void flash_attn_tile<256, 256, 4, 8, false>(char const*, char const*, "
+				 "char const*, char const*, char const*, int const*, float*, "
+				 "HIP_vector_type<float, 2u>*, float, float, float, float, unsigned int, "
+				 "float, int, HIP_vector_type<unsigned int, 3u>, int, int, int, int, int, "
+				 "int, int, int, int, int, int, long, int, int, long, int, int, int, int, "
+				 "int, long)");
+	assert_int_equal(rdc_demangle("MIOpenCvBwdWrW", buf, sizeof buf), RDC_E_FORMAT);
+	assert_int_equal(rdc_demangle("_Zgarbage", buf, sizeof buf), RDC_E_FORMAT);
+	assert_int_equal(rdc_demangle(FA, buf, 20), RDC_E_RANGE);
+	assert_int_equal(strlen(buf), 19);
+	uint8_t s[32];
+	char hex[65];
+	rdc_sha256("abc", 3, s);
+	rdc_sha256_hex(s, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_int_equal(rdc_rule_version("7.1", 3), 70100000);
+	assert_int_equal(rdc_rule_version("5.2.21153", 9), 50221153);
+	assert_int_equal(rdc_rule_version("7", 1), -1);
+	assert_int_equal(rdc_rule_version("7.100", 5), -1);
+	assert_string_equal(rdc_rule_action_name(RDC_RULE_OCCUPANCY), "occupancy");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin_rows),  cmocka_unit_test(test_demangled_family_hash),
+		cmocka_unit_test(test_allow_and_ranges), cmocka_unit_test(test_bad_rows),
+		cmocka_unit_test(test_occupancy),     cmocka_unit_test(test_args_equal),
+		cmocka_unit_test(test_digests),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
