@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 30-tools-special-files.sh — every input the rdnacompat tool opens by a
+# name the user gives (inspect FILE, RDNACOMPAT_TABLES, explain --log,
+# explain --table, report --log) refuses a FIFO, socket, directory,
+# character device and a symlink to each with a clear message and the
+# documented exit status, and never waits (audit 2026-12-02 H2, H4, W5).
+# Every run is under `timeout`: a regression fails (124) instead of hanging.
+set -u
+B=$1
+TOOL=$B/bin/rdnacompat
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x "$TOOL" ] || { echo "skip: no $TOOL" >&2; exit 77; }
+D=$(mktemp -d); trap 'rm -rf "$D"' EXIT
+mkfifo "$D/fifo"
+python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$D/sock"
+mkdir "$D/dir"
+ln -s "$D/fifo" "$D/l-fifo"; ln -s "$D/sock" "$D/l-sock"; ln -s "$D/dir" "$D/l-dir"; ln -s /dev/zero "$D/l-chr"
+LIB=${RDC_FIXTURES:-$B/fixtures}/host/libiota-1030.so
+# check NAME WANT_RC CMD...: CMD exits WANT_RC within 15 s and says "not a regular file".
+check() {
+  local name=$1 want=$2; shift 2
+  local rc=0
+  timeout 15 "$@" >"$D/out" 2>"$D/err" </dev/null || rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$D/err" >&2; fail "$name: rc=$rc, want $want (124 = hung)"; }
+  grep -q "not a regular file" "$D/err" || { cat "$D/err" >&2; fail "$name: no clear refusal"; }
+}
+for k in fifo sock dir /dev/zero l-fifo l-sock l-dir l-chr; do
+  p=$D/$k; [ "${k#/}" != "$k" ] && p=$k
+  check "inspect $k" 2 "$TOOL" inspect --gpu gfx1031 "$p"
+  check "explain --log $k" 1 "$TOOL" explain --log "$p"
+  check "explain --table $k" 2 "$TOOL" explain --table "$p" hipErrorNoBinaryForGpu
+  if [ -f "$LIB" ]; then
+    check "RDNACOMPAT_TABLES=$k inspect" 2 env RDNACOMPAT_TABLES="$p" "$TOOL" inspect --gpu gfx1031 "$LIB"
+  fi
+  check "report --log $k" 1 "$TOOL" report --simulated --card 1002:73df:c1 --no-doctor --log "$p" -o "$D/r.report"
+done
+echo "30-tools-special-files: ok"
