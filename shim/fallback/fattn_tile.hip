@@ -200,7 +200,7 @@ RDC_DEV void fb_fattn_tile(const char *Q, const char *K, const char *V, const ch
 
 		for (int k0 = kv0; k0 < kv1; k0 += RDC_FB_LANES) {
 			const int key = k0 + lane;
-			float s = -__builtin_huge_valf();
+			float s = rdc_bits2f(0xff800000u); // -inf
 			if (act && !bad_d && key < kv1) {
 				s = dot_row(sh_q[g], Kh + (long long)nb11 * key, DKQ, kvec);
 				if (softcap != 0.0f)
