@@ -113,7 +113,7 @@ static int write_cpu(unsigned n_gpus)
 		snprintf(rel, sizeof rel, "/kfd/topology/nodes/0/io_links/%u/properties", i);
 		rc |= put(rel, "type 2\nversion_major 0\nversion_minor 0\nnode_from 0\nnode_to %u\n"
 			       "weight 20\nmin_latency 0\nmax_latency 0\nmin_bandwidth 312\n"
-			       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 1\n", i + 1);
+			       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 0\n", i + 1);
 	}
 	return rc;
 }
@@ -165,7 +165,7 @@ static int write_gpu(unsigned i, const struct rdc_sim_gpu *g)
 	snprintf(rel, sizeof rel, "%s/io_links/0/properties", base);
 	rc |= put(rel, "type 2\nversion_major 0\nversion_minor 0\nnode_from %u\nnode_to 0\n"
 		       "weight 20\nmin_latency 0\nmax_latency 0\nmin_bandwidth 312\n"
-		       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 1\n", node);
+		       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 0\n", node);
 	if (rdc_proc_from_version(g->major, g->minor, g->step, procs[node], sizeof procs[node]))
 		snprintf(procs[node], sizeof procs[node], "%s", g->proc);
 	return rc;
