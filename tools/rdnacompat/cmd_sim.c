@@ -3,7 +3,8 @@
  * cmd_sim.c — `rdnacompat sim --gpu TARGET [--gpu TARGET ...] [--card NAME |
  * --pci ID] -- CMD [ARGS]`: run CMD on simulated AMD GPUs.  Sets
  * RDNACOMPAT_SIM_GPUS (and RDNACOMPAT_SIM_TRACE / _VERBOSE) and puts the
- * simulator's libhsakmt.so.1 first on LD_LIBRARY_PATH, then execs CMD.
+ * simulator (librdnacompat-sim.so, which emulates /dev/kfd, the render nodes
+ * and sysfs) first in LD_PRELOAD, then execs CMD.
  * The simulator is docs/SIMGPU.md; kernels are not executed.
  */
 #include <errno.h>
@@ -21,8 +22,9 @@ static void usage(FILE *f)
 {
 	fputs("usage: rdnacompat sim [--gpu TARGET [--card NAME | --pci ID]]... [OPTIONS] -- CMD [ARGS...]\n"
 	      "\n"
-	      "Runs CMD with Debian's real ROCm 5.2.3 stack (ROCR, HIP, rocminfo, ROCm libraries)\n"
-	      "seeing simulated AMD GPUs: a test-only replacement of the KFD thunk libhsakmt.so.1.\n"
+	      "Runs CMD with Debian's real ROCm stack (ROCR, HIP, rocminfo, ROCm libraries)\n"
+	      "seeing simulated AMD GPUs: a test-only preloaded library that emulates /dev/kfd,\n"
+	      "the render nodes and the sysfs topology below the real thunk.\n"
 	      "KERNELS ARE NOT EXECUTED: dispatches are retired (and traced), so kernel results are\n"
 	      "garbage; memory copies (SDMA) really move bytes.  For testing code-object selection,\n"
 	      "HSA_OVERRIDE_GFX_VERSION and the shim without an AMD GPU.  See docs/SIMGPU.md.\n"
@@ -38,7 +40,7 @@ static void usage(FILE *f)
 	      "  --print-env      print the environment that would be set, do not run CMD\n"
 	      "  (HSA_OVERRIDE_GFX_VERSION[_<node>] in the environment is honoured like the real thunk.)\n"
 	      "\n"
-	      "The simulator is sim/libhsakmt.so.1 beside the tool's directory (build tree),\n"
+	      "The simulator is sim/librdnacompat-sim.so beside the tool's directory (build tree),\n"
 	      "../lib/rdnacompat/sim/ when installed, or RDNACOMPAT_SIM_LIB.\n"
 	      "\n"
 	      "exit: CMD's exit status (exec replaces this process); 2 usage or setup error,\n"
@@ -46,17 +48,11 @@ static void usage(FILE *f)
 	      f);
 }
 
-static char *sim_lib_dir(void)
+static char *sim_lib(void)
 {
-	static const char *const rel[] = { "../sim/libhsakmt.so.1", "../lib/rdnacompat/sim/libhsakmt.so.1",
-					   NULL };
-	char *lib = rdc_find_shipped("RDNACOMPAT_SIM_LIB", rel);
-	if (!lib)
-		return NULL;
-	char *slash = strrchr(lib, '/');
-	if (slash)
-		*slash = 0;
-	return lib;
+	static const char *const rel[] = { "../sim/librdnacompat-sim.so",
+					   "../lib/rdnacompat/sim/librdnacompat-sim.so", NULL };
+	return rdc_find_shipped("RDNACOMPAT_SIM_LIB", rel);
 }
 
 static int set(const char *k, const char *v, bool print)
@@ -150,15 +146,17 @@ int rdc_cmd_sim(int argc, char **argv)
 	}
 	if (n == 0)
 		rdc_sb_add(&spec, "gfx1031");
-	char *dir = sim_lib_dir();
+	char *dir = sim_lib();
 	if (!dir) {
-		fprintf(stderr, "rdnacompat sim: the simulator (sim/libhsakmt.so.1) was not found beside "
+		fprintf(stderr, "rdnacompat sim: the simulator (sim/librdnacompat-sim.so) was not found beside "
 				"the tool; build it (make) or set RDNACOMPAT_SIM_LIB\n");
 		rdc_sb_free(&spec);
 		return 2;
 	}
 	struct rdc_sbuf ld = { 0 };
-	const char *old = getenv("LD_LIBRARY_PATH");
+	/* The simulator first: the shim's real-function lookup may skip an
+	 * interposer loaded after it. */
+	const char *old = getenv("LD_PRELOAD");
 	rdc_sb_printf(&ld, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
 	char *abs_trace = NULL;
 	if (trace && trace[0] != '/') {
@@ -170,7 +168,7 @@ int rdc_cmd_sim(int argc, char **argv)
 		}
 	}
 	int rc = set("RDNACOMPAT_SIM_GPUS", rdc_sb_str(&spec), print) ||
-		 set("LD_LIBRARY_PATH", rdc_sb_str(&ld), print) ||
+		 set("LD_PRELOAD", rdc_sb_str(&ld), print) ||
 		 (trace && set("RDNACOMPAT_SIM_TRACE", abs_trace ? abs_trace : trace, print)) ||
 		 (verbose && set("RDNACOMPAT_SIM_VERBOSE", "1", print));
 	free(abs_trace);
