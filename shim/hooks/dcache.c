@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dcache.h"
@@ -552,6 +554,62 @@ static bool write_all(int fd, const void *p, size_t n, uint64_t *sum)
 	return true;
 }
 
+static struct mrec *find(struct rdc_dc_lib *L, uint64_t off, const struct rdc_target *t);
+static void write_locked(struct rdc_dc_lib *L, char *tmp, size_t tmp_size);
+
+/* The lock that serialises writers of one cache file across processes: an
+ * flock on "<file>.lock" (the cache file itself is replaced by rename, so it
+ * cannot carry the lock).  Waits up to ~2 s for another writer; -1 when the
+ * lock cannot be had (then nothing is written: the decisions are only
+ * redone next time). */
+static int lock_file(const struct rdc_dc_lib *L)
+{
+	char lk[1100];
+	snprintf(lk, sizeof lk, "%s.lock", L->file);
+	int fd = high_fd(rdc_open_file(lk, O_RDWR | O_CREAT, 0600, RDC_OPEN_REG, NULL));
+	if (fd < 0)
+		return -1;
+	for (int i = 0; i < 200; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	close(fd);
+	return -1;
+}
+
+/* Under the lock: what another process wrote since we loaded (same key)
+ * joins our records, so concurrent processes keep every decision.  Ours
+ * win where both decided the same bundle and target. */
+static void merge_from_disk(struct rdc_dc_lib *L)
+{
+	struct rdc_dc_lib disk;
+	memset(&disk, 0, sizeof disk);
+	memcpy(disk.file, L->file, sizeof disk.file);
+	disk.key = L->key;
+	if (load(&disk) != NULL)
+		return;
+	size_t merged = 0;
+	for (size_t i = 0; i < disk.n; i++) {
+		struct mrec *d = &disk.recs[i];
+		if (find(L, d->r.bundle_off, &d->r.target))
+			continue;
+		struct mrec *m = add_rec(L);
+		if (!m)
+			break;
+		*m = *d;
+		d->ref = NULL;   /* now L's */
+		merged++;
+	}
+	free_lib_recs(&disk);
+	if (merged)
+		rdc_logf(RDC_LOG_DEBUG, "cache: %s: %zu decisions of other processes kept", L->file,
+			 merged);
+}
+
 static void save(struct rdc_dc_lib *L)
 {
 	char tmp[1100];
@@ -560,7 +618,19 @@ static void save(struct rdc_dc_lib *L)
 			 dir);
 		return;
 	}
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", L->file, (long)getpid());
+	int lk = lock_file(L);
+	if (lk < 0) {
+		rdc_logf(RDC_LOG_DEBUG, "cache: %s: no lock; not written", L->file);
+		return;
+	}
+	merge_from_disk(L);
+	write_locked(L, tmp, sizeof tmp);
+	close(lk);   /* releases the flock */
+}
+
+static void write_locked(struct rdc_dc_lib *L, char *tmp, size_t tmp_size)
+{
+	snprintf(tmp, tmp_size, "%s.tmp.%ld", L->file, (long)getpid());
 	int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
 	int fd = (int)syscall(SYS_openat, AT_FDCWD, tmp, flags, 0600);
 	if (fd < 0 && errno == EEXIST) {   /* left by a crashed process of our pid */

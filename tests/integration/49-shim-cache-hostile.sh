@@ -8,7 +8,7 @@
 # ignored.  H3: a FIFO named like the cache file hung the program; now a
 # FIFO, socket, directory, character device or symlink (to any of them or to
 # a good cache file) is ignored without blocking.  W3: two processes at
-# once keep both their decisions (merged under a lock before the rename).
+# once keep both their decisions (merged under an flock before the rename).
 # Every run is under `timeout`, so a regression fails instead of hanging.
 . "$(dirname "$0")/shim/common.sh"
 build vadd1030 "$S/vadd.hip" --offload-arch=gfx1030
@@ -92,4 +92,21 @@ for kind in $kinds; do
   grep -q "cache: .*not a regular file" "$T/s-$kind.log" || fail "cache file is a $kind: not reported"
 done
 rm -rf "$f"
+
+# W3: processes at once (one per device target) keep every decision: each
+# re-reads and merges under the lock before its rename.  Three rounds of two.
+nrecs() { $PY -c 'import struct,sys; print(struct.unpack_from("<I", open(sys.argv[1],"rb").read(), 36)[0])' "$1"; }
+for round in 1 2 3; do
+  rm -rf "$C"
+  for g in gfx1031 gfx1032; do
+    timeout 60 env LD_PRELOAD="$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=$g HSA_ENABLE_SDMA=0 \
+      "$T/vadd1030" >/dev/null 2>&1 &
+  done
+  wait
+  f=$(ls "$C"/rdnacompat/vadd1030-*.dc 2>/dev/null | head -1)
+  [ -n "$f" ] || fail "parallel round $round: no cache file"
+  n=$(nrecs "$f")
+  [ "$n" -eq 2 ] || fail "parallel round $round: $n decisions kept, want 2 (one per target)"
+done
+ls "$C"/rdnacompat/*.tmp.* >/dev/null 2>&1 && fail "temp file left behind"
 echo "49-shim-cache-hostile: ok"
