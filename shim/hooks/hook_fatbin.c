@@ -198,7 +198,7 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 		pthread_mutex_unlock(&rdc_fatbin_lock);
 	}
 	if (h)
-		rdc_route_note_fatbin(h, e ? e->wrapper.binary : w->binary, data); /* kernel rules */
+		rdc_route_note_fatbin(h, e ? e->wrapper.binary : w->binary, w->binary, data); /* rules */
 	rdc_guard_leave();
 	errno = saved;
 	return h;

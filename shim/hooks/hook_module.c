@@ -247,7 +247,7 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 	const void *use = e && e->region.bundle ? e->region.bundle : image;
 	hipError_t err = CALL_REAL(use);
 	if (err == hipSuccess)
-		rdc_route_note_module(*module, use, NULL, caller); /* kernel rules */
+		rdc_route_note_module(*module, use, image, NULL, caller); /* kernel rules */
 	if (use != image) {
 		if (err == hipSuccess)
 			track(*module, e);
@@ -316,8 +316,8 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 		err = real(module, fname);
 	}
 	if (err == hipSuccess) /* kernel rules */
-		rdc_route_note_module(*module, e && e->region.bundle ? e->region.bundle : NULL, fname,
-				      __builtin_return_address(0));
+		rdc_route_note_module(*module, e && e->region.bundle ? e->region.bundle : NULL, NULL,
+				      fname, __builtin_return_address(0));
 	rdc_guard_leave();
 	errno = saved;
 	return err;

@@ -220,14 +220,12 @@ static void check_fallback(struct rdc_route *r, const struct rdc_kernel *orig, c
 
 /* ---- load time --------------------------------------------------------------- */
 
-static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const char *lib,
-			 const char *dev, const struct rdc_tables *t)
+static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8_t *sum,
+			 const char *lib, const char *dev, const struct rdc_tables *t)
 {
 	struct rdc_codeobj co;
 	if (rdc_codeobj_parse(p, n, RDC_CO_DESCRIPTORS, &co, NULL) != 0)
 		return;
-	uint8_t sum[32];
-	rdc_sha256(p, n, sum);
 	for (size_t i = 0; i < co.n_kernels; i++) {
 		const struct rdc_kernel *k = &co.kernels[i];
 		if (!k->name)
@@ -253,7 +251,7 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const char 
 			continue;
 		}
 		r->owner = owner;
-		snprintf(r->device, sizeof r->device, "%s", dev);
+		snprintf(r->device, sizeof r->device, "%.*s", RDC_PROC_MAX - 1, dev);
 		r->k = *k;
 		strip(&r->k);
 		r->occupancy = m.occupancy;
@@ -282,19 +280,72 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const char 
 	rdc_codeobj_free(&co);
 }
 
-void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const char *lib)
+/* Measure a container at `image` (size 0: from the readable mappings). */
+static uint64_t extent_of(const void *image, uint64_t size)
+{
+	if (size)
+		return size;
+	uint64_t avail = rdc_readable_extent(image);
+	if (!avail || (rdc_is_bundle(image, avail) ? rdc_bundle_extent(image, avail, &size, NULL)
+						   : rdc_elf_extent(image, avail, &size)))
+		return 0;
+	return size;
+}
+
+/* The code object for processor `dev` in a container (bundle or bare ELF):
+ * its own entry; with `compat`, else the most preferred compatible one.
+ * *b is to be freed by the caller (rdc_bundle_free) when 0 is returned. */
+static int entry_for(const void *img, uint64_t size, const char *dev, bool compat, const uint8_t **p,
+		     size_t *n, struct rdc_bundle *b)
+{
+	memset(b, 0, sizeof *b);
+	if (rdc_is_codeobj(img, size)) {
+		struct rdc_codeobj co;
+		if (rdc_codeobj_parse(img, size, RDC_CO_HEADER_ONLY, &co, NULL) != 0)
+			return RDC_E_FORMAT;
+		bool same = !strcmp(co.target.proc, dev);
+		rdc_codeobj_free(&co);
+		if (!same && !compat)
+			return RDC_E_NOTFOUND;
+		*p = img;
+		*n = (size_t)size;
+		return 0;
+	}
+	if (rdc_bundle_parse(img, size, b, NULL) != 0)
+		return RDC_E_FORMAT;
+	const struct rdc_compat_edge *edges[16];
+	size_t ne = compat ? rdc_compat_edges_for(rdc_tables(), dev, edges, 16) : 0;
+	for (size_t pass = 0; pass <= ne; pass++) {
+		if (pass && !rdc_edge_usable(edges[pass - 1]))
+			continue;
+		const char *want = pass == 0 ? dev : edges[pass - 1]->code;
+		for (size_t i = 0; i < b->n_entries; i++) {
+			const struct rdc_bundle_entry *e = &b->entries[i];
+			if (e->parsed.has_target && e->size && !strcmp(e->parsed.target.proc, want)) {
+				*p = e->data;
+				*n = (size_t)e->size;
+				return 0;
+			}
+		}
+	}
+	rdc_bundle_free(b);
+	memset(b, 0, sizeof *b);
+	return RDC_E_NOTFOUND;
+}
+
+void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const void *orig,
+			  uint64_t orig_size, const char *lib)
 {
 	const struct rdc_tables *t = rdc_tables();
 	if (!t || !t->n_rules || !image || !owner)
 		return;
 	/* The runtime version is checked when a rule is used: asking HIP now
 	 * (inside __hipRegisterFatBinary) would start it early. */
-	uint32_t rt = 0;
 	char devs[RDC_MAX_DEVICES][RDC_PROC_MAX];
 	size_t nd = 0;
 	for (size_t i = 0; i < rdc_devices_count() && nd < RDC_MAX_DEVICES; i++) {
 		const struct rdc_device *d = rdc_device_get(i);
-		if (!d || d->mode == RDC_MODE_OFF || !rdc_rules_any_for(t, d->target.proc, rt, rdc_cfg.opt_in))
+		if (!d || d->mode == RDC_MODE_OFF || !rdc_rules_any_for(t, d->target.proc, 0, rdc_cfg.opt_in))
 			continue;
 		size_t j;
 		for (j = 0; j < nd && strcmp(devs[j], d->target.proc); j++)
@@ -304,34 +355,32 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 	}
 	if (!nd)
 		return; /* the common case: no rule can concern these devices */
-	if (!size) {
-		uint64_t avail = rdc_readable_extent(image);
-		if (!avail || (rdc_is_bundle(image, avail) ? rdc_bundle_extent(image, avail, &size, NULL)
-							   : rdc_elf_extent(image, avail, &size)))
-			return;
-	}
-	if (rdc_is_codeobj(image, size)) {
-		struct rdc_codeobj co;
-		if (rdc_codeobj_parse(image, size, RDC_CO_HEADER_ONLY, &co, NULL) != 0)
-			return;
-		for (size_t j = 0; j < nd; j++)
-			if (!strcmp(devs[j], co.target.proc))
-				note_codeobj(owner, image, size, lib, devs[j], t);
-		rdc_codeobj_free(&co);
+	if (!(size = extent_of(image, size)))
 		return;
+	if (!orig || orig == image) {
+		orig = image;
+		orig_size = size;
+	} else if (!(orig_size = extent_of(orig, orig_size))) {
+		orig = NULL;
 	}
-	struct rdc_bundle b;
-	if (rdc_bundle_parse(image, size, &b, NULL) != 0)
-		return;
-	for (size_t j = 0; j < nd; j++)
-		for (size_t i = 0; i < b.n_entries; i++) {
-			const struct rdc_bundle_entry *e = &b.entries[i];
-			if (e->parsed.has_target && e->size && !strcmp(e->parsed.target.proc, devs[j])) {
-				note_codeobj(owner, e->data, (size_t)e->size, lib, devs[j], t);
-				break;
-			}
+	for (size_t j = 0; j < nd; j++) {
+		const uint8_t *p, *op;
+		size_t n, on;
+		struct rdc_bundle b, ob;
+		if (entry_for(image, size, devs[j], false, &p, &n, &b) != 0)
+			continue;
+		/* the hash a rule names is of the code object as shipped: the
+		 * original's entry for the device, else the one it was mapped from */
+		uint8_t sum[32];
+		bool have_sum = false;
+		if (orig && entry_for(orig, orig_size, devs[j], true, &op, &on, &ob) == 0) {
+			rdc_sha256(op, on, sum);
+			have_sum = true;
+			rdc_bundle_free(&ob);
 		}
-	rdc_bundle_free(&b);
+		note_codeobj(owner, p, n, have_sum ? sum : NULL, lib, devs[j], t);
+		rdc_bundle_free(&b);
+	}
 }
 
 void rdc_route_forget(uint64_t owner)
@@ -503,23 +552,24 @@ static void object_of(const void *addr, char *buf, size_t n)
 		buf[0] = '\0';
 }
 
-void rdc_route_note_fatbin(void **handle, const void *bundle, const void *wrapper)
+void rdc_route_note_fatbin(void **handle, const void *bundle, const void *orig, const void *wrapper)
 {
 	if (!handle || !bundle || !rdc_tables() || !rdc_tables()->n_rules)
 		return;
 	char lib[512];
 	object_of(wrapper, lib, sizeof lib);
-	rdc_route_note_image((uint64_t)(uintptr_t)handle, bundle, 0, lib[0] ? lib : NULL);
+	rdc_route_note_image((uint64_t)(uintptr_t)handle, bundle, 0, orig, 0, lib[0] ? lib : NULL);
 }
 
-void rdc_route_note_module(void *module, const void *image, const char *path, const void *caller)
+void rdc_route_note_module(void *module, const void *image, const void *orig, const char *path,
+			   const void *caller)
 {
 	if (!module || !rdc_tables() || !rdc_tables()->n_rules)
 		return;
 	char lib[512];
 	object_of(caller, lib, sizeof lib);
-	if (image) {
-		rdc_route_note_image((uint64_t)(uintptr_t)module, image, 0, lib[0] ? lib : NULL);
+	if (image && orig) {
+		rdc_route_note_image((uint64_t)(uintptr_t)module, image, 0, orig, 0, lib[0] ? lib : NULL);
 		return;
 	}
 	if (!path)
@@ -529,7 +579,9 @@ void rdc_route_note_module(void *module, const void *image, const char *path, co
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m != MAP_FAILED) {
-			rdc_route_note_image((uint64_t)(uintptr_t)module, m, (uint64_t)st.st_size,
+			/* the file as shipped; HIP got `image` when the shim rebuilt it */
+			rdc_route_note_image((uint64_t)(uintptr_t)module, image ? image : m,
+					     image ? 0 : (uint64_t)st.st_size, m, (uint64_t)st.st_size,
 					     lib[0] ? lib : NULL);
 			munmap(m, (size_t)st.st_size);
 		}

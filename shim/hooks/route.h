@@ -45,17 +45,21 @@ extern atomic_size_t rdc_route_active;
 uint32_t rdc_route_runtime(void);
 
 /* A code object container HIP now uses for `owner`: a bundle (plain or
- * CCOB) or a bare ELF of `size` bytes at `image` (size 0: measure).  `lib`:
+ * CCOB) or a bare ELF of `size` bytes at `image` (size 0: measure); `orig`
+ * the container as shipped (NULL or `image`: the same), whose entry for the
+ * device — or the one it was mapped from — gives the SHA-256.  `lib`:
  * the file the code came from, for scope globs.  For every device whose
  * true processor has an entry here, every kernel is matched once; matched
  * kernels become routes.  Never fails the caller: problems are logged. */
-void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const char *lib);
+void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const void *orig,
+			  uint64_t orig_size, const char *lib);
 /* Call sites: after HIP accepted a fat binary (the bundle it was given;
  * `wrapper`: the program's wrapper, whose object names the library), and
  * after a module load (the image HIP loaded, or the file `path`; `caller`:
  * the loader's return address, whose object names the library). */
-void rdc_route_note_fatbin(void **handle, const void *bundle, const void *wrapper);
-void rdc_route_note_module(void *module, const void *image, const char *path, const void *caller);
+void rdc_route_note_fatbin(void **handle, const void *bundle, const void *orig, const void *wrapper);
+void rdc_route_note_module(void *module, const void *image, const void *orig, const char *path,
+			   const void *caller);
 /* The module/fat binary `owner` is gone: drop its routes. */
 void rdc_route_forget(uint64_t owner);
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 61-rules-deny.sh — the built-in `deny` row of tables/kernels.tsv
+# (MIOpenCvBwdWrW from libMIOpen.so* on gfx1031, provisional: applied only
+# with RDNACOMPAT_OPT_IN=1) on a simulated gfx1031 running gfx1030 code.  A
+# stand-in libMIOpen.so.1 loads a code object holding MIOpenCvBwdWrW and
+# another solver's kernel, probes MIOpenCvBwdWrW with hipModuleGetFunction
+# and takes the other solver when that fails:
+#   - without opt-in (provisional row off): MIOpenCvBwdWrW runs;
+#   - with opt-in: the probe gets hipErrorNotFound, one log line says why,
+#     the other solver runs, MIOpenCvBwdWrW is never dispatched, exit 0;
+#   - the same code object loaded by another library: the row does not apply.
+. "$(dirname "$0")/shim/common.sh"
+mkdir -p "$T/miopen"
+co=$T/miopen/kern1030.hsaco   # a bare code object: its SHA-256 is the file's
+if [ ! -s "$co" ] || [ "$S/miopen_kern.hip" -nt "$co" ]; then
+  hipcc --genco --offload-arch=gfx1030 --no-gpu-bundle-output "$S/miopen_kern.hip" -o "$co" >"$T/miopen.log" 2>&1 ||
+    { cat "$T/miopen.log" >&2; fail "hipcc --genco"; }
+fi
+build miopen/libMIOpen.so.1 "$S/miopen_stub.cpp" -shared -fPIC
+cp "$T/miopen/libMIOpen.so.1" "$T/miopen/libother.so"
+build miopen_main "$S/miopen_main.cpp" -L"$T/miopen" -l:libMIOpen.so.1 -Wl,-rpath,"$T/miopen"
+build other_main "$S/miopen_main.cpp" -L"$T/miopen" -l:libother.so -Wl,-rpath,"$T/miopen"
+
+ran() { # TRACE -> the non-blit kernels dispatched, one a line
+  $PY -c 'import json,sys; [print(json.loads(l)["kernel"]) for l in open(sys.argv[1]) if not json.loads(l)["kernel"].startswith("rocr-blit")]' "$1"
+}
+
+# 1. provisional row off by default
+rm -f "$T/d.trace"
+rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/d.trace" shim gfx1031 "$T/miopen_main" "$co" \
+  >"$T/d.out" 2>"$T/d.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/d.err" "$T/d.out" >&2; fail "without opt-in: rc=$rc"; }
+grep -q "^ran MIOpenCvBwdWrW: 0" "$T/d.out" || fail "without opt-in the preferred kernel did not run"
+[ "$(ran "$T/d.trace")" = "MIOpenCvBwdWrW" ] || fail "trace without opt-in: $(ran "$T/d.trace")"
+grep -q "rule-deny" "$T/d.err" && fail "provisional row applied without opt-in"
+
+# 2. opt-in: not found, the program takes its own path
+rm -f "$T/d.trace"
+rc=0; RDNACOMPAT_OPT_IN=1 RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/d.trace" shim gfx1031 \
+  "$T/miopen_main" "$co" >"$T/d.out" 2>"$T/d.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/d.err" "$T/d.out" >&2; fail "with opt-in: rc=$rc"; }
+nf=$(sed -n 's/^ *hipErrorNotFound = \([0-9]*\),.*/\1/p' /usr/include/hip/hip_runtime_api.h)
+grep -q "^probe MIOpenCvBwdWrW: $nf" "$T/d.out" || fail "probe did not get hipErrorNotFound: $(cat "$T/d.out")"
+grep -q "^ran other_solver: 0" "$T/d.out" || fail "the other solver did not run"
+[ "$(ran "$T/d.trace")" = "other_solver" ] || fail "trace with opt-in: $(ran "$T/d.trace")"
+[ "$(grep -c 'rule-deny: kernel=MIOpenCvBwdWrW device=gfx1031 answer=hipErrorNotFound' "$T/d.err")" -eq 1 ] ||
+  { cat "$T/d.err" >&2; fail "want one rule-deny line"; }
+grep -q "rule: kernel=MIOpenCvBwdWrW lib=$T/miopen/libMIOpen.so.1 device=gfx1031 actions=deny" "$T/d.err" ||
+  fail "no rule line naming libMIOpen.so.1"
+
+# 3. another library loading the same code object: out of scope
+rm -f "$T/d.trace"
+rc=0; RDNACOMPAT_OPT_IN=1 RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/d.trace" shim gfx1031 \
+  "$T/other_main" "$co" >"$T/d.out" 2>"$T/d.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/d.err" >&2; fail "other library: rc=$rc"; }
+[ "$(ran "$T/d.trace")" = "MIOpenCvBwdWrW" ] || fail "scope: denied for another library"
+
+# 4. a user rule scoped by the code object's hash denies it for any library
+sum=$(sha256sum "$co" | cut -c1-64)
+printf '[kernels]\nMIOpen*\tsha256:%s\tgfx1031\t*\tdeny\treviewed\ttest\t61-rules-deny\n' "$sum" >"$T/d.tsv"
+rm -f "$T/d.trace"
+rc=0; RDNACOMPAT_TABLES="$T/d.tsv" RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/d.trace" shim gfx1031 \
+  "$T/other_main" "$co" >"$T/d.out" 2>"$T/d.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/d.err" >&2; fail "hash rule: rc=$rc"; }
+[ "$(ran "$T/d.trace")" = "other_solver" ] || fail "hash scope: $(ran "$T/d.trace")"
+echo "61-rules-deny: ok"
