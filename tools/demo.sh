@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # demo.sh BUILD — the problem rdnacompat solves, shown on a simulated
 # AMD Radeon RX 6700 XT (gfx1031) with Debian's real ROCm 5.2.3 stack.
-# No AMD GPU is needed: build/sim/libhsakmt.so.1 replaces the KFD thunk.
+# No AMD GPU is needed: build/sim/librdnacompat-sim.so (preloaded) emulates /dev/kfd below the real thunk.
 # The simulated GPU does NOT execute kernels (dispatches are retired and
 # traced; copies are real), see docs/SIMGPU.md.
 #   (1) a program built for gfx1030 only aborts on gfx1031 (hipErrorNoBinaryForGpu);
@@ -14,8 +14,8 @@ BUILD=$(cd "${1:-build}" && pwd)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 DEMO="$BUILD/demo"
 mkdir -p "$DEMO/bin"
-SIM="$BUILD/sim"
-[ -f "$SIM/libhsakmt.so.1" ] || { echo "demo: $SIM/libhsakmt.so.1 not built (make)" >&2; exit 1; }
+SIM="$BUILD/sim/librdnacompat-sim.so"
+[ -f "$SIM" ] || { echo "demo: $SIM not built (make)" >&2; exit 1; }
 for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\)=.*/\1/p'); do unset "$v"; done
 export RDNACOMPAT_SIM_GPUS=gfx1031
 
@@ -28,12 +28,9 @@ if [ ! -x "$prog" ] || [ "$SRC/tests/integration/progs/sim_iota.hip" -nt "$prog"
   hipcc --offload-arch=gfx1030 -O1 -o "$prog" "$SRC/tests/integration/progs/sim_iota.hip" ||
     { echo "demo: hipcc failed" >&2; exit 1; }
 fi
-# rocminfo's own pre-checks (lsmod | grep amdgpu, open /dev/kfd): test shims.
-printf '#!/bin/sh\necho "Module                  Size  Used by"\necho "amdgpu               1  0"\n' > "$DEMO/bin/lsmod"
-chmod +x "$DEMO/bin/lsmod"
-cc -shared -fPIC -O2 -o "$DEMO/kfd_open_shim.so" "$SRC/tests/integration/progs/kfd_open_shim.c" -ldl || exit 1
-rocminfo_sim() {
-  env PATH="$DEMO/bin:$PATH" LD_PRELOAD="$DEMO/kfd_open_shim.so" LD_LIBRARY_PATH="$SIM" "$@" timeout 60 rocminfo 2>&1 |
+# rocminfo's own pre-checks (lsmod | grep amdgpu, open /dev/kfd) are answered by the simulator.
+rocminfo_sim() { # [EXTRA_PRELOAD]
+  env LD_PRELOAD="$SIM${1:+:$1}" timeout 60 rocminfo 2>&1 |
     grep -E '^  (Name|Marketing Name): ' | grep -A1 -E 'Name: +gfx'
 }
 
@@ -42,17 +39,17 @@ show "rocminfo"
 rocminfo_sim
 
 say "(1) A program built with hipcc --offload-arch=gfx1030 only"
-show "LD_LIBRARY_PATH=build/sim $prog"
-(LD_LIBRARY_PATH="$SIM" timeout 60 "$prog" 2>&1); rc=$?
+show "LD_PRELOAD=build/sim/librdnacompat-sim.so $prog"
+(LD_PRELOAD="$SIM" timeout 60 "$prog" 2>&1); rc=$?
 echo "(exit status $rc: HIP 5.2 found no code object for gfx1031 and called abort())"
 [ $rc -eq 134 ] || echo "demo: unexpected exit status $rc" >&2
 
 say "(2) The usual workaround: HSA_OVERRIDE_GFX_VERSION=10.3.0"
 show "HSA_OVERRIDE_GFX_VERSION=10.3.0 $prog"
-HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_LIBRARY_PATH="$SIM" timeout 60 "$prog" 2>&1
+HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD="$SIM" timeout 60 "$prog" 2>&1
 echo "(exit status $?)"
 show "HSA_OVERRIDE_GFX_VERSION=10.3.0 rocminfo"
-rocminfo_sim HSA_OVERRIDE_GFX_VERSION=10.3.0
+HSA_OVERRIDE_GFX_VERSION=10.3.0 rocminfo_sim
 echo "The RX 6700 XT now says it is a gfx1030, for every program and every GPU of the"
 echo "process: the lie is global. (Simulated: kernels were dispatched, not executed.)"
 
@@ -61,11 +58,11 @@ say "(3) rdnacompat: the same program with the shim, per code object"
 SHIM="$BUILD/librdnacompat.so"
 [ -f "$SHIM" ] || { echo "demo: $SHIM not built (make)" >&2; exit 1; }
 show "LD_PRELOAD=build/librdnacompat.so RDNACOMPAT_LOG=info $prog"
-LD_PRELOAD="$SHIM" RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$DEMO/trace.jsonl" LD_LIBRARY_PATH="$SIM" \
+LD_PRELOAD="$SIM:$SHIM" RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$DEMO/trace.jsonl" \
   timeout 60 "$prog" 2>&1
 echo "(exit status $?)"
 show "rocminfo   # with the shim loaded: still the truth"
-rocminfo_sim LD_PRELOAD="$DEMO/kfd_open_shim.so $SHIM"
+rocminfo_sim "$SHIM"
 if [ -s "$DEMO/trace.jsonl" ]; then
   echo "The simulator's trace: which code object each kernel was dispatched from:"
   grep -v '"rocr-blit' "$DEMO/trace.jsonl" | sed -n 's/.*"gpu":\([0-9]*\).*"target":"\([^"]*\)","kernel":"\([^"]*\)".*/  gpu \1: \3 from a \2 code object/p' | sort -u
