@@ -33,18 +33,11 @@ ASFLAGS=(-target amdgcn-amd-amdhsa -mcode-object-version=5)
 ins="-input=/dev/null"
 tgts="host-x86_64-unknown-linux"
 for t in "${TARGETS[@]}"; do
-  objs=()
-  for src in "$here"/fattn_tile.hip "$here"/fattn_combine.hip; do
-    b=$(basename "$src" .hip)
-    "$FB_CLANG" "${CFLAGS[@]}" --offload-arch="$t" -S "$src" -o "$tmp/$b-$t.s"
-    if [ "$b" = fattn_combine ]; then
-      python3 "$here/meta_dynlds.py" asm "$tmp/$b-$t.s" "$tmp/$b-$t.p.s" rdnacompat_fb_fattn_combine
-      mv "$tmp/$b-$t.p.s" "$tmp/$b-$t.s"
-    fi
-    "$FB_CLANG" "${ASFLAGS[@]}" -mcpu="$t" -c "$tmp/$b-$t.s" -o "$tmp/$b-$t.o"
-    objs+=("$tmp/$b-$t.o")
-  done
-  "$FB_LLD_DIR/ld.lld" -shared --no-undefined "${objs[@]}" -o "$tmp/$t.co"
+  # one translation unit -> one code object with one metadata note
+  "$FB_CLANG" "${CFLAGS[@]}" --offload-arch="$t" -S "$here/fallback_kernels.hip" -o "$tmp/$t.s"
+  python3 "$here/meta_dynlds.py" asm "$tmp/$t.s" "$tmp/$t.p.s" rdnacompat_fb_fattn_combine
+  "$FB_CLANG" "${ASFLAGS[@]}" -mcpu="$t" -c "$tmp/$t.p.s" -o "$tmp/$t.o"
+  "$FB_LLD_DIR/ld.lld" -shared --no-undefined "$tmp/$t.o" -o "$tmp/$t.co"
   python3 "$here/meta_dynlds.py" elf "$tmp/$t.co" "$out/fallback/$t.co"
   ins="$ins -input=$out/fallback/$t.co"
   tgts="$tgts,hipv4-amdgcn-amd-amdhsa--$t"
