@@ -12,7 +12,7 @@ mkdir -p "$T"
 skip() { echo "skip: $*" >&2; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -f "$SHIM" ] || skip "no $SHIM"
-[ -f "$SIM/libhsakmt.so.1" ] || skip "no simulator at $SIM"
+[ -f "$SIM/librdnacompat-sim.so" ] || skip "no simulator at $SIM"
 command -v hipcc >/dev/null || skip "no hipcc"
 [ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 ] || skip "no libamdhip64.so.5"
 PY=/usr/bin/python3
@@ -30,12 +30,12 @@ build() {
 # sim GPUS CMD... : run on the simulated GPUs without the shim.
 sim() {
   local gpus=$1; shift
-  env LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS="$gpus" HSA_ENABLE_SDMA=0 timeout 120 "$@"
+  env LD_PRELOAD="$SIM/librdnacompat-sim.so" RDNACOMPAT_SIM_GPUS="$gpus" HSA_ENABLE_SDMA=0 timeout 120 "$@"
 }
 # shim GPUS CMD... : the same under LD_PRELOAD of the shim.
 shim() {
   local gpus=$1; shift
-  env LD_PRELOAD="$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS="$gpus" HSA_ENABLE_SDMA=0 \
+  env LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" RDNACOMPAT_SIM_GPUS="$gpus" HSA_ENABLE_SDMA=0 \
     timeout 120 "$@"
 }
 # kernels_on TRACE TARGET: every non-blit dispatch ran code loaded as TARGET,
