@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# 20-sim-events.sh BUILD — the simulated thunk's event wake-ups against KFD's
+# 20-sim-events.sh BUILD — Debian's real thunk 5.2.3 on the simulated KFD: event wake-ups against KFD's
 # semantics (progs/sim_events.c, threads asleep in hsaKmtWaitOnEvent): a set
 # goes to every thread asleep on the event, not to a wait that starts after
 # it (ROCR 5.2's hsa_shut_down hung about once in a hundred runs when it did
@@ -10,11 +10,11 @@
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
 [ -f /usr/include/hsakmt.h ] || skip "libhsakmt-dev (hsakmt.h) not installed"
-lib="$SIMLIB/libhsakmt.so.1"
+lib="$SIM"
 src="$(dirname "$0")/progs/sim_events.c"
 exe="$OUT/sim_events"
 if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$(dirname "$src")/sim_check.h" -nt "$exe" ] || [ "$lib" -nt "$exe" ]; then
-  cc -O1 -g -Wall -Wextra -I/usr/include/hsa -o "$exe" "$src" -L"$SIMLIB" -l:libhsakmt.so.1 -lpthread ||
+  cc -O1 -g -Wall -Wextra -I/usr/include/hsa -o "$exe" "$src" -lhsakmt -lpthread ||
     fail "building sim_events"
 fi
 out=$(sim -- "$exe" 2>&1) || fail "sim_events: $out"
@@ -24,7 +24,10 @@ echo "$out" | grep -q 'ok: hsaKmtCloseKFD wakes' || fail "sim_events did not fin
 if command -v valgrind >/dev/null; then
   log="$OUT/vg-events.log"
   sim -- valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
-    --errors-for-leak-kinds=definite,indirect,possible --num-callers=30 --log-file="$log" "$exe" >/dev/null 2>"$OUT/vg-events.err" ||
-    fail "memcheck of sim_events, see $log: $(cat "$OUT/vg-events.err"; grep -A15 -m1 -E 'Invalid|uninitialised|lost in' "$log")"
-  echo "ok: sim_events under memcheck: no errors, no leaks"
+    --errors-for-leak-kinds=none --num-callers=30 --log-file="$log" "$exe" >/dev/null 2>"$OUT/vg-events.err" ||
+    fail "memcheck of sim_events, see $log: $(cat "$OUT/vg-events.err"; grep -A15 -m1 -E 'Invalid|uninitialised' "$log")"
+  # Leaks: the real thunk 5.2.3 keeps some of its own; none may be the simulator's.
+  awk '/(definitely|indirectly|possibly) lost in/{r=1} r&&/^==[0-9]+== *$/{r=0} r' "$log" | grep -q 'tools/simgpu\|librdnacompat-sim' &&
+    fail "memcheck of sim_events: the simulator leaks, see $log"
+  echo "ok: sim_events under memcheck: no errors, no leak of the simulator's"
 fi

@@ -109,6 +109,9 @@ static void finish(struct sleeper *s, unsigned limit_ms, const char *what)
 int main(void)
 {
 	CHECK(hsaKmtOpenKFD() == HSAKMT_STATUS_SUCCESS, "open");
+	/* The real thunk allocates its event page on a GPU of the snapshot. */
+	HsaSystemProperties sp;
+	CHECK(hsaKmtAcquireSystemProperties(&sp) == HSAKMT_STATUS_SUCCESS, "topology");
 	HsaEventDescriptor ed = { .EventType = HSA_EVENTTYPE_SIGNAL, .NodeId = 0 };
 	HsaEvent *ev, *ev2, *evm, *gone, *last;
 	CHECK(hsaKmtCreateEvent(&ed, false, false, &ev) == 0, "create");
