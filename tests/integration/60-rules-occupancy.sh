@@ -50,7 +50,7 @@ got=$(sed -n 's/^occupancy=\([0-9-]*\) err=0$/\1/p' "$T/o.out")
 [ "$(grep -c 'rule-occupancy' "$T/o.err")" -eq 1 ] || { cat "$T/o.err" >&2; fail "want one rule-occupancy line"; }
 grep -q "rule-occupancy: kernel=$WANT device=gfx1031 .*runtime_said=0 .*answer=$got" "$T/o.err" ||
   { grep rule-occupancy "$T/o.err" >&2; fail "occupancy line lacks kernel/device/answer"; }
-grep -q "rule: kernel=$WANT lib=$T/ggml/libggml-hip.so device=gfx1031 actions=occupancy,fallback:rdnacompat_fb_fattn_tile runtime=\">=7.1\"" "$T/o.err" ||
+grep -q "rule: kernel=$WANT lib=$T/ggml/libggml-hip.so device=gfx1031 actions=occupancy,fallback:rdnacompat_fb_fattn_tile_dv256 runtime=\">=7.1\"" "$T/o.err" ||
   { grep "rule" "$T/o.err" >&2; fail "no rule line naming the library"; }
 $PY - "$T/o.trace" "$WANT" "$got" <<'PYEOF' || fail "trace"
 import json, sys

@@ -67,7 +67,15 @@ static void test_builtin_rows(void **state)
 			       "gfx1031", V71, false, &m), 2);
 	assert_non_null(m.occupancy);
 	assert_non_null(m.fallback);
-	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile");
+	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv256");
+	/* one fallback per DV: <192,128> goes to dv128, <128,128,64,1> too (ncols1 64 is
+	 * not mistaken for DV 64) */
+	assert_int_equal(match(t, "_ZL15flash_attn_tileILi192ELi128ELi8ELi4ELb1EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
+			       "libggml-hip.so", NULL, "gfx1030", V71, false, &m), 2);
+	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
+	assert_int_equal(match(t, "_ZL15flash_attn_tileILi128ELi128ELi64ELi1ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
+			       "libggml-hip.so", NULL, "gfx1030", V71, false, &m), 2);
+	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
 	assert_null(m.deny);
 	/* 7.0 works (case a): nothing */
 	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1030", V70, false, &m), 0);
