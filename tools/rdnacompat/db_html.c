@@ -375,8 +375,9 @@ static int write_search(sqlite3 *db, const char *dir)
 		while (sqlite3_step(pages) == SQLITE_ROW) {
 			char cnt[16];
 			snprintf(cnt, sizeof cnt, "%d", sqlite3_column_int(pages, 2));
-			rdc_html(f, "%s<a href=\"cards/%s.html\">%s</a> (%s%s)", n++ ? "<br>" : "", col(pages, 0),
-				 col(pages, 1), cnt, sqlite3_column_int(pages, 3) ? "" : ", same target");
+			fputs(n++ ? "<br>" : "", f);
+			rdc_html(f, "<a href=\"cards/%s.html\">%s</a> (%s%s)", col(pages, 0), col(pages, 1), cnt,
+				 sqlite3_column_int(pages, 3) ? "" : ", same target");
 		}
 		if (!n)
 			fputs("no reports yet", f);

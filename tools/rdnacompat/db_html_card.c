@@ -126,7 +126,7 @@ static int card_page(sqlite3 *db, const char *dir, sqlite3_stmt *head)
 			rdc_html(f, "<tr class=\"report\"><td class=\"%s\">%s</td><td class=\"%s\">%s</td><td>%s",
 				 col(rs, 1), col(rs, 1), *rww ? rww : "", *rww ? rww : "\u2014", col(rs, 9));
 			if (*col(rs, 12))
-				rdc_html(f, "%sshim mapped: %s", *col(rs, 9) ? "<br>" : "", col(rs, 12));
+				rdc_html(f, *col(rs, 9) ? "<br>shim mapped: %s" : "shim mapped: %s", col(rs, 12));
 			fputs("</td><td>", f);
 			if (*col(rs, 5))
 				rdc_html(f, "<code>%s</code>", col(rs, 5));
