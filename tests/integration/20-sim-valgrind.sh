@@ -15,12 +15,11 @@ source "$(dirname "$0")/progs/sim_common.bash"
 command -v valgrind >/dev/null || skip "valgrind not installed"
 supp="$(dirname "$0")/progs/sim_valgrind.supp"
 vg=(valgrind --error-exitcode=99 --num-callers=40 --suppressions="$supp")
-ours() { grep -nE 'libhsakmt\.so|tools/simgpu|rdc_sim_|hsaKmt' "$1"; }
+ours() { grep -nE 'librdnacompat-sim\.so|tools/simgpu|rdc_sim_' "$1"; }
 
 log="$OUT/vg-rocminfo.log"
 simrocminfo RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 >/dev/null 2>&1 || fail "rocminfo on the simulator"
-build_helpers
-sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 PATH="$OUT/bin:$PATH" LD_PRELOAD="$OUT/kfd_open_shim.so" -- \
+sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 -- \
   "${vg[@]}" --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --log-file="$log" \
   rocminfo >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] || fail "memcheck of rocminfo: rc=$rc, see $log: $(grep -A12 -m1 -E 'Invalid|uninitialised|lost in' "$log")"
