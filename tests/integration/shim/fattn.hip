@@ -52,6 +52,7 @@ extern "C" int rdc_fa_run(void)
 	    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, dst, nullptr, 0.125f, 0.0f, 1.0f, 1.0f,
 	    3u, 0.0f, 256, ne01, 4, 1, 1024, 2048, 4096, 256, 64, 4, 1, 512, 1024, 0x1122334455667788ll,
 	    512, 1024, 0x55667788ll, 64, 1, 1, 128, 256, 0x99aabbccll);
+	printf("dst=%p\n", (void *)dst);
 	e = hipDeviceSynchronize();
 	hipFree(dst);
 	printf("launched err=%d\n", (int)e);
