@@ -11,7 +11,7 @@ PKGS=(
   libhsa-runtime-dev libamdhip64-dev rocminfo hipcc libhsakmt-dev libdrm-dev
   clang-15 clang-16 lld-15 lld-16 llvm-15 clang-tools-15
   librocsparse0 librocsparse-dev
-  valgrind python3 file zstd
+  valgrind python3 python3-yaml file zstd
   mmdebstrap
   chromium
 )
