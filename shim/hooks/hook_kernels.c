@@ -129,3 +129,37 @@ RDC_HOOK hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks
 	}
 	return real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 }
+
+/* C linkage and hip_4.2 from HIP 6.x on (HIP 5.2 exports only a C++-mangled
+ * one, which this does not shadow); declared here because hip_ext.h is C++. */
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+				    uint32_t globalWorkSizeZ, uint32_t localWorkSizeX,
+				    uint32_t localWorkSizeY, uint32_t localWorkSizeZ, size_t sharedMemBytes,
+				    hipStream_t hStream, void **kernelParams, void **extra,
+				    hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags);
+
+RDC_HOOK hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
+					     uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+					     uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+					     uint32_t localWorkSizeZ, size_t sharedMemBytes,
+					     hipStream_t hStream, void **kernelParams, void **extra,
+					     hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags)
+{
+	__typeof__(&hipExtModuleLaunchKernel) real = RDC_REAL(hipExtModuleLaunchKernel);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (__builtin_expect(atomic_load_explicit(&rdc_route_active, memory_order_relaxed) != 0, 0) &&
+	    !rdc_guard_active()) {
+		struct rdc_route *r = rdc_route_find_key(f);
+		if (r && r->fallback) {
+			rdc_guard_enter();
+			void *fb = rdc_route_fallback(r);
+			rdc_guard_leave();
+			if (fb)
+				f = (hipFunction_t)fb;
+		}
+	}
+	return real(f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX, localWorkSizeY,
+		    localWorkSizeZ, sharedMemBytes, hStream, kernelParams, extra, startEvent, stopEvent,
+		    flags);
+}

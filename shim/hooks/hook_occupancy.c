@@ -2,7 +2,8 @@
 /*
  * hook_occupancy.c — how kernels are sized: hipOccupancyMaxActiveBlocks-
  * PerMultiprocessor[WithFlags] (host stub), hipModuleOccupancyMaxActive-
- * BlocksPerMultiprocessor[WithFlags] (hipFunction_t) and hipFuncGetAttributes.
+ * BlocksPerMultiprocessor[WithFlags] (hipFunction_t), hipOccupancyMax-
+ * PotentialBlockSize, hipFuncGetAttributes and hipFuncGetAttribute.
  *
  * For a kernel with an `occupancy` rule, an answer of 0 blocks (or an error)
  * from the runtime is replaced by the count computed from the kernel
@@ -149,6 +150,85 @@ RDC_HOOK hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const v
 		attr->numRegs = (int)r->fb_k.vgpr_count;
 		if (r->fb_k.max_flat_workgroup_size)
 			attr->maxThreadsPerBlock = (int)r->fb_k.max_flat_workgroup_size;
+	}
+	rdc_guard_leave();
+	errno = saved;
+	return err;
+}
+
+/* One attribute of a kernel routed to a fallback: the fallback's. */
+RDC_HOOK hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunction_t hfunc)
+{
+	__typeof__(&hipFuncGetAttribute) real = RDC_REAL(hipFuncGetAttribute);
+	if (!real)
+		return hipErrorNotInitialized;
+	hipError_t err = real(value, attrib, hfunc);
+	struct rdc_route *r = err == hipSuccess && value ? route_of(hfunc) : NULL;
+	if (!r || !r->fallback)
+		return err;
+	int saved = errno;
+	rdc_guard_enter();
+	if (rdc_route_fallback(r)) {
+		const struct rdc_kernel *k = &r->fb_k;
+		switch (attrib) {
+		case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)k->group_segment_fixed_size; break;
+		case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = (int)k->private_segment_fixed_size; break;
+		case HIP_FUNC_ATTRIBUTE_NUM_REGS: *value = (int)k->vgpr_count; break;
+		case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+			if (k->max_flat_workgroup_size)
+				*value = (int)k->max_flat_workgroup_size;
+			break;
+		default: break;
+		}
+	}
+	rdc_guard_leave();
+	errno = saved;
+	return err;
+}
+
+/* The block size with the most resident blocks and the grid that fills the
+ * device.  For an `occupancy` kernel the runtime said none fits: answered
+ * from the descriptor (block = the kernel's flat limit, or blockSizeLimit,
+ * in whole waves; grid = blocks per multiprocessor x multiprocessors). */
+RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f,
+						      size_t dynSharedMemPerBlk, int blockSizeLimit)
+{
+	__typeof__(&hipOccupancyMaxPotentialBlockSize) real = RDC_REAL(hipOccupancyMaxPotentialBlockSize);
+	if (!real)
+		return hipErrorNotInitialized;
+	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
+	struct rdc_route *r = gridSize && blockSize ? route_of(f) : NULL;
+	if (!r || (err == hipSuccess && *gridSize > 0 && *blockSize > 0))
+		return err;
+	int saved = errno;
+	rdc_guard_enter();
+	void *fb = r->fallback ? rdc_route_fallback(r) : NULL;
+	const struct rdc_kernel *k = fb ? &r->fb_k : &r->k;
+	const struct rdc_isa *isa = rdc_isa_find(rdc_tables(), r->device);
+	__typeof__(&hipDeviceGetAttribute) attr = RDC_REAL(hipDeviceGetAttribute);
+	__typeof__(&hipGetDevice) getdev = RDC_REAL(hipGetDevice);
+	int dev = 0, mps = 0;
+	if ((fb || rdc_route_rule_live(r->occupancy)) && isa && attr && getdev &&
+	    getdev(&dev) == hipSuccess &&
+	    attr(&mps, hipDeviceAttributeMultiprocessorCount, dev) == hipSuccess && mps > 0) {
+		uint32_t wave = k->kd.present ? (k->kd.wave32 ? 32 : 64) : (k->wavefront_size ? k->wavefront_size : 64);
+		uint32_t block = k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 256;
+		if (blockSizeLimit > 0 && (uint32_t)blockSizeLimit < block)
+			block = (uint32_t)blockSizeLimit / wave * wave;
+		uint32_t blocks = 0;
+		if (block && rdc_rules_occupancy(isa, k, block, dynSharedMemPerBlk, &blocks) == 0 && blocks) {
+			*blockSize = (int)block;
+			*gridSize = (int)blocks * mps;
+			if (!atomic_exchange(&r->logged_occ, 1))
+				rdc_log_event(RDC_LOG_INFO, "rule-occupancy",
+					      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name),
+								 RDC_KV_S("device", r->device),
+								 RDC_KV_S("api", "hipOccupancyMaxPotentialBlockSize"),
+								 RDC_KV_N("runtime_error", err),
+								 RDC_KV_N("block", block), RDC_KV_N("grid", *gridSize) },
+					      6);
+			err = hipSuccess;
+		}
 	}
 	rdc_guard_leave();
 	errno = saved;

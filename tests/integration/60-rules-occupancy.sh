@@ -37,6 +37,7 @@ rc=0; env LD_PRELOAD="$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=g
   HSA_OVERRIDE_GFX_VERSION=10.3.0 HSA_ENABLE_SDMA=0 timeout 120 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
 [ "$rc" -ne 0 ] || fail "the assert did not trip without the shim"
 grep -q "^occupancy=0 err=0" "$T/o.out" || fail "fake71 did not answer 0: $(cat "$T/o.out")"
+grep -q "^potential grid=0 block=0 err=0" "$T/o.out" || fail "fake71 potential: $(cat "$T/o.out")"
 grep -q "GGML_ASSERT" "$T/o.err" || fail "no GGML_ASSERT without the shim"
 
 # 3. '7.1' with the shim: the descriptor-derived answer, one line, the kernel runs.
@@ -47,6 +48,11 @@ rc=0; env LD_PRELOAD="$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_
 [ "$rc" -eq 0 ] || { cat "$T/o.err" "$T/o.out" >&2; fail "with the shim: rc=$rc"; }
 got=$(sed -n 's/^occupancy=\([0-9-]*\) err=0$/\1/p' "$T/o.out")
 [ "$got" = "$ref" ] || fail "shim answered '$got', HIP 5.2's arithmetic says $ref"
+# hipOccupancyMaxPotentialBlockSize: fake71 says 0/0; the shim: the kernel's
+# 256 threads and that count on every multiprocessor
+mps=$(sed -n 's/^potential .* mps=\([0-9]*\)$/\1/p' "$T/o.out")
+grep -q "^potential grid=$((got * mps)) block=256 err=0 mps=$mps\$" "$T/o.out" ||
+  fail "potential block size: $(grep potential "$T/o.out") (want grid $((got * mps)))"
 [ "$(grep -c 'rule-occupancy' "$T/o.err")" -eq 1 ] || { cat "$T/o.err" >&2; fail "want one rule-occupancy line"; }
 grep -q "rule-occupancy: kernel=$WANT device=gfx1031 .*runtime_said=0 .*answer=$got" "$T/o.err" ||
   { grep rule-occupancy "$T/o.err" >&2; fail "occupancy line lacks kernel/device/answer"; }

@@ -3,7 +3,8 @@
 // Debian's HIP 5.2 answer like HIP 7.1 does on RDNA2 in the llama.cpp reports
 // (fallbacks.md §1.1): hipRuntimeGetVersion says 7.1.52802, and
 // hipOccupancyMaxActiveBlocksPerMultiprocessor answers 0 for a kernel whose
-// static + dynamic LDS exceeds 32 KiB (an LDS budget per CU).  Everything
+// static + dynamic LDS exceeds 32 KiB (an LDS budget per CU), and so does
+// hipOccupancyMaxPotentialBlockSize (grid and block 0).  Everything
 // else goes to the real HIP.  To the shim it is "the real function": the
 // shim reaches it through RTLD_NEXT like any other interposer.
 #define __HIP_PLATFORM_AMD__ 1
@@ -33,5 +34,22 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *f, i
 	struct hipFuncAttributes a;
 	if (e == hipSuccess && attrs(&a, f) == hipSuccess && a.sharedSizeBytes + dyn > 32768)
 		*n = 0;
+	return e;
+}
+
+hipError_t hipOccupancyMaxPotentialBlockSize(int *grid, int *block, const void *f, size_t dyn, int limit)
+{
+	hipError_t (*real)(int *, int *, const void *, size_t, int) =
+		(hipError_t(*)(int *, int *, const void *, size_t, int))dlvsym(
+			RTLD_NEXT, "hipOccupancyMaxPotentialBlockSize", "hip_4.2");
+	hipError_t (*attrs)(struct hipFuncAttributes *, const void *) =
+		(hipError_t(*)(struct hipFuncAttributes *, const void *))dlvsym(
+			RTLD_NEXT, "hipFuncGetAttributes", "hip_4.2");
+	if (!real || !attrs)
+		return hipErrorNotInitialized;
+	hipError_t e = real(grid, block, f, dyn, limit);
+	struct hipFuncAttributes a;
+	if (e == hipSuccess && attrs(&a, f) == hipSuccess && a.sharedSizeBytes + dyn > 32768)
+		*grid = *block = 0;
 	return e;
 }

@@ -36,6 +36,11 @@ extern "C" int rdc_fa_run(void)
 	int max_blocks_per_sm = -1;
 	hipError_t e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&max_blocks_per_sm, k, 256, 0);
 	printf("occupancy=%d err=%d\n", max_blocks_per_sm, (int)e);
+	int grid = -1, block = -1, mps = -1, dev = 0;
+	hipError_t pe = hipOccupancyMaxPotentialBlockSize(&grid, &block, k, 0, 0);
+	hipGetDevice(&dev);
+	hipDeviceGetAttribute(&mps, hipDeviceAttributeMultiprocessorCount, dev);
+	printf("potential grid=%d block=%d err=%d mps=%d\n", grid, block, (int)pe, mps);
 	fflush(stdout);
 	if (e != hipSuccess || max_blocks_per_sm <= 0) {
 		fprintf(stderr, "GGML_ASSERT(max_blocks_per_sm > 0) failed\n");
