@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 52-db-sim-reports.sh BUILD — tools/sim-reports.sh refreshes the shim's own
+# evidence on the simulated GPU: on this machine's ROCm (host release) it
+# writes valid "simulated: yes" reports for the RDNA2 cards ROCR 5.2.3 knows,
+# each saying which release and ROCm version it ran; it skips the others
+# with a reason; a root release (tests/roots) that cannot bring up the
+# simulated card writes no report for it rather than a false "fails".
+set -u
+B=$1; T=$B/tools-test/sim-reports
+SRC=${RDC_SRCDIR:-$(pwd)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "skip: $*" >&2; exit 77; }
+rm -rf "$T"; mkdir -p "$T"
+command -v hipcc >/dev/null || skip "no hipcc"
+S="$SRC/tools/sim-reports.sh"
+
+rc=0; bash "$S" --release nosuch "$B" "$T/x" >"$T/bad.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "unknown release 'nosuch'" "$T/bad.out" || fail "unknown release: rc=$rc $(cat "$T/bad.out")"
+
+bash "$S" --cards gfx1031,gfx1103 "$B" "$T/host" >"$T/host.out" 2>&1 || fail "host run: $(tail -5 "$T/host.out")"
+ver=$(sed -n 's/^sim-reports: release host: .*, ROCm \(.*\)$/\1/p' "$T/host.out")
+[ -n "$ver" ] || fail "does not say which release/ROCm it ran: $(head -3 "$T/host.out")"
+grep -q '^sim-reports: gfx1103: skipped (' "$T/host.out" || fail "gfx1103 not skipped with a reason on $ver"
+n=$(ls "$T/host"/*.report 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] || fail "expected one report (gfx1031), got $n"
+f=$(ls "$T/host"/*.report)
+grep -q '^simulated: yes$' "$f" || fail "not marked simulated"
+grep -q "^rocm_version: $ver$" "$f" || fail "rocm_version is not $ver"
+grep -q "^notes: Simulated run (tools/sim-reports.sh --release host: .*, ROCm $ver, on a simulated gfx1031" "$f" ||
+  fail "notes do not name the release"
+grep -q '^result: works$' "$f" && grep -q '^mapped: vadd' "$f" || fail "gfx1031 run: $(grep -E '^(result|mapped|notes)' "$f")"
+"$B/bin/rdnacompat" db check --reports "$T/host" >/dev/null || fail "db check"
+
+# A root release, where built: every card either has a report or says why not.
+if "$SRC/tests/roots/path" rocm-6.4 >/dev/null 2>&1; then
+  bash "$S" --release rocm-6.4 --cards gfx1031 "$B" "$T/r64" >"$T/r64.out" 2>&1; rc=$?
+  grep -q '^sim-reports: release rocm-6.4: .*, ROCm 6\.4' "$T/r64.out" || fail "root release not named: $(head -2 "$T/r64.out")"
+  if grep -q '^sim-reports: gfx1031: no report' "$T/r64.out"; then
+    [ "$rc" -ne 0 ] && ! ls "$T/r64"/*.report >/dev/null 2>&1 || fail "a report despite 'no report'"
+  else
+    [ "$rc" -eq 0 ] && grep -q '^rocm_version: 6\.4' "$T/r64"/*.report || fail "rocm-6.4 run: $(tail -3 "$T/r64.out")"
+  fi
+fi
+echo "52-db-sim-reports: ok (host ROCm $ver)"

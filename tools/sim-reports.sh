@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tools/sim-reports.sh [--release REL] [--cards T,T] [--dry-run] BUILD [OUTDIR] — refresh the
+# shim's own evidence: `rdnacompat report` files of runs on the SIMULATED GPU
+# for the cards of the report database, one per card, marked "simulated: yes".
+#
+#   REL   host      this machine's ROCm (Debian 12: 5.2.3), the default
+#         rocm-6.4  a Debian root of tests/roots/pins (built by `make roots`),
+#         rocm-7.2  the program, the shim and the simulator run inside it
+#                   through tests/roots/run
+# Each card runs vadd.hip (tests/integration/shim/), built only for the
+# family's base target (gfx1030 for RDNA2, gfx1100 for RDNA3/3.5, gfx1200 for
+# RDNA4), under `rdnacompat run --gpu TARGET@PCI` in map mode; the result is
+# read from the program's HIP status lines, not assumed.  A card whose target
+# the release's runtime or compiler cannot handle is skipped with the reason
+# (ROCR 5.x knows gfx1030-gfx1035 only).  Kernels are not executed by the
+# simulator, so a report says which code the shim chose, not that results
+# were right.  The script prints which release and ROCm version it ran, and
+# each report's notes say it too.
+#
+# OUTDIR defaults to BUILD/sim-reports (copy the files you want to keep into
+# tables/reports).  --cards gfx1031,gfx1103 limits the run to those targets;
+# --dry-run lists the cards and exits.
+# Exit: 0 at least one report written and all written reports valid; 1 an
+# error; 77 the release cannot run here (root not built).
+set -euo pipefail
+rel=host dry=0 only=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --release) rel=${2:?--release needs a value}; shift 2;;
+    --cards) only=,${2:?--cards needs a list},; shift 2;;
+    --dry-run) dry=1; shift;;
+    -h|--help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    *) break;;
+  esac
+done
+B=$(cd "${1:?usage: tools/sim-reports.sh [--release REL] [--dry-run] BUILD [OUTDIR]}" && pwd)
+OUT=${2:-$B/sim-reports}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+R="$B/bin/rdnacompat"
+T=$B/sim-reports-work/$rel
+mkdir -p "$T" "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+# The cards: TARGET PCI(vendor:device:revision) BASE-TARGET NAME
+cards=(
+  "gfx1031 1002:73df:c1 gfx1030 rx6700xt"
+  "gfx1032 1002:73ff:c7 gfx1030 rx6600"
+  "gfx1035 1002:1681 gfx1030 680m"
+  "gfx1036 1002:164e gfx1030 610m"
+  "gfx1101 1002:747e:c8 gfx1100 rx7800xt"
+  "gfx1102 1002:7480:cf gfx1100 rx7600"
+  "gfx1103 1002:15bf gfx1100 780m"
+  "gfx1150 1002:150e gfx1100 890m"
+  "gfx1151 1002:1586 gfx1100 8060s"
+  "gfx1201 1002:7550:c0 gfx1200 rx9070xt"
+)
+if [ -n "$only" ]; then
+  keep=()
+  for c in "${cards[@]}"; do [[ $only == *,${c%% *},* ]] && keep+=("$c"); done
+  [ ${#keep[@]} -gt 0 ] || { echo "sim-reports: no card matches --cards ${only//,/ }" >&2; exit 1; }
+  cards=("${keep[@]}")
+fi
+if [ $dry -eq 1 ]; then printf '%s\n' "${cards[@]}"; exit 0; fi
+
+# on_rel CMD...: run CMD on the chosen release.
+case $rel in
+  host) on_rel() { "$@"; };;
+  rocm-*)
+    "$SRC/tests/roots/path" "$rel" >/dev/null || { echo "sim-reports: root $rel is not built (make roots)" >&2; exit 77; }
+    on_rel() { "$SRC/tests/roots/run" "$rel" -- "$@"; };;
+  *) echo "sim-reports: unknown release '$rel' (host, rocm-6.4, rocm-7.2)" >&2; exit 1;;
+esac
+
+# Which ROCm this release is: the HIP runtime package, as `rdnacompat report` reads it.
+"$R" report --help >/dev/null
+ver=$(on_rel "$R" report --simulated --card 1002:73df:c1 --no-doctor --result untested 2>/dev/null |
+  sed -n 's/^rocm_version: //p')
+[ -n "$ver" ] || ver=unknown
+distro=$(on_rel sh -c '. /etc/os-release && echo "$PRETTY_NAME"')
+echo "sim-reports: release $rel: $distro, ROCm $ver"
+
+# Build vadd for each base target the release's compiler accepts.
+export HSA_ENABLE_SDMA=0
+declare -A built=()
+for base in gfx1030 gfx1100 gfx1200; do
+  if on_rel hipcc --offload-arch=$base "$SRC/tests/integration/shim/vadd.hip" -o "$T/vadd-$base" \
+       >"$T/build-$base.log" 2>&1; then
+    built[$base]=1
+  else
+    echo "sim-reports: this release's hipcc cannot build for $base ($(tail -1 "$T/build-$base.log"))"
+  fi
+done
+
+date=$(date -u +%F)
+n=0 bad=0
+for c in "${cards[@]}"; do
+  read -r gpu pci base name <<<"$c"
+  if [ -z "${built[$base]:-}" ]; then
+    echo "sim-reports: $gpu: skipped (no $base build of vadd on this release)"; continue
+  fi
+  if [[ $ver == 5.* ]] && [[ $gpu != gfx103[0-5] ]]; then
+    echo "sim-reports: $gpu: skipped (ROCR $ver knows gfx1030-gfx1035 only)"; continue
+  fi
+  id=$gpu-$name
+  vd=$(echo "$pci" | cut -d: -f1,2)
+  rm -f "$T/$id.log"
+  on_rel timeout 120 "$R" run --gpu "$gpu@$vd" --mode map --log-level info --log "$T/$id.log" \
+    -- "$T/vadd-$base" >"$T/$id.out" 2>&1 || true
+  result=fails
+  grep -q 'hipSuccess' "$T/$id.out" && ! grep -q 'hipError' "$T/$id.out" && result=works
+  status=$(grep -Eo '(hipSuccess|hipError[A-Za-z]+)' "$T/$id.out" | sort | uniq -c |
+    awk '{printf "%s%s x%s", (NR>1?", ":""), $2, $1}' || true)
+  if [ -z "$status" ]; then
+    # No HIP status line: HIP never came up on the simulated card (e.g. the
+    # simulator does not yet serve this release's runtime) - no report, since
+    # it would describe the simulator, not the card.
+    echo "sim-reports: $gpu: no report: the program printed no HIP status ($(tail -1 "$T/$id.out"))"
+    bad=$((bad + 1)); continue
+  fi
+  f="$OUT/$date-$gpu-${vd//:/}-sim-rocm$ver-vadd.report"
+  if ! on_rel "$R" report --simulated --card "$pci" --mode map --result "$result" --no-doctor --date "$date" \
+    --log "$T/$id.log" --workload "vadd.hip (one kernel, built for $base only)" \
+    --notes "Simulated run (tools/sim-reports.sh --release $rel: $distro, ROCm $ver, on a simulated $gpu; kernels are not executed, so this records the shim's code-object decisions, not numerical results)." \
+    --notes "HIP status lines in the program's output: ${status:-none}." \
+    -o "$f" >"$T/$id.report.err" 2>&1; then
+    echo "sim-reports: $gpu: no report: $(tail -1 "$T/$id.report.err") (run output: $T/$id.out)"
+    bad=$((bad + 1)); continue
+  fi
+  echo "sim-reports: $gpu: $result -> $f"
+  n=$((n + 1))
+done
+[ $n -gt 0 ] || { echo "sim-reports: no report written" >&2; exit 1; }
+[ $bad -eq 0 ] || echo "sim-reports: $bad card(s) without a report (see above)"
+"$R" db check --reports "$OUT"
+echo "sim-reports: $n report(s) for release $rel (ROCm $ver) in $OUT"
