@@ -7,7 +7,10 @@
  *    thunk's event page (a buffer object) in event_page_offset; a second
  *    one is EINVAL ("event page is already set"); slots start UNSIGNALED
  *    (all ones);
- *  - a signal event's id is its slot index and its trigger data;
+ *  - a signal event's id is its slot index and its trigger data, and its
+ *    event_page_offset answer is KFD_MMAP_TYPE_EVENTS (kfd_event_create):
+ *    the thunk sets HWData2 (the mailbox address ROCR puts into interrupt
+ *    signals) only when that answer is non-zero;
  *  - unknown ids are EINVAL; WAIT_EVENTS blocks up to its timeout
  *    (0xffffffff: forever) and answers COMPLETE or TIMEOUT in wait_result;
  *    an event destroyed under a waiter fails the wait with EIO.
@@ -47,6 +50,8 @@ static int create(struct kfd_ioctl_create_event_args *a)
 	a->event_id = id;
 	a->event_trigger_data = is_signal ? id : 0;
 	a->event_slot_index = is_signal ? id : 0;
+	if (is_signal || a->event_type == KFD_IOC_EVENT_DEBUG_EVENT)
+		a->event_page_offset = 2ull << 62; /* kfd_priv.h KFD_MMAP_TYPE_EVENTS */
 	return 0;
 }
 
