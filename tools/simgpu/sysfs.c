@@ -17,7 +17,8 @@
  * keys the thunk's topology.c reads, gfx_target_version the real
  * processor's (HSA_OVERRIDE_GFX_VERSION is the thunk's business),
  * drm_render_minor 128+i, a cache of type 9 (data | HSACU: ROCR asserts on
- * one) and a PCIe io link to the CPU.  rocminfo 5.2 checks `lsmod | grep
+ * one) and a PCIe io link to the CPU; no p2p_links_count key (the thunk
+ * makes its indirect GPU-CPU-GPU links only without one).  rocminfo 5.2 checks  `lsmod | grep
  * amdgpu` and rocminfo 7 reads /sys/module/amdgpu/initstate: both are
  * answered here, in every process the simulator is loaded into.
  */
@@ -93,7 +94,7 @@ static int write_cpu(unsigned n_gpus)
 	rc |= put("/kfd/topology/nodes/0/name", "\n");
 	rc |= put("/kfd/topology/nodes/0/properties",
 		  "cpu_cores_count %ld\nsimd_count 0\nmem_banks_count 1\ncaches_count 1\n"
-		  "io_links_count %u\np2p_links_count 0\ncpu_core_id_base 0\nsimd_id_base 0\n"
+		  "io_links_count %u\ncpu_core_id_base 0\nsimd_id_base 0\n"
 		  "max_waves_per_simd 0\nlds_size_in_kb 0\ngds_size_in_kb 0\nnum_gws 0\n"
 		  "wave_front_size 0\narray_count 0\nsimd_arrays_per_engine 0\ncu_per_simd_array 0\n"
 		  "simd_per_cu 0\nmax_slots_scratch_cu 0\ngfx_target_version 0\nvendor_id 0\n"
@@ -137,7 +138,7 @@ static int write_gpu(unsigned i, const struct rdc_sim_gpu *g)
 	snprintf(rel, sizeof rel, "%s/properties", base);
 	rc |= put(rel,
 		  "cpu_cores_count 0\nsimd_count %u\nmem_banks_count 1\ncaches_count 2\n"
-		  "io_links_count 1\np2p_links_count 0\ncpu_core_id_base 0\nsimd_id_base %u\n"
+		  "io_links_count 1\ncpu_core_id_base 0\nsimd_id_base %u\n"
 		  "max_waves_per_simd 16\nlds_size_in_kb 64\ngds_size_in_kb 0\nnum_gws 0\n"
 		  "wave_front_size %u\narray_count %u\nsimd_arrays_per_engine %u\n"
 		  "cu_per_simd_array %u\nsimd_per_cu 2\nmax_slots_scratch_cu 32\n"
