@@ -55,6 +55,8 @@ static const struct card_default defaults[] = {
 	{ 0x747E, "gfx1101", 60, 16384, "AMD Radeon RX 7800 XT", NULL },
 	{ 0x7480, "gfx1102", 32, 8192, "AMD Radeon RX 7600", NULL },
 	{ 0x15BF, "gfx1103", 12, 2048, "AMD Radeon 780M", NULL },
+	{ 0x150E, "gfx1150", 16, 2048, "AMD Radeon 890M Graphics", NULL },
+	{ 0x1586, "gfx1151", 40, 32768, "AMD Radeon 8060S Graphics", NULL },
 };
 #define N_DEFAULTS (sizeof defaults / sizeof defaults[0])
 
