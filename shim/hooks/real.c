@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * real.c — the table of real (next) functions, built from real_list.h and
- * resolved once per entry with dlvsym(RTLD_NEXT, name, version).  When the
+ * resolved once per entry: the next definition after ours that a
+ * program's reference to name@version binds to — another interposer's
+ * unversioned one when it is loaded after us (next_definition), else the
+ * versioned one (dlvsym(RTLD_NEXT, name, version)).  When the
  * owning library was dlopen'ed RTLD_LOCAL (Python extensions), RTLD_NEXT
  * cannot see it; then the library is looked up by soname with RTLD_NOLOAD.
  *
@@ -19,6 +22,7 @@
  * check that every hook survives a missing real function.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -38,9 +42,46 @@ static const char *const lib_sonames[][4] = {
 	[RDC_LIB_C] = { "libc.so.6", NULL },
 };
 
+/* Which of two objects comes first after ours in load order (the order
+ * RTLD_NEXT searches the global scope in)?  True when `a` does. */
+static bool first_after_us(const void *a, const void *b)
+{
+	Dl_info i;
+	struct link_map *self = NULL, *la = NULL, *lb = NULL;
+	if (!dladdr1((void *)&rdc_real_fns, &i, (void **)&self, RTLD_DL_LINKMAP) || !self ||
+	    !dladdr1(a, &i, (void **)&la, RTLD_DL_LINKMAP) || !la ||
+	    !dladdr1(b, &i, (void **)&lb, RTLD_DL_LINKMAP) || !lb)
+		return false;
+	for (struct link_map *m = self->l_next; m; m = m->l_next) {
+		if (m == la)
+			return true;
+		if (m == lb)
+			return false;
+	}
+	return false;
+}
+
+/* The next definition after ours that a program's reference to
+ * name@version would bind to.  dlvsym alone is not it: it asks for that
+ * exact version and skips an unversioned definition — which is what
+ * another interposer preloaded after us (faketime, a tracer, the
+ * simulator) has, and what a program's versioned reference does bind to.
+ * So: dlsym (default or unversioned definition) and dlvsym (that version);
+ * when they differ, the one in the object that comes first after ours. */
+static void *next_definition(const char *name, const char *version)
+{
+	void *pv = dlvsym(RTLD_NEXT, name, version);
+	void *pa = dlsym(RTLD_NEXT, name);
+	if (!pa || pa == pv)
+		return pv;
+	if (!pv)
+		return NULL;   /* no name@version anywhere after us: not ours to call */
+	return first_after_us(pa, pv) ? pa : pv;
+}
+
 static void *lookup(const struct rdc_real_fn *f)
 {
-	void *p = dlvsym(RTLD_NEXT, f->name, f->version);
+	void *p = next_definition(f->name, f->version);
 	for (size_t i = 0; !p && lib_sonames[f->lib][i]; i++) {
 		void *h = dlopen(lib_sonames[f->lib][i], RTLD_LAZY | RTLD_NOLOAD);
 		if (!h)
