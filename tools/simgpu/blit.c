@@ -10,6 +10,21 @@
  * (amd_blit_kernel.h KernelArgs: monotonic phase pointers, a constant
  * dst - src offset, num_workitems == grid size) and their effect is applied
  * with memmove/fill.  User kernels are never executed.
+ *
+ * HIP 6/7 (ROCclr) copy and fill with kernels of their own blit code object
+ * instead (clr rocclr/device/blitcl.cpp), found by name in the loaded ELF:
+ *   __amd_rocclr_copyBuffer(src, dst, ulong size, uint remainder,
+ *       uint aligned_size, ulong end_ptr, uint next_chunk[, uint wg]):
+ *       the aligned part [dst, end_ptr) and the remainder up to dst + size,
+ *       i.e. size bytes;
+ *   __amd_rocclr_fillBufferAligned(buf, pattern, uint pattern_size,
+ *       uint alignment, ulong end_ptr, uint next_chunk[, uint wg]): the
+ *       pattern (pattern_size elements of alignment bytes) repeated over
+ *       [buf, end_ptr).
+ * The layouts are checked (sizes, alignment 1/2/4/8/16, end_ptr inside
+ * the range) before anything is written; HIP 5.2's older layouts of the
+ * same names are not recognised (its D2D copies and hipMemset kernels stay
+ * without effect, as before).
  */
 #include <hsa.h>
 #include <string.h>
@@ -40,10 +55,49 @@ static bool copy(uint64_t src, uint64_t dst, uint64_t n)
 	return true;
 }
 
+static const char *rocclr_copy(const uint8_t *ka)
+{
+	uint64_t src = u64at(ka, 0), dst = u64at(ka, 8), size = u64at(ka, 16), end = u64at(ka, 32);
+	uint32_t rem = u32at(ka, 24), al = u32at(ka, 28);
+	if ((al != 4 && al != 16) || rem >= al * 4 || rem > size || end < dst || end - dst > size ||
+	    !size || !copy(src, dst, size))
+		return NULL;
+	return "rocclr-blit:copyBuffer";
+}
+
+static const char *rocclr_fill(const uint8_t *ka)
+{
+	uint64_t buf = u64at(ka, 0), pat = u64at(ka, 8), end = u64at(ka, 24);
+	uint32_t n = u32at(ka, 16), al = u32at(ka, 20);
+	if (!al || al > 16 || (al & (al - 1)) || !n || n > 64 || end <= buf)
+		return NULL;
+	uint64_t unit = (uint64_t)n * al, len = end - buf;
+	len = (len + unit - 1) / unit * unit;
+	const uint8_t *pp = rdc_sim_mem_ptr(pat, unit);
+	uint8_t *d = rdc_sim_mem_ptr(buf, len);
+	if (!pp || !d)
+		return NULL;
+	uint8_t pattern[1024];
+	memcpy(pattern, pp, unit);
+	for (uint64_t i = 0; i < len; i += unit)
+		memcpy(d + i, pattern, unit);
+	return "rocclr-blit:fillBufferAligned";
+}
+
 const char *rdc_sim_blit_emulate(const void *packet, const char *kernel, uint32_t *kernarg_size)
 {
 	hsa_kernel_dispatch_packet_t pk;
 	memcpy(&pk, packet, sizeof pk);
+	if (kernel[0] && pk.kernarg_address) {
+		const uint8_t *ka = rdc_sim_mem_ptr((uint64_t)(uintptr_t)pk.kernarg_address, 40);
+		if (!ka)
+			return NULL;
+		if (!strcmp(kernel, "__amd_rocclr_copyBuffer"))
+			return rocclr_copy(ka);
+		if (!strcmp(kernel, "__amd_rocclr_fillBufferAligned"))
+			return rocclr_fill(ka);
+		return NULL;
+	}
 	/* ROCR's kernels lie in no ELF code object. */
 	if (kernel[0] || !pk.kernel_object || !pk.kernarg_address)
 		return NULL;
