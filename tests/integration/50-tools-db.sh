@@ -45,7 +45,7 @@ rc=0; "$R" db build -o "$T/out" --reports "$T/bad" >/dev/null 2>&1 || rc=$?
 python3 - "$T/out/rdnacompat.db" "$SRC/tables/reports" <<'PY' || fail "database contents"
 import glob, os, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-files = sorted(glob.glob(os.path.join(sys.argv[2], "*.report")))
+files = sorted(glob.glob(os.path.join(sys.argv[2], "*.report")), key=lambda f: os.path.basename(f)[:-7])
 assert db.execute("select count(*) from reports where kind='sourced' and source like 'http%'").fetchone()[0] == \
     sum(1 for f in files if "kind: sourced\n" in open(f).read())
 names = [os.path.basename(f)[:-7] for f in files]
