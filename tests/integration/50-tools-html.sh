@@ -175,6 +175,10 @@ r = [r for r in nojs.rows if "1002:73df" in r["s"]][0]
 assert r["links"] and all(os.path.exists(os.path.join(site, h)) for h in r["links"]), r
 PY
 
+# Markup is never printed as escaped text (&lt;br&gt;, &amp;mdash;).
+! grep -rlE '&lt;/?(br|a|td)|&amp;(mdash|times|middot);' "$S"/*.html "$S"/cards "$S"/reports ||
+  fail "escaped markup on a page"
+
 # Nothing loads from the network.
 ! grep -rhoE '<(script|img|link|iframe)[^>]*(src|href)="https?:' "$S"/*.html "$S"/cards "$S"/reports ||
   fail "a page loads a resource from the network"
