@@ -8,15 +8,84 @@
  * The simulator is docs/SIMGPU.md; kernels are not executed.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "inspect_gpu.h"
 #include "tool_util.h"
 
 #define MAX_GPUS 8
+
+/* Is q one of the card's names ("; "-separated), with or without "AMD
+ * Radeon "?  The simulator's config.c applies the same rule. */
+static bool name_is(const char *names, const char *q)
+{
+	size_t lq = strlen(q);
+	for (const char *p = names; p && *p;) {
+		const char *end = strstr(p, "; ");
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		if ((l == lq && !strncasecmp(p, q, l)) ||
+		    (l > lq && p[l - lq - 1] == ' ' && !strncasecmp(p + l - lq, q, lq)))
+			return true;
+		p = end ? end + 2 : NULL;
+	}
+	return false;
+}
+
+/* --card NAME: a card whose name it is, or the only match; 0 or -1 with
+ * the reason on stderr (no match; several and none by that name: refused,
+ * never resolved silently). */
+static int check_card(const struct rdc_tables *t, const char *q)
+{
+	const struct rdc_card *hits[16];
+	size_t n = rdc_card_search(t, q, hits, 16);
+	for (size_t i = 0; i < n; i++)
+		if (name_is(hits[i]->name, q))
+			return 0;
+	if (n == 1)
+		return 0;
+	if (n == 0) {
+		fprintf(stderr, "rdnacompat sim: --card '%s': no card in the card table matches "
+				"(rdnacompat cards lists them)\n", q);
+		return -1;
+	}
+	fprintf(stderr, "rdnacompat sim: --card '%s' matches %zu%s cards:", q, n, n == 16 ? "+" : "");
+	for (size_t i = 0; i < n && i < 6; i++)
+		fprintf(stderr, "%s %s (%s)", i ? ";" : "", hits[i]->name, hits[i]->target);
+	fprintf(stderr, "%s; give the full name or --pci\n", n > 6 ? "; ..." : "");
+	return -1;
+}
+
+/* Every --gpu, --card and --pci, as the card table and the target list
+ * know them: 0, or -1 with the reason on stderr. */
+static int check_gpus(int n, const char *const *gpus, const char *const *cards, const bool *is_pci)
+{
+	const struct rdc_tables *t = rdc_tables_builtin();
+	for (int k = 0; k < n; k++) {
+		struct rdc_target dev;
+		char err[512];
+		if (gpus[k][0] && rdc_inspect_resolve_gpu(t, gpus[k], NULL, NULL, &dev, err, sizeof err) != 1) {
+			fprintf(stderr, "rdnacompat sim: %s\n", err);
+			return -1;
+		}
+		if (!cards[k])
+			continue;
+		if (is_pci[k]) {
+			if (rdc_inspect_resolve_gpu(t, NULL, NULL, cards[k], &dev, err, sizeof err) != 1) {
+				fprintf(stderr, "rdnacompat sim: %s\n", err);
+				return -1;
+			}
+		} else if (check_card(t, cards[k])) {
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -71,6 +140,7 @@ static int set(const char *k, const char *v, bool print)
 int rdc_cmd_sim(int argc, char **argv)
 {
 	const char *gpus[MAX_GPUS], *cards[MAX_GPUS];
+	bool is_pci[MAX_GPUS] = { false };
 	int n = 0;
 	const char *trace = NULL;
 	bool verbose = false, print = false;
@@ -110,6 +180,7 @@ int rdc_cmd_sim(int argc, char **argv)
 			}
 		}
 		if (!strcmp(a, "--card") || !strcmp(a, "--pci")) {
+			is_pci[n - 1] = !strcmp(a, "--pci");
 			cards[n - 1] = argv[++i];
 			if (strchr(cards[n - 1], ',')) {
 				fprintf(stderr, "rdnacompat sim: ',' is not allowed in a card name\n");
@@ -134,6 +205,8 @@ int rdc_cmd_sim(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (check_gpus(n, gpus, cards, is_pci))
+		return 2;
 	struct rdc_sbuf spec = { 0 };
 	for (int k = 0; k < n; k++) {
 		if (k)

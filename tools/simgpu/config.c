@@ -168,16 +168,36 @@ static bool parse_pci(const char *s, uint16_t *did, int *rev)
 	return true;
 }
 
-/* Of several name hits, the one whose name is the query (after "AMD Radeon "). */
-static const struct rdc_card *best_hit(const struct rdc_card *const *hits, size_t n, const char *q)
+/* Is q one of the card's names ("; "-separated), with or without its
+ * "AMD Radeon " prefix? */
+static bool name_is(const char *names, const char *q)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *name = hits[i]->name;
-		size_t ln = strlen(name), lq = strlen(q);
-		if (!strcasecmp(name, q) || (ln > lq && name[ln - lq - 1] == ' ' && !strcasecmp(name + ln - lq, q)))
-			return hits[i];
+	size_t lq = strlen(q);
+	for (const char *p = names; p && *p;) {
+		const char *end = strstr(p, "; ");
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		if ((l == lq && !strncasecmp(p, q, l)) ||
+		    (l > lq && p[l - lq - 1] == ' ' && !strncasecmp(p + l - lq, q, lq)))
+			return true;
+		p = end ? end + 2 : NULL;
 	}
-	return n ? hits[0] : NULL;
+	return false;
+}
+
+/* The card a name means: one whose name it is, else the only hit.  Several
+ * hits and no exact name: ambiguous, refused (never resolved silently, as
+ * `rdnacompat sim --card` refuses it). */
+static const struct rdc_card *by_name(const struct rdc_card *const *hits, size_t n, const char *q,
+				      bool *ambiguous)
+{
+	*ambiguous = false;
+	for (size_t i = 0; i < n; i++)
+		if (name_is(hits[i]->name, q))
+			return hits[i];
+	if (n == 1)
+		return hits[0];
+	*ambiguous = n > 1;
+	return NULL;
 }
 
 static void apply_default(struct rdc_sim_gpu *g, const struct card_default *d)
@@ -189,7 +209,8 @@ static void apply_default(struct rdc_sim_gpu *g, const struct card_default *d)
 	g->codename = d->codename;
 }
 
-/* CARD: a PCI id or a name; fills what it knows.  Returns -1 if unknown. */
+/* CARD: a PCI id or a name; fills what it knows.  Returns -1 if unknown,
+ * -2 if the name is ambiguous (said on stderr). */
 static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 {
 	uint16_t did = 0;
@@ -200,12 +221,28 @@ static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 
 	if (pci) {
 		tc = rdc_card_find_pci(t, 0x1002, did, rev);
-	} else {
+		/* "6700" is hex too: a PCI id nobody knows is read as a name. */
+		if (!tc && !default_for_did(did)) {
+			pci = false;
+			did = 0;
+			rev = -1;
+		}
+	}
+	if (!pci) {
 		const struct rdc_card *hits[16];
 		size_t n = rdc_card_search(t, card, hits, 16);
-		tc = best_hit(hits, n, card);
-		if (tc && strcasecmp(tc->name, card) && n > 1)
-			rdc_sim_debug("card '%s' matches %zu cards; using %s", card, n, tc->name);
+		bool ambiguous;
+		tc = by_name(hits, n, card, &ambiguous);
+		if (ambiguous) {
+			char list[512];
+			size_t len = 0;
+			for (size_t i = 0; i < n && i < 6 && len < sizeof list; i++)
+				len += (size_t)snprintf(list + len, sizeof list - len, "%s%s (%s)",
+							i ? "; " : "", hits[i]->name, hits[i]->target);
+			rdc_sim_log("RDNACOMPAT_SIM_GPUS: card '%s' matches %zu%s cards: %s%s; give the full "
+				    "name or a PCI id", card, n, n == 16 ? "+" : "", list, n > 6 ? "; ..." : "");
+			return -2;
+		}
 		if (tc) {
 			did = tc->device;
 			rev = tc->revision;
@@ -284,7 +321,10 @@ static int parse_gpu(struct rdc_sim_gpu *g, const char *spec)
 			snprintf(g->name, sizeof g->name, "AMD Radeon (simulated %s)", p);
 		}
 	}
-	if (card && apply_card(g, card, have_proc)) {
+	int crc = card ? apply_card(g, card, have_proc) : 0;
+	if (crc == -2)
+		return -1; /* ambiguous: said */
+	if (crc) {
 		rdc_sim_log("RDNACOMPAT_SIM_GPUS: unknown card '%s' (give a PCI id like 1002:73df or "
 			    "73df:c1, or a name like 'RX 6700 XT'; see tables/cards.tsv)", card);
 		return -1;
