@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_db.c — `rdnacompat db check|build`: validates every card report in
- * tables/reports/ (schema, known card, consistent target; report_file.c)
- * and builds the SQLite database plus the static compatibility page
- * (db_html.c) from them.
+ * tables/reports/ (schema 1 runs and schema 2 sourced reports, known card,
+ * consistent target; report_file.c) and builds the SQLite database plus the
+ * static compatibility site (db_html.c, db_html_card.c) from them.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,12 +24,17 @@ static void usage(FILE *f)
 	fputs("usage: rdnacompat db check [--reports DIR]\n"
 	      "       rdnacompat db build [-o DIR] [--reports DIR]\n"
 	      "\n"
-	      "check: validates every *.report (tables/reports/SCHEMA.md: keys, formats, no\n"
-	      "       home paths, the card in tables/cards.tsv, gfx_target equal to the card\n"
-	      "       table's) and prints one 'file:line: problem' per error.\n"
+	      "check: validates every *.report (tables/reports/SCHEMA.md, schema 1 and 2: keys,\n"
+	      "       formats, no home paths, the card in tables/cards.tsv, gfx_target equal to\n"
+	      "       the card table's; a sourced report needs its thread's source: URL, symptom\n"
+	      "       classes and a one-line message) and prints one 'file:line: problem' per\n"
+	      "       error.  A directory without reports gives a warning.\n"
 	      "build: checks, then writes DIR/rdnacompat.db (SQLite: cards, reports,\n"
-	      "       report_lines), DIR/index.html (cards x ROCm versions, cells linking each\n"
-	      "       report) and DIR/reports/<name>.html + .report.  DIR defaults to rdnacompat-db.\n"
+	      "       report_lines) and the site: DIR/index.html (one row per card, one column\n"
+	      "       per ROCm minor version, worst and best outcome with counts),\n"
+	      "       DIR/cards/<card>.html (every report with its source), DIR/search.html\n"
+	      "       (every card by name, PCI id, target) and DIR/reports/<name>.html + .report.\n"
+	      "       DIR defaults to rdnacompat-db.  docs/DB.md.\n"
 	      "\n"
 	      "  --reports DIR   the reports (default: tables/reports beside the tool, or\n"
 	      "                  $RDNACOMPAT_TABLES_DIR/reports)\n"
