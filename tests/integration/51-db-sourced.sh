@@ -6,7 +6,7 @@
 # file:line; an empty directory warns; `cards` joins its words, states its
 # status baseline, prints the revision as hex (or null) in JSON and lists the
 # most relevant sourced reports for the ROCm version; `doctor` lists them for
-# the detected card of a fake machine.
+# the detected card of a fake machine; a failed write to stdout is an error.
 set -u
 B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/db-sourced
 SRC=${RDC_SRCDIR:-$(pwd)}
@@ -87,6 +87,13 @@ assert j["cards"] and all(re.fullmatch(r"[0-9a-f]{2}", c["revision"]) for c in j
 any_rev = [c for c in json.load(open(sys.argv[1] + "/c2.json"))["cards"] if c["revision"] is None]
 assert any_rev and any_rev[0]["name"].startswith("AMD Radeon RX 6700 / 6750"), any_rev
 PY
+
+# Audit W6 (cards, db): a failed write to stdout is an error with a message.
+for cmd in "cards 6700" "db check"; do
+  rc=0; "$R" $cmd >/dev/full 2>"$T/full.err" || rc=$?
+  [ "$rc" -eq 1 ] && grep -q 'writing output: No space left on device' "$T/full.err" ||
+    fail "$cmd >/dev/full: rc=$rc $(cat "$T/full.err")"
+done
 
 # The relevant sourced reports: three lines with URLs; the first has the
 # same ROCm minor version when one exists.

@@ -7,6 +7,7 @@
  * reports (db_lookup.c) for the hits' targets and the installed ROCm.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,5 +226,9 @@ int rdc_cmd_cards(int argc, char **argv)
 	rdc_reports_free(reps, nrep);
 	int rc = n ? 0 : 1;
 	rdc_sb_free(&qb);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "rdnacompat cards: writing output: %s\n", strerror(errno));
+		rc = 1;
+	}
 	return rc;
 }

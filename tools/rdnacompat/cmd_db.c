@@ -309,5 +309,9 @@ int rdc_cmd_db(int argc, char **argv)
 	}
 	rdc_reports_free(reps, n);
 	free(def);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "rdnacompat db: writing output: %s\n", strerror(errno));
+		rc = 1;
+	}
 	return rc;
 }
