@@ -135,9 +135,9 @@ $(TOOL): $(TOOL_OBJ) $(CORE_LIB)
 # The simulator is preloaded into programs (also inside Debian roots with
 # another glibc-compatible userland): its non-glibc dependencies are static.
 $(SIM_OBJ): CPPFLAGS += -Itools/simgpu/include -I/usr/include/libdrm
-$(SIM): $(SIM_OBJ) $(CORE_LIB)
+$(SIM): $(SIM_OBJ) $(CORE_LIB) tools/simgpu/sim.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(SAN) -Wl,-soname,librdnacompat-sim.so \
+	$(CC) -shared $(SAN) -Wl,-soname,librdnacompat-sim.so -Wl,--version-script=tools/simgpu/sim.map \
 		$(SIM_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -lrt -o $@
 
 # ---- tests -------------------------------------------------------------------
@@ -192,9 +192,30 @@ $(BUILD)/fuzz/fuzz_codeobj: $(FUZZ_CO_SRC) $(wildcard include/rdnacompat/*.h shi
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		$(CPPFLAGS) $(FUZZ_CO_SRC) -lelf -lmsgpackc -o $@
 
-fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle $(BUILD)/fuzz/fuzz_codeobj fixtures
+# The parsers of user and cache input (tests/fuzz/fuzz_{target,tables,dcache,
+# fatbin}.c) against the whole core (and the hook files the wrapper path
+# runs), instrumented once into $(BUILD)/fuzz/obj; tests/fuzz/smoke-all.sh
+# runs each ~20 s on seeds from the fixtures.  make fuzz-smoke is part of
+# make check (~3 min in all).
+FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fvisibility=hidden -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -I/usr/include/hsa -Ishim/hooks
+FUZZ_LIB_SRC := $(CORE_SRC) $(GEN_C) $(addprefix shim/hooks/,config.c log.c remap.c remap_header.c \
+	sys.c dcache_file.c)
+FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(patsubst $(BUILD)/%,%,$(FUZZ_LIB_SRC)))
+$(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(BUILD)/fuzz/obj/%.o: %.c $(GEN_C)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+FUZZ_NEW := target tables dcache fatbin
+$(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NEW)): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) $(CORE_LIBS) -ldl -lpthread -o $@
+
+fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle $(BUILD)/fuzz/fuzz_codeobj $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NEW)) fixtures
 	bash tests/fuzz/smoke.sh $(BUILD)
 	bash tests/fuzz/smoke-codeobj.sh $(BUILD)
+	bash tests/fuzz/smoke-all.sh $(BUILD)
 
 deps:
 	bash tools/deps.sh
@@ -209,6 +230,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) exports
 	$(MAKE) unit
+	$(MAKE) fuzz-smoke
 	$(MAKE) roots
 	$(MAKE) integration
 
