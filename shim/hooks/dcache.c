@@ -25,42 +25,11 @@
 #include <unistd.h>
 
 #include "dcache.h"
+#include "dcache_file.h"
 #include "rdnacompat/fileopen.h"
 
-#define DC_MAGIC "RDCDC\0\0\2"
-#define DC_MAX_FILE (64u << 20)
-#define DC_MAX_REFUSED 256
-#define DC_MAX_INDEX 65536               /* bundle entries, candidates, ranks */
-#define DC_MAX_KERNELS (1u << 24)
-#define DC_MAX_ENTRY_BYTES (1ull << 40)
-
-struct dc_hdr {
-	char magic[8];
-	uint32_t hdr_size, rec_size;
-	uint64_t shim_id, tables_digest;
-	uint32_t flags, n_recs;
-	uint64_t dev, ino, size;
-	int64_t mtime_ns;
-};
-
-struct dc_rec {
-	uint64_t bundle_off;
-	struct rdc_target target;
-	int32_t verdict;
-	int32_t have_patches;
-	int64_t entry, refused_entry;
-	struct rdc_target chosen;
-	uint32_t edge_rank, n_patches;
-	uint64_t n_kernels, n_refused, n_candidates;
-	char reason[400];
-	char need[160];
-	struct rdc_patch patches[RDC_ADD_PATCHES];
-	uint32_t n_ref;                  /* refused kernel triples that follow */
-	uint32_t ref_bytes;
-};
-
 struct mrec {
-	struct dc_rec r;
+	struct rdc_dc_rec r;
 	char *ref;                       /* ref_bytes of triples */
 };
 
@@ -68,7 +37,7 @@ struct rdc_dc_lib {
 	struct rdc_dc_lib *next;
 	char name[512];                  /* the library as logged */
 	char file[1024];                 /* the cache file */
-	struct dc_hdr key;
+	struct rdc_dc_hdr key;
 	struct mrec *recs;
 	size_t n, cap;
 	bool dirty;
@@ -80,23 +49,14 @@ static int state;                        /* 0 unknown, 1 on, -1 off */
 static char dir[900];
 static uint64_t shim_id;
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
-#define FNV0 1469598103934665603ull
-
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
-	return fnv(h, s ? s : "\1", s ? strlen(s) + 1 : 1);
+	return rdc_dc_fnv(h, s ? s : "\1", s ? strlen(s) + 1 : 1);
 }
 
 uint64_t rdc_tables_digest(const struct rdc_tables *t)
 {
-	uint64_t h = FNV0;
+	uint64_t h = RDC_DC_FNV0;
 	if (!t)
 		return h;
 	for (size_t i = 0; i < t->n_isa; i++) {
@@ -108,13 +68,13 @@ uint64_t rdc_tables_digest(const struct rdc_tables *t)
 				 r->xnack_supported, r->sramecc_supported, r->lds_per_workgroup,
 				 r->vgprs_per_simd_w32, r->vgprs_per_simd_w64, r->vgpr_granule_w32,
 				 r->vgpr_granule_w64, r->max_waves_per_simd };
-		h = fnv(h, v, sizeof v);
+		h = rdc_dc_fnv(h, v, sizeof v);
 	}
 	for (size_t i = 0; i < t->n_edges; i++) {
 		const struct rdc_compat_edge *e = &t->edges[i];
 		h = fnv_str(h, e->device);
 		h = fnv_str(h, e->code);
-		h = fnv(h, &e->rank, sizeof e->rank);
+		h = rdc_dc_fnv(h, &e->rank, sizeof e->rank);
 		h = fnv_str(h, e->condition);
 	}
 	for (size_t i = 0; i < t->n_bad; i++) {
@@ -125,9 +85,9 @@ uint64_t rdc_tables_digest(const struct rdc_tables *t)
 		h = fnv_str(h, b->action);
 		h = fnv_str(h, b->reason);
 	}
-	h = fnv(h, &t->n_isa, sizeof t->n_isa);
-	h = fnv(h, &t->n_edges, sizeof t->n_edges);
-	return fnv(h, &t->n_bad, sizeof t->n_bad);
+	h = rdc_dc_fnv(h, &t->n_isa, sizeof t->n_isa);
+	h = rdc_dc_fnv(h, &t->n_edges, sizeof t->n_edges);
+	return rdc_dc_fnv(h, &t->n_bad, sizeof t->n_bad);
 }
 
 static int sys_stat(const char *path, struct stat *st)
@@ -194,8 +154,8 @@ static bool setup(void)
 		return false;
 	uint64_t v[] = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
 			 (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec,
-			 sizeof(struct dc_hdr), sizeof(struct dc_rec) };
-	shim_id = fnv(FNV0, v, sizeof v);
+			 sizeof(struct rdc_dc_hdr), sizeof(struct rdc_dc_rec) };
+	shim_id = rdc_dc_fnv(RDC_DC_FNV0, v, sizeof v);
 	state = 1;
 	return true;
 }
@@ -224,49 +184,23 @@ static struct mrec *add_rec(struct rdc_dc_lib *L)
 	return m;
 }
 
-/* Do n_ref NUL-terminated triples fill exactly len bytes? */
-static bool triples_ok(const char *p, size_t len, uint32_t n_ref)
+/* rdc_dc_parse's callback: one valid record joins L. */
+static int keep_rec(void *arg, const struct rdc_dc_rec *r, const char *ref_bytes)
 {
-	size_t strs = 0;
-	for (size_t i = 0; i < len; i++)
-		strs += p[i] == '\0';
-	return strs == (size_t)n_ref * 3 && (len == 0 || p[len - 1] == '\0');
-}
-
-static bool target_ok(const struct rdc_target *t)
-{
-	return memchr(t->proc, 0, sizeof t->proc) && t->xnack <= RDC_FEAT_ON &&
-	       t->sramecc <= RDC_FEAT_ON;
-}
-
-/* Is every field of a record one the policy could have written?  The
- * checksum only proves the file is whole; this proves it is sane (a
- * record is later used to index the bundle).  NULL when it is, else why. */
-static const char *rec_invalid(const struct dc_rec *r)
-{
-	bool has_entry = r->verdict == RDC_VERDICT_NATIVE || r->verdict == RDC_VERDICT_MAPPED;
-	if (!has_entry && r->verdict != RDC_VERDICT_MISSING)
-		return "corrupt (verdict)";
-	if (has_entry ? (r->entry < 0 || r->entry > DC_MAX_INDEX) : r->entry != -1)
-		return "corrupt (entry does not match the verdict)";
-	if (r->refused_entry < -1 || r->refused_entry > DC_MAX_INDEX)
-		return "corrupt (refused entry)";
-	if ((r->have_patches != 0 && r->have_patches != 1) || r->n_patches > RDC_ADD_PATCHES ||
-	    (r->have_patches && r->verdict != RDC_VERDICT_MAPPED) ||
-	    (!r->have_patches && r->n_patches))
-		return "corrupt (patches)";
-	for (uint32_t i = 0; i < r->n_patches; i++)
-		if (r->patches[i].len > sizeof r->patches[i].bytes ||
-		    r->patches[i].offset > DC_MAX_ENTRY_BYTES)
-			return "corrupt (patch bounds)";
-	if (r->n_kernels > DC_MAX_KERNELS || r->n_refused > DC_MAX_KERNELS ||
-	    r->n_candidates > DC_MAX_INDEX || r->edge_rank > DC_MAX_INDEX ||
-	    r->n_ref > DC_MAX_REFUSED)
-		return "corrupt (counts)";
-	if (!target_ok(&r->target) || !target_ok(&r->chosen) ||
-	    !memchr(r->reason, 0, sizeof r->reason) || !memchr(r->need, 0, sizeof r->need))
-		return "corrupt (strings)";
-	return NULL;
+	struct rdc_dc_lib *L = arg;
+	struct mrec *m = add_rec(L);
+	char *ref = r->ref_bytes ? malloc(r->ref_bytes) : NULL;
+	if (!m || (r->ref_bytes && !ref)) {
+		free(ref);
+		if (m)
+			L->n--;
+		return -1;
+	}
+	m->r = *r;
+	m->ref = ref;
+	if (ref)
+		memcpy(ref, ref_bytes, r->ref_bytes);
+	return 0;
 }
 
 static const char *load(struct rdc_dc_lib *L)
@@ -278,8 +212,8 @@ static const char *load(struct rdc_dc_lib *L)
 	struct stat st;
 	uint8_t *buf = NULL;
 	const char *why = NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct dc_hdr) + 8 ||
-	    (uint64_t)st.st_size > DC_MAX_FILE) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct rdc_dc_hdr) + 8 ||
+	    (uint64_t)st.st_size > RDC_DC_MAX_FILE) {
 		why = "not a cache file (type or size)";
 		goto out;
 	}
@@ -302,55 +236,7 @@ static const char *load(struct rdc_dc_lib *L)
 		why = "short read";
 		goto out;
 	}
-	uint64_t sum;
-	memcpy(&sum, buf + len - 8, 8);
-	if (fnv(FNV0, buf, len - 8) != sum) {
-		why = "corrupt (checksum)";
-		goto out;
-	}
-	struct dc_hdr h;
-	memcpy(&h, buf, sizeof h);
-	if (memcmp(h.magic, DC_MAGIC, 8) || h.hdr_size != sizeof h || h.rec_size != sizeof(struct dc_rec)) {
-		why = "corrupt (header)";
-		goto out;
-	}
-	if (h.shim_id != L->key.shim_id || h.tables_digest != L->key.tables_digest ||
-	    h.flags != L->key.flags || h.dev != L->key.dev || h.ino != L->key.ino ||
-	    h.size != L->key.size || h.mtime_ns != L->key.mtime_ns) {
-		why = "stale (library, tables, flags or shim changed)";
-		goto out;
-	}
-	size_t off = sizeof h, end = len - 8;
-	for (uint32_t i = 0; i < h.n_recs; i++) {
-		struct dc_rec r;
-		if (end - off < sizeof r) {
-			why = "corrupt (truncated record)";
-			goto out;
-		}
-		memcpy(&r, buf + off, sizeof r);
-		off += sizeof r;
-		if (r.ref_bytes > end - off || !triples_ok((const char *)buf + off, r.ref_bytes, r.n_ref) ||
-		    (why = rec_invalid(&r)) != NULL) {
-			why = why ? why : "corrupt (refused kernels)";
-			goto out;
-		}
-		struct mrec *m = add_rec(L);
-		char *ref = r.ref_bytes ? malloc(r.ref_bytes) : NULL;
-		if (!m || (r.ref_bytes && !ref)) {
-			free(ref);
-			if (m)
-				L->n--;
-			why = "out of memory";
-			goto out;
-		}
-		m->r = r;
-		m->ref = ref;
-		if (ref)
-			memcpy(ref, buf + off, r.ref_bytes);
-		off += r.ref_bytes;
-	}
-	if (off != end)
-		why = "corrupt (trailing bytes)";
+	why = rdc_dc_parse(buf, len, &L->key, keep_rec, L);
 out:
 	if (why)
 		free_lib_recs(L);
@@ -380,10 +266,10 @@ struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path)
 	const char *base = strrchr(name, '/');
 	base = base ? base + 1 : name;
 	snprintf(L->file, sizeof L->file, "%s/%.64s-%016llx.dc", dir, base,
-		 (unsigned long long)fnv_str(FNV0, name));
-	memcpy(L->key.magic, DC_MAGIC, 8);
+		 (unsigned long long)fnv_str(RDC_DC_FNV0, name));
+	memcpy(L->key.magic, RDC_DC_MAGIC, 8);
 	L->key.hdr_size = sizeof L->key;
-	L->key.rec_size = sizeof(struct dc_rec);
+	L->key.rec_size = sizeof(struct rdc_dc_rec);
 	L->key.shim_id = shim_id;
 	L->key.tables_digest = rdc_tables_digest(rdc_tables());
 	L->key.flags = rdc_policy_flags();
@@ -427,7 +313,7 @@ int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_t
 	struct mrec *m = find(L, bundle_off, t);
 	if (!m)
 		goto out;
-	const struct dc_rec *r = &m->r;
+	const struct rdc_dc_rec *r = &m->r;
 	struct rdc_choice *c = &hit->c;
 	c->verdict = (enum rdc_verdict)r->verdict;
 	c->entry = (long)r->entry;
@@ -485,7 +371,7 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 			bytes += strlen(c->kernels[i].kernel ? c->kernels[i].kernel : "") +
 				 strlen(c->kernels[i].check) + strlen(c->kernels[i].reason) + 3;
 		}
-	if (n_ref > DC_MAX_REFUSED || (c->n_refused && !c->kernels) || bytes > UINT32_MAX)
+	if (n_ref > RDC_DC_MAX_REFUSED || (c->n_refused && !c->kernels) || bytes > UINT32_MAX)
 		return;              /* not cached: decided afresh next time */
 	char *ref = bytes ? malloc(bytes) : NULL;
 	if (bytes && !ref)
@@ -512,7 +398,7 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 		free(ref);
 		goto out;
 	}
-	struct dc_rec *r = &m->r;
+	struct rdc_dc_rec *r = &m->r;
 	memset(r, 0, sizeof *r);
 	r->bundle_off = bundle_off;
 	r->target = *t;
@@ -541,7 +427,7 @@ out:
 static bool write_all(int fd, const void *p, size_t n, uint64_t *sum)
 {
 	const uint8_t *b = p;
-	*sum = fnv(*sum, p, n);
+	*sum = rdc_dc_fnv(*sum, p, n);
 	while (n) {
 		ssize_t w = write(fd, b, n);
 		if (w < 0 && errno == EINTR)
@@ -642,9 +528,9 @@ static void write_locked(struct rdc_dc_lib *L, char *tmp, size_t tmp_size)
 		rdc_logf(RDC_LOG_DEBUG, "cache: cannot write %s: %s", tmp, strerror(errno));
 		return;
 	}
-	struct dc_hdr h = L->key;
+	struct rdc_dc_hdr h = L->key;
 	h.n_recs = (uint32_t)L->n;
-	uint64_t sum = FNV0;
+	uint64_t sum = RDC_DC_FNV0;
 	bool ok = write_all(fd, &h, sizeof h, &sum);
 	for (size_t i = 0; ok && i < L->n; i++) {
 		ok = write_all(fd, &L->recs[i].r, sizeof L->recs[i].r, &sum);

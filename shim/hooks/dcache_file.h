@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dcache_file.h — the decision cache's file format (dcache_file.c): header,
+ * records, checksum, and the one function that turns a file's bytes into
+ * validated records.  Pure (no process state, no I/O), so the fuzzer
+ * (tests/fuzz/fuzz_dcache.c) runs exactly what the shim runs at load.
+ *
+ * Layout: struct rdc_dc_hdr, then n_recs × (struct rdc_dc_rec followed by
+ * its ref_bytes of refused-kernel "name\0check\0reason\0" triples), then a
+ * 64-bit FNV-1a of everything before it.  The same shim build writes and
+ * reads it (the build is in the key), so records are the in-memory struct.
+ */
+#ifndef RDNACOMPAT_DCACHE_FILE_H
+#define RDNACOMPAT_DCACHE_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shim.h"
+
+#define RDC_DC_MAGIC "RDCDC\0\0\2"
+#define RDC_DC_MAX_FILE (64u << 20)
+#define RDC_DC_MAX_REFUSED 256
+#define RDC_DC_FNV0 1469598103934665603ull
+
+struct rdc_dc_hdr {
+	char magic[8];
+	uint32_t hdr_size, rec_size;
+	uint64_t shim_id, tables_digest;
+	uint32_t flags, n_recs;
+	uint64_t dev, ino, size;
+	int64_t mtime_ns;
+};
+
+struct rdc_dc_rec {
+	uint64_t bundle_off;
+	struct rdc_target target;
+	int32_t verdict;
+	int32_t have_patches;
+	int64_t entry, refused_entry;
+	struct rdc_target chosen;
+	uint32_t edge_rank, n_patches;
+	uint64_t n_kernels, n_refused, n_candidates;
+	char reason[400];
+	char need[160];
+	struct rdc_patch patches[RDC_ADD_PATCHES];
+	uint32_t n_ref;                  /* refused kernel triples that follow */
+	uint32_t ref_bytes;
+};
+
+uint64_t rdc_dc_fnv(uint64_t h, const void *p, size_t n);
+
+/* Is every field of record `r` one the policy could have written (verdict
+ * and entry consistent, patches only with "mapped" and in bounds, counts
+ * bounded, strings terminated)?  NULL when it is, else why. */
+const char *rdc_dc_rec_invalid(const struct rdc_dc_rec *r);
+
+/* Check `len` bytes of a cache file (checksum, header, `key` — every field
+ * but n_recs must match —, each record and its refused kernels) and hand
+ * each record to `keep` (its ref bytes follow in `ref`; a non-zero return
+ * stops with "out of memory").  NULL when the whole file is good, else why
+ * (records already handed over are then to be dropped by the caller). */
+const char *rdc_dc_parse(const uint8_t *buf, size_t len, const struct rdc_dc_hdr *key,
+			 int (*keep)(void *arg, const struct rdc_dc_rec *r, const char *ref),
+			 void *arg);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# smoke-all.sh BUILD [SECONDS] — run the fuzzers of user and cache input
+# briefly (default 20 s each): target ids, the tables file, the decision
+# cache loader and the __hipRegisterFatBinary wrapper path
+# (tests/fuzz/fuzz_{target,tables,dcache,fatbin}.c), each seeded from real
+# inputs: target names and bundle ids, the shipped tables/*.tsv as override
+# sections, decision-cache records laid out like the shim writes them, the
+# fixture bundles and the host fixtures' .hip_fatbin sections.  Findings go
+# to BUILD/fuzz/findings/; each target's final stats to
+# BUILD/fuzz/stats-<target>.txt.  Exit 0 when no finding.
+set -euo pipefail
+build=${1:?usage: smoke-all.sh BUILD [SECONDS]}
+secs=${2:-20}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$build/fuzz/findings"
+seeds() { local d="$build/fuzz/corpus-$1"; mkdir -p "$d"; echo "$d"; }
+
+d=$(seeds target)
+i=0
+for s in gfx1031 gfx90a:xnack+ gfx90a:sramecc-:xnack+ amdgcn-amd-amdhsa--gfx1030 \
+         amdgcn-amd-amdhsa--gfx1100:xnack- gfx11-generic gfx10-3-generic gfx1151 \
+         hipv4-amdgcn-amd-amdhsa--gfx1030 hip-amdgcn-amd-amdhsa--gfx906:xnack- \
+         host-x86_64-unknown-linux-gnu hipv4-amdgcn-amd-amdhsa--gfx12-generic; do
+  i=$((i+1)); printf '%s' "$s" >"$d/seed-$i"
+done
+
+d=$(seeds tables)
+for t in "$src"/tables/*.tsv; do
+  name=$(basename "$t" .tsv)
+  { echo "[$name]"; head -c 16384 "$t"; } >"$d/seed-$name"
+done
+printf '[compat]\ngfx1031\tgfx1030\t1\topt-in\tseed\n' >"$d/seed-small"
+
+d=$(seeds dcache)
+python3 - "$d" <<'PY'
+import struct, sys
+out = sys.argv[1]
+def target(proc, x=0, s=0):
+    return proc.encode().ljust(26, b'\0') + bytes([x, s])
+def rec(off, verdict, entry, patches=(), refused=()):
+    r = bytearray(1016)
+    struct.pack_into('<Q', r, 0, off)
+    r[8:36] = target('gfx1031')
+    struct.pack_into('<iiqq', r, 36, verdict, 1 if patches else 0, entry, -1)
+    r[64:92] = target('gfx1030')
+    struct.pack_into('<II', r, 92, 1, len(patches))
+    struct.pack_into('<QQQ', r, 104, 3, len(refused), 1)
+    r[128:128 + 20] = b'no gfx1031 entry ...'
+    for i, (po, pb) in enumerate(patches):
+        base = 688 + i * 80
+        struct.pack_into('<QI', r, base, po, len(pb))
+        r[base + 12:base + 12 + len(pb)] = pb
+    ref = b''.join(b'%s\0%s\0%s\0' % t for t in refused)
+    struct.pack_into('<II', r, 1008, len(refused), len(ref))
+    return bytes(r) + ref
+recs = [rec(0, 0, 0), rec(4096, 1, 1, [(48, b'\x31\x00\x00\x00'), (5000, b'gfx1031')]),
+        rec(8192, 2, -1, refused=[(b'fill_iota', b'vgpr', b'needs 256')])]
+for i, r in enumerate(recs):
+    open(f'{out}/seed-rec{i}', 'wb').write(bytes([0, 1, 0]) + r)
+open(f'{out}/seed-all', 'wb').write(bytes([0, len(recs), 0]) + b''.join(recs))
+PY
+
+d=$(seeds fatbin)
+for b in "$build"/fixtures/bundle/*.bundle "$build"/fixtures/policy/*.bundle; do
+  [ -s "$b" ] && cp "$b" "$d/seed-$(basename "$b")"
+done
+for h in "$build"/fixtures/host/*.so; do
+  [ -s "$h" ] && objcopy -O binary --only-section=.hip_fatbin "$h" "$d/seed-fatbin-$(basename "$h")" 2>/dev/null || true
+done
+
+rc=0
+for t in target tables dcache fatbin; do
+  c="$build/fuzz/corpus-$t"
+  echo "fuzz-smoke ($t): $(ls "$c" | wc -l) seeds, ${secs}s"
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+  "$build/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
+    -malloc_limit_mb=2048 -artifact_prefix="$build/fuzz/findings/$t-" -print_final_stats=1 \
+    "$c" >"$build/fuzz/log-$t.txt" 2>&1 || { rc=1; echo "fuzz-smoke ($t): FINDING" >&2; }
+  grep -E "^(#[0-9]+.*DONE|stat::)|ERROR|SUMMARY" "$build/fuzz/log-$t.txt" | tail -8 |
+    tee "$build/fuzz/stats-$t.txt"
+done
+exit $rc
