@@ -4,15 +4,31 @@
  * --pci ID] -- CMD [ARGS]`: run CMD on simulated AMD GPUs.  Sets
  * RDNACOMPAT_SIM_GPUS (and RDNACOMPAT_SIM_TRACE / _VERBOSE) and puts the
  * simulator (librdnacompat-sim.so, which emulates /dev/kfd, the render nodes
- * and sysfs) first in LD_PRELOAD, then execs CMD.
+ * and sysfs) into every process CMD starts, then execs CMD.
+ *
+ * How: CMD runs in a private mount namespace (a user namespace too when we
+ * are not root) whose /etc is an overlay of the real one with an
+ * /etc/ld.so.preload that names the simulator (after what the real one
+ * names, if anything).  The dynamic loader reads that file at every exec,
+ * so every process under CMD gets the simulator, whatever it does with
+ * LD_PRELOAD (`sim -- env LD_PRELOAD=librdnacompat.so prog` keeps the
+ * card), and LD_PRELOAD stays the user's.  The overlay's upper layer is a
+ * tmpfs private to the namespace; nothing is written to the host.  Where
+ * namespaces cannot be made (a restricted container), or with
+ * RDNACOMPAT_SIM_NAMESPACE=0, the simulator goes first in LD_PRELOAD
+ * instead (said on stderr), which a child that replaces LD_PRELOAD loses.
  * The simulator is docs/SIMGPU.md; kernels are not executed.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -85,6 +101,90 @@ static int check_gpus(int n, const char *const *gpus, const char *const *cards, 
 		}
 	}
 	return 0;
+}
+
+static int write_all(const char *path, const char *text, int flags)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
+	if (fd < 0)
+		return -1;
+	size_t len = strlen(text);
+	ssize_t w = write(fd, text, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return w == (ssize_t)len ? 0 : -1;
+}
+
+/* This process (and CMD after exec) moves into a private mount namespace
+ * whose /etc/ld.so.preload also names lib.  0, or -1 with the reason in
+ * err (the caller falls back to LD_PRELOAD). */
+static int preload_namespace(const char *lib, char *err, size_t n)
+{
+	char tmp[] = "/tmp/rdnacompat-sim-ns.XXXXXX";
+	if (!mkdtemp(tmp)) {
+		snprintf(err, n, "mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	const char *step = "unshare";
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	bool mounted = false;
+	struct rdc_sbuf text = { 0 };
+	if (unshare(CLONE_NEWNS)) {
+		if (errno != EPERM || unshare(CLONE_NEWUSER | CLONE_NEWNS))
+			goto fail;
+		char map[64];
+		step = "uid/gid maps";
+		snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
+		if (write_all("/proc/self/setgroups", "deny", 0) || write_all("/proc/self/uid_map", map, 0))
+			goto fail;
+		snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid);
+		if (write_all("/proc/self/gid_map", map, 0))
+			goto fail;
+	}
+	step = "private mounts";
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		goto fail;
+	step = "tmpfs";
+	if (mount("rdnacompat-sim", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700"))
+		goto fail;
+	mounted = true;
+	char upper[64], work[64], file[96], opts[256];
+	snprintf(upper, sizeof upper, "%s/upper", tmp);
+	snprintf(work, sizeof work, "%s/work", tmp);
+	snprintf(file, sizeof file, "%s/ld.so.preload", upper);
+	step = "upper layer";
+	if (mkdir(upper, 0755) || mkdir(work, 0755))
+		goto fail;
+	FILE *old = fopen("/etc/ld.so.preload", "re");
+	if (old) {
+		char line[4096];
+		while (fgets(line, sizeof line, old))
+			rdc_sb_add(&text, line);
+		fclose(old);
+		if (text.s && text.s[0] && text.s[strlen(text.s) - 1] != '\n')
+			rdc_sb_add(&text, "\n");
+	}
+	rdc_sb_printf(&text, "%s\n", lib);
+	if (write_all(file, rdc_sb_str(&text), O_CREAT | O_EXCL))
+		goto fail;
+	step = "overlay on /etc";
+	snprintf(opts, sizeof opts, "lowerdir=/etc,upperdir=%s,workdir=%s", upper, work);
+	if (mount("overlay", "/etc", "overlay", 0, opts))
+		goto fail;
+	/* The overlay keeps its layers; the mount point goes. */
+	umount2(tmp, MNT_DETACH);
+	rmdir(tmp);
+	rdc_sb_free(&text);
+	return 0;
+fail:
+	snprintf(err, n, "%s: %s", step, strerror(errno));
+	if (mounted)
+		umount2(tmp, MNT_DETACH);
+	rmdir(tmp);
+	rdc_sb_free(&text);
+	return -1;
 }
 
 static void usage(FILE *f)
@@ -227,8 +327,20 @@ int rdc_cmd_sim(int argc, char **argv)
 		return 2;
 	}
 	struct rdc_sbuf ld = { 0 };
-	/* The simulator first: the shim's real-function lookup may skip an
-	 * interposer loaded after it. */
+	const char *nsenv = getenv("RDNACOMPAT_SIM_NAMESPACE");
+	bool use_ns = !(nsenv && !strcmp(nsenv, "0"));
+	if (use_ns && !print) {
+		char err[256];
+		if (preload_namespace(dir, err, sizeof err)) {
+			fprintf(stderr, "rdnacompat sim: no private /etc/ld.so.preload (%s); the simulator "
+					"goes first in LD_PRELOAD instead, which a child that replaces "
+					"LD_PRELOAD loses\n", err);
+			use_ns = false;
+		}
+	}
+	if (print && use_ns)
+		printf("# /etc/ld.so.preload (private mount namespace) adds %s\n", dir);
+	/* Without the namespace: the simulator first in LD_PRELOAD. */
 	const char *old = getenv("LD_PRELOAD");
 	rdc_sb_printf(&ld, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
 	char *abs_trace = NULL;
@@ -241,7 +353,7 @@ int rdc_cmd_sim(int argc, char **argv)
 		}
 	}
 	int rc = set("RDNACOMPAT_SIM_GPUS", rdc_sb_str(&spec), print) ||
-		 set("LD_PRELOAD", rdc_sb_str(&ld), print) ||
+		 (!use_ns && set("LD_PRELOAD", rdc_sb_str(&ld), print)) ||
 		 (trace && set("RDNACOMPAT_SIM_TRACE", abs_trace ? abs_trace : trace, print)) ||
 		 (verbose && set("RDNACOMPAT_SIM_VERBOSE", "1", print));
 	free(abs_trace);
