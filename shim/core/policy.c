@@ -315,7 +315,8 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 			}
 			if (rdc_pol_has_cond(edges[e]->condition, "opt-in") && !(flags & RDC_POLICY_OPT_IN)) {
 				rdc_pol_cat(why, sizeof why, &wlen,
-				    "%s%s not tried: the %s <- %s edge is opt-in (not established as safe)",
+				    "%s%s not tried: the %s <- %s edge is opt-in (not established as safe; "
+				    "RDNACOMPAT_OPT_IN=1 tries it)",
 				    wlen ? "; " : "", tt, dev->name, edges[e]->code);
 				continue;
 			}

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rdnacompat/boolstr.h"
 #include "shim.h"
 
 struct rdc_config rdc_cfg = { .mode = RDC_MODE_MAP, .level = RDC_LOG_WARN };
@@ -78,21 +79,6 @@ static void problem(struct rdc_config *c, const char *var, const char *val, cons
 static void copy_str(char *dst, size_t n, const char *src)
 {
 	snprintf(dst, n, "%s", src ? src : "");
-}
-
-/* The documented spellings of a boolean, any case: 1 on yes true / 0 off no
- * false.  Returns 1, 0, or -1 for anything else. */
-int rdc_bool_parse(const char *s)
-{
-	static const char *const on[] = { "1", "on", "yes", "true" };
-	static const char *const off[] = { "0", "off", "no", "false" };
-	for (int i = 0; s && i < 4; i++) {
-		if (strcasecmp(s, on[i]) == 0)
-			return 1;
-		if (strcasecmp(s, off[i]) == 0)
-			return 0;
-	}
-	return -1;
 }
 
 /* One boolean variable: unset or empty keeps `*out` (the default); a value

@@ -116,8 +116,6 @@ void rdc_config_parse(struct rdc_config *cfg, const char *(*get)(const char *nam
 /* Warn (in cfg->problems) about RDNACOMPAT_DEVICE_<N> names in `env`
  * (NAME=VALUE strings) whose N is not 0..RDC_MAX_DEVICES-1. */
 void rdc_config_check_names(struct rdc_config *cfg, char *const *env);
-/* 1 for 1/on/yes/true, 0 for 0/off/no/false (any case), else -1. */
-int rdc_bool_parse(const char *s);
 /* Log cfg->problems once per process (a process reaching a HIP/HSA hook). */
 void rdc_config_report(void);
 int rdc_mode_parse(const char *s);          /* enum rdc_mode or -1 */

@@ -25,12 +25,13 @@
 
 #include "commands.h"
 #include "inspect.h"
+#include "rdnacompat/boolstr.h"
 #include "inspect_gpu.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdnacompat inspect [--gpu TARGET | --card NAME | --pci ID] [--kernels] [--json] FILE...\n"
+		"usage: rdnacompat inspect [--gpu TARGET | --card NAME | --pci ID] [--kernels] [--opt-in] [--json] FILE...\n"
 		"\n"
 		"List the offload bundles and code objects in each FILE (host ELF with .hip_fatbin,\n"
 		"raw bundle, or raw AMDGPU code object) and, for a GPU, say per bundle whether its\n"
@@ -41,6 +42,8 @@ static void usage(FILE *f)
 		"  --card NAME    a card from the card table (\"RX 6700 XT\"); must name one target\n"
 		"  --pci ID       PCI id [VENDOR:]DEVICE[:REV], hex (1002:73df, 73df, 73df:c1)\n"
 		"  --kernels      list each kernel with its resources and verdict\n"
+		"  --opt-in       also try compatibility edges marked opt-in (as the shim does\n"
+		"                 with RDNACOMPAT_OPT_IN=1, which inspect also honours)\n"
 		"  --json         one JSON object on stdout (see docs/INSPECT.md)\n"
 		"\n"
 		"Tables: the built-in ones, merged with $RDNACOMPAT_TABLES when set.\n"
@@ -167,7 +170,8 @@ static int on_bundle(size_t index, uint64_t offset, const struct rdc_bundle *b, 
 	if (c->have_dev) {
 		struct rdc_diag d;
 		rdc_diag_clear(&d);
-		int rc = rdc_policy_choose(c->t, &c->dev, b, c->kernels ? RDC_POLICY_KERNELS : 0, &ch, &d);
+		int rc = rdc_policy_choose(c->t, &c->dev, b, (c->kernels ? RDC_POLICY_KERNELS : 0) | c->flags, &ch,
+					   &d);
 		if (rc) {
 			rdc_choice_free(&ch);
 			free(bv.e);
@@ -206,7 +210,8 @@ static int do_codeobj(struct ictx *c, const struct rdc_container *ct)
 		struct rdc_diag d;
 		rdc_diag_clear(&d);
 		int rc = rdc_policy_choose_codeobj(c->t, &c->dev, ct->data, (size_t)ct->size,
-						   c->kernels ? RDC_POLICY_KERNELS : 0, &ch, &d);
+						   (c->kernels ? RDC_POLICY_KERNELS : 0) | c->flags,
+						   &ch, &d);
 		if (rc) {
 			rdc_choice_free(&ch);
 			c->d = d;
@@ -317,6 +322,7 @@ int rdc_cmd_inspect(int argc, char **argv)
 		return 2;
 	}
 	bool only_files = false;
+	int opt_in = -1;         /* --opt-in; -1: from RDNACOMPAT_OPT_IN */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (only_files || a[0] != '-' || !a[1]) {
@@ -343,6 +349,8 @@ int rdc_cmd_inspect(int argc, char **argv)
 			pci = a + 6;
 		} else if (!strcmp(a, "--kernels")) {
 			c.kernels = true;
+		} else if (!strcmp(a, "--opt-in")) {
+			opt_in = 1;
 		} else if (!strcmp(a, "--json")) {
 			c.json = true;
 		} else {
@@ -362,6 +370,20 @@ int rdc_cmd_inspect(int argc, char **argv)
 		free(files);
 		return 2;
 	}
+
+	/* Opt-in edges as the shim decides them: --opt-in, else
+	 * RDNACOMPAT_OPT_IN with the shim's spellings (anything else: off). */
+	if (opt_in < 0) {
+		const char *v = getenv("RDNACOMPAT_OPT_IN");
+		opt_in = v && *v ? rdc_bool_parse(v) : 0;
+		if (opt_in < 0) {
+			fprintf(stderr, "rdnacompat inspect: warning: RDNACOMPAT_OPT_IN=%s is not "
+				"0|1|off|on|no|yes|false|true (using 0, as the shim does)\n", v);
+			opt_in = 0;
+		}
+	}
+	if (opt_in)
+		c.flags |= RDC_POLICY_OPT_IN;
 
 	struct rdc_tables *loaded = NULL;
 	const char *tp = getenv("RDNACOMPAT_TABLES");

@@ -5,6 +5,7 @@
  * doctor's checks (doctor.c), a shim log (log_summary.c) and free-text
  * notes; every value is scrubbed of personal data (scrub.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,77 @@ static void put_log(struct rep *r, const struct rdc_log_summary *s)
 		}
 }
 
+/* --card as every other command takes it: VVVV:DDDD[:RR] or DDDD (hex PCI
+ * ids, vendor 1002 implied), or a card name matching cards of one PCI id.
+ * With `by_target` (the first item of RDNACOMPAT_SIM_GPUS) a gfx target
+ * names its first desktop card in the table (else its first card).  NULL
+ * with a sentence in err. */
+static const struct rdc_card *find_card(const struct rdc_tables *t, const char *s, bool by_target,
+					int *revision, char *err, size_t n)
+{
+	unsigned ven = 0, dev = 0, rev = 0;
+	int used = 0;
+	*revision = -1;
+	int k = sscanf(s, "%4x:%4x%n:%2x%n", &ven, &dev, &used, &rev, &used);
+	if (k >= 2 && s[used] == 0) {
+		*revision = k == 3 ? (int)rev : -1;
+		const struct rdc_card *c = rdc_card_find_pci(t, (uint16_t)ven, (uint16_t)dev, *revision);
+		if (!c)
+			snprintf(err, n, "card %04x:%04x is not in the card table", ven, dev);
+		return c;
+	}
+	if (strlen(s) == 4 && strspn(s, "0123456789abcdefABCDEF") == 4) {
+		dev = (unsigned)strtoul(s, NULL, 16);
+		const struct rdc_card *c = rdc_card_find_pci(t, 0x1002, (uint16_t)dev, -1);
+		if (c)
+			return c;
+	}
+	if (by_target && !strncmp(s, "gfx", 3)) {
+		const struct rdc_card *first = NULL;
+		for (size_t i = 0; i < t->n_cards; i++) {
+			const struct rdc_card *c = &t->cards[i];
+			if (strcmp(c->target, s) != 0)
+				continue;
+			if (!strcmp(c->kind, "desktop"))
+				return c;
+			if (!first)
+				first = c;
+		}
+		if (first)
+			return first;
+		snprintf(err, n, "no card with target %s in the card table", s);
+		return NULL;
+	}
+	const struct rdc_card *m[64];
+	size_t k2 = rdc_card_search(t, s, m, 64);
+	if (k2 == 0) {
+		snprintf(err, n, "--card '%s': no card matches (rdnacompat cards lists them)", s);
+		return NULL;
+	}
+	for (size_t i = 1; i < k2; i++)
+		if (m[i]->vendor != m[0]->vendor || m[i]->device != m[0]->device) {
+			snprintf(err, n, "--card '%s' matches %zu cards of different PCI ids; give "
+				 "VVVV:DDDD[:RR] or a longer name (rdnacompat cards '%s' lists them)", s,
+				 k2, s);
+			return NULL;
+		}
+	return m[0];
+}
+
+/* YYYY-MM-DD naming a real day (what `db check` accepts). */
+static bool date_ok(const char *s)
+{
+	int y, m, d, used = 0;
+	if (strlen(s) != 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &used) != 3 || used != 10 ||
+	    s[4] != '-' || s[7] != '-')
+		return false;
+	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	if (y < 1970 || m < 1 || m > 12 || d < 1 || d > days[m - 1])
+		return false;
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return !(m == 2 && d == 29 && !leap);
+}
+
 int rdc_cmd_report(int argc, char **argv)
 {
 	const char *out = NULL, *log = NULL, *card = NULL, *mode = NULL, *result = NULL, *root = NULL,
@@ -150,6 +222,33 @@ int rdc_cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
+	static const char *const results[] = { "works", "partial", "fails", "untested" };
+	bool result_ok = !result;
+	for (size_t i = 0; result && i < 4; i++)
+		result_ok |= !strcmp(result, results[i]);
+	if (!result_ok) {
+		fprintf(stderr, "rdnacompat report: --result must be works, partial, fails or untested, "
+				"not '%s'\n", result);
+		return 2;
+	}
+	if (date && !date_ok(date)) {
+		fprintf(stderr, "rdnacompat report: --date '%s' is not a day as YYYY-MM-DD\n", date);
+		return 2;
+	}
+	/* -o x.json: the JSON format, as the name says. */
+	size_t ol = out ? strlen(out) : 0;
+	if (ol > 5 && !strcmp(out + ol - 5, ".json"))
+		json = true;
+	/* Under `rdnacompat sim` the card is the simulated one. */
+	const char *sim = getenv("RDNACOMPAT_SIM_GPUS");
+	char sim_first[64] = "";
+	if (sim && *sim && !card) {
+		snprintf(sim_first, sizeof sim_first, "%.*s", (int)strcspn(sim, ","), sim);
+		if (!simulated)
+			fprintf(stderr, "rdnacompat report: RDNACOMPAT_SIM_GPUS is set: a run on the "
+					"simulated card %s (--simulated implied)\n", sim_first);
+		simulated = true;
+	}
 	const struct rdc_tables *t = rdc_tables_builtin();
 	struct rdc_sysinfo si;
 	rdc_sys_scan(&si, root, NULL, t);
@@ -161,22 +260,21 @@ int rdc_cmd_report(int argc, char **argv)
 	bool have_log = false;
 
 	/* The card. */
-	unsigned ven = 0, dev = 0, rev = 0;
+	unsigned ven = 0, dev = 0;
 	int revision = -1;
 	const struct rdc_card *c = NULL;
-	if (card) {
-		int k = sscanf(card, "%4x:%4x:%2x", &ven, &dev, &rev);
-		if (k < 2) {
-			fprintf(stderr, "rdnacompat report: --card %s: expected VVVV:DDDD[:RR] (hex)\n", card);
+	if (card || sim_first[0]) {
+		char err[256] = "";
+		c = find_card(t, card ? card : sim_first, !card, &revision, err, sizeof err);
+		if (!c) {
+			fprintf(stderr, "rdnacompat report: %s%s\n", card ? "" : "RDNACOMPAT_SIM_GPUS: ", err);
 			rc = 2;
 			goto done;
 		}
-		revision = k == 3 ? (int)rev : -1;
-		c = rdc_card_find_pci(t, (uint16_t)ven, (uint16_t)dev, revision);
-		if (!c) {
-			fprintf(stderr, "rdnacompat report: card %04x:%04x is not in the card table\n", ven, dev);
-			goto done;
-		}
+		ven = c->vendor;
+		dev = c->device;
+		if (revision < 0)
+			revision = c->revision;
 	} else {
 		const struct rdc_gpu *g = NULL;
 		for (size_t i = 0; i < si.n_gpus && !g; i++)
@@ -186,7 +284,7 @@ int rdc_cmd_report(int argc, char **argv)
 			g = &si.gpus[0];
 		if (!g) {
 			fprintf(stderr, "rdnacompat report: no AMD GPU here; for a run on the simulated GPU give "
-					"--simulated --card VVVV:DDDD[:RR]\n");
+					"--simulated --card NAME|VVVV:DDDD[:RR]\n");
 			goto done;
 		}
 		ven = g->vendor;
@@ -266,7 +364,7 @@ int rdc_cmd_report(int argc, char **argv)
 
 	FILE *f = out ? fopen(out, "we") : stdout;
 	if (!f) {
-		perror(out);
+		fprintf(stderr, "rdnacompat report: %s: %s\n", out, strerror(errno));
 		goto done;
 	}
 	if (json) {
@@ -295,7 +393,16 @@ int rdc_cmd_report(int argc, char **argv)
 		for (size_t i = 0; i < r.n; i++)
 			fprintf(f, "%s: %s\n", r.f[i].key, r.f[i].value);
 	}
-	rc = (f != stdout ? fclose(f) : fflush(f)) == 0 ? 0 : 1;
+	bool werr = ferror(f) != 0;
+	int e = errno;
+	if ((f != stdout ? fclose(f) : fflush(f)) != 0) {
+		werr = true;
+		e = errno;
+	}
+	rc = werr ? 1 : 0;
+	if (werr)
+		fprintf(stderr, "rdnacompat report: %s: %s\n", out ? out : "standard output",
+			e ? strerror(e) : "write error");
 	if (out && !rc)
 		fprintf(stderr, "rdnacompat report: wrote %s (check it with `rdnacompat db check`)\n", out);
 done:

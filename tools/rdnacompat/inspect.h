@@ -25,6 +25,7 @@ struct ictx {
 	struct rdc_target dev;
 	char dev_text[64];
 	bool kernels, json;
+	unsigned flags;         /* extra policy flags (RDC_POLICY_OPT_IN) */
 	FILE *out;
 	struct rdc_json j;
 	/* current file */

@@ -3,6 +3,8 @@
  * main.c — `rdnacompat` entry point: dispatches to one subcommand.
  * Exit codes: the subcommand's; 2 for a usage error here.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +42,23 @@ static void usage(FILE *f)
 	fprintf(f, "\n'rdnacompat COMMAND --help' for details.\n");
 }
 
+/* Every subcommand's output reaches its destination or the run fails: a
+ * write error on stdout (a full disk, /dev/full, a closed pipe) is said and
+ * turns a success into exit 1 (audit W6). */
+static int finish(const char *cmd, int rc)
+{
+	errno = 0;
+	bool bad = fflush(stdout) != 0;
+	int e = errno;
+	bad |= ferror(stdout) != 0;
+	if (bad && rc == 0) {
+		fprintf(stderr, "rdnacompat%s%s: writing output: %s\n", cmd ? " " : "", cmd ? cmd : "",
+			e ? strerror(e) : "write error");
+		return 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -48,13 +67,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return finish(NULL, 0);
 	}
 	if (!strcmp(argv[1], "--version"))
-		return rdc_cmd_version(argc - 1, argv + 1);
+		return finish(NULL, rdc_cmd_version(argc - 1, argv + 1));
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return finish(commands[i].name, commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "rdnacompat: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

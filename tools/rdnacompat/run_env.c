@@ -5,10 +5,16 @@
  */
 #include "run_env.h"
 
+#include "rdnacompat/fileopen.h"
+#include "rdnacompat/tables.h"
+#include "rdnacompat/target.h"
+
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,6 +87,65 @@ static void prepend_path(const char *var, const char *dir)
 	rdc_sb_free(&b);
 }
 
+/* Is `path` a 64-bit ELF shared object (what ld.so can preload)?  Else a
+ * sentence in why: ld.so would only warn and run the program without it. */
+static bool preloadable(const char *path, char *why, size_t n)
+{
+	struct rdc_diag d = { 0 };
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &d);
+	if (fd < 0) {
+		snprintf(why, n, "%s", d.msg);
+		return false;
+	}
+	Elf64_Ehdr h;
+	ssize_t got = pread(fd, &h, sizeof h, 0);
+	bool interp = false;
+	if (got == (ssize_t)sizeof h && h.e_phentsize == sizeof(Elf64_Phdr) && h.e_phnum < 256)
+		for (unsigned i = 0; i < h.e_phnum; i++) {
+			Elf64_Phdr ph;
+			if (pread(fd, &ph, sizeof ph, (off_t)(h.e_phoff + i * sizeof ph)) == sizeof ph &&
+			    ph.p_type == PT_INTERP)
+				interp = true;
+		}
+	close(fd);
+	if (got != (ssize_t)sizeof h || memcmp(h.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    h.e_ident[EI_CLASS] != ELFCLASS64) {
+		snprintf(why, n, "%s is not a 64-bit ELF file", path);
+		return false;
+	}
+	if (h.e_type != ET_DYN || interp) {
+		snprintf(why, n, "%s is not a shared library%s", path, interp ? " (a program)" : "");
+		return false;
+	}
+	return true;
+}
+
+/* Each comma item of a --gpu that is not an index list: a known target or
+ * a card of the card table. */
+static bool gpu_items_ok(const char *gpu, char *why, size_t n)
+{
+	const struct rdc_tables *t = rdc_tables_builtin();
+	const char *p = gpu;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char item[128];
+		snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+		struct rdc_target tg;
+		const struct rdc_card *c[1];
+		bool ok = (rdc_target_parse(item, (size_t)-1, &tg, NULL) == 0 && rdc_isa_find(t, tg.proc)) ||
+			  (len > 0 && rdc_card_search(t, item, c, 1) > 0);
+		if (!ok) {
+			snprintf(why, n, "--gpu %s: '%s' is neither a GPU index, a known target (gfx1031) "
+				 "nor a card (rdnacompat cards lists them)", gpu, item);
+			return false;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return true;
+}
+
 int rdc_run_setup_env(const struct rdc_run_opts *o)
 {
 	char *shim = o->shim ? realpath(o->shim, NULL) : rdc_shim_path();
@@ -88,6 +153,12 @@ int rdc_run_setup_env(const struct rdc_run_opts *o)
 		fprintf(stderr, "rdnacompat: librdnacompat.so not found%s%s (looked beside the tool: "
 				"../librdnacompat.so, ../lib/librdnacompat.so; or set RDNACOMPAT_SHIM)\n",
 			o->shim ? " at " : "", o->shim ? o->shim : "");
+		return -1;
+	}
+	char why[400];
+	if (!preloadable(shim, why, sizeof why)) {
+		fprintf(stderr, "rdnacompat: --shim: %s; the program would run without the shim\n", why);
+		free(shim);
 		return -1;
 	}
 	const char *pre = getenv("LD_PRELOAD");
@@ -151,6 +222,10 @@ int rdc_run_setup_env(const struct rdc_run_opts *o)
 		bool numeric = true;
 		for (const char *p = o->gpu; *p; p++)
 			numeric &= isdigit((unsigned char)*p) || *p == ',';
+		if (!numeric && !gpu_items_ok(o->gpu, why, sizeof why)) {
+			fprintf(stderr, "rdnacompat: %s\n", why);
+			return -1;
+		}
 		if (numeric && *o->gpu) {
 			setenv_or_die("HIP_VISIBLE_DEVICES", o->gpu);
 		} else {
