@@ -8,8 +8,9 @@
  *
  *   open, open64, openat, openat64, __open_2, __open64_2, __openat_2,
  *   __openat64_2   /dev/kfd, /dev/dri/renderD<128+i>, sysfs paths
- *   fopen, fopen64, opendir, stat, lstat, access   sysfs paths (libc's own
- *                  opens inside fopen and opendir bypass the open hook)
+ *   fopen, fopen64, opendir, stat, stat64, lstat, lstat64, fstatat,
+ *   fstatat64, statx, access   sysfs paths (libc's own opens inside fopen
+ *                  and opendir bypass the open hook; ls and find stat first)
  *   close          forget a simulated fd first
  *   ioctl          AMDKFD_IOC_* on a kfd fd; anything on a render fd is
  *                  logged and EINVAL (the libdrm entry points that would
@@ -36,6 +37,8 @@ static int (*real_stat)(const char *, struct stat *);
 static int (*real_lstat)(const char *, struct stat *);
 static int (*real_access)(const char *, int);
 static void *(*real_fopen64)(const char *, const char *);
+static int (*real_fstatat)(int, const char *, struct stat *, int);
+static int (*real_statx)(int, const char *, int, unsigned, struct statx *);
 static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 
 static void resolve(void)
@@ -52,6 +55,8 @@ static void resolve(void)
 	real_lstat = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "lstat");
 	real_access = (int (*)(const char *, int))dlsym(RTLD_NEXT, "access");
 	real_fopen64 = (void *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
+	real_fstatat = (int (*)(int, const char *, struct stat *, int))dlsym(RTLD_NEXT, "fstatat");
+	real_statx = (int (*)(int, const char *, int, unsigned, struct statx *))dlsym(RTLD_NEXT, "statx");
 }
 
 __attribute__((constructor)) static void interpose_init(void)
@@ -190,6 +195,41 @@ RDC_SIM_API int lstat(const char *restrict path, struct stat *restrict st)
 	char buf[4200];
 	rdc_sim_real();
 	return real_lstat(rdc_sim_sysfs_redirect(path, buf, sizeof buf), st);
+}
+
+/* On x86-64 struct stat64 is struct stat. */
+RDC_SIM_API int stat64(const char *restrict path, struct stat64 *restrict st)
+{
+	return stat(path, (struct stat *)st);
+}
+
+RDC_SIM_API int lstat64(const char *restrict path, struct stat64 *restrict st)
+{
+	return lstat(path, (struct stat *)st);
+}
+
+RDC_SIM_API int fstatat(int dirfd, const char *restrict path, struct stat *restrict st, int flags)
+{
+	char buf[4200];
+	rdc_sim_real();
+	return real_fstatat(dirfd, rdc_sim_sysfs_redirect(path, buf, sizeof buf), st, flags);
+}
+
+RDC_SIM_API int fstatat64(int dirfd, const char *restrict path, struct stat64 *restrict st, int flags)
+{
+	return fstatat(dirfd, path, (struct stat *)st, flags);
+}
+
+RDC_SIM_API int statx(int dirfd, const char *restrict path, int flags, unsigned mask,
+		      struct statx *restrict st)
+{
+	char buf[4200];
+	rdc_sim_real();
+	if (!real_statx) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real_statx(dirfd, rdc_sim_sysfs_redirect(path, buf, sizeof buf), flags, mask, st);
 }
 
 RDC_SIM_API int access(const char *path, int mode)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim_check.h — what the simulator's direct thunk tests (sim_thunk.c,
+ * sim_check.h — what the simulator's direct tests (sim_kfd.c,
  * sim_events.c) share: CHECK(cond, fmt, ...) that names the line and exits 1,
  * and a monotonic clock in milliseconds.
  */

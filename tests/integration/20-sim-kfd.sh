@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 20-sim-kfd.sh BUILD — the simulated /dev/kfd through the kernel's uapi
+# (progs/sim_kfd.c, no ROCm library): version, an unknown request (EINVAL,
+# and logged), ACQUIRE_VM, VRAM through the render node with
+# AVAILABLE_MEMORY and ENOMEM, WAIT_EVENTS timing out after roughly its
+# timeout and completed by SET_EVENT, XNACK, fork (a child's own KFD
+# process); the sysfs topology; then the same under valgrind memcheck.
+BUILD=${1:?usage: $0 BUILD}
+source "$(dirname "$0")/progs/sim_common.bash"
+src="$here/sim_kfd.c"
+exe="$OUT/sim_kfd"
+if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$here/sim_check.h" -nt "$exe" ]; then
+  cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$here/../../../tools/simgpu/include" \
+    -o "$exe" "$src" || fail "building sim_kfd"
+fi
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe" 2>&1) || fail "sim_kfd: $out"
+echo "$out" | grep '^ok:'
+echo "$out" | grep -q '^done' || fail "sim_kfd did not finish: $out"
+echo "$out" | grep -q 'AMDKFD_IOC_? (nr 0x7e) is not emulated: EINVAL' || fail "the unknown request was not logged: $out"
+echo "ok: the unknown request is logged"
+
+# The topology the thunk reads (sysfs.c), as a program sees it.
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1101 -- sh -c '
+  cat /sys/devices/virtual/kfd/kfd/topology/nodes/2/properties /sys/module/amdgpu/initstate
+  ls /sys/class/kfd/kfd/topology/nodes; grep amdgpu /proc/modules') || fail "topology: $out"
+echo "$out" | grep -qx 'gfx_target_version 110001' || fail "node 2 gfx_target_version: $out"
+echo "$out" | grep -qx 'drm_render_minor 129' || fail "node 2 render minor: $out"
+echo "$out" | grep -qx 'live' || fail "/sys/module/amdgpu/initstate: $out"
+[ "$(echo "$out" | grep -cxE '[0-9]')" = 3 ] || fail "three nodes under /sys/class/kfd: $out"
+echo "$out" | grep -q '^amdgpu .* Live' || fail "/proc/modules: $out"
+echo "ok: sysfs topology, /sys/module/amdgpu and /proc/modules"
+
+if command -v valgrind >/dev/null; then
+  log="$OUT/vg-kfd.log"
+  sim RDNACOMPAT_SIM_GPUS=gfx1030 -- valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+    --errors-for-leak-kinds=definite,indirect,possible --trace-children=no --num-callers=30 \
+    --log-file="$log" "$exe" >/dev/null 2>"$OUT/vg-kfd.err" ||
+    fail "memcheck of sim_kfd, see $log: $(grep -A15 -m1 -E 'Invalid|uninitialised|lost in' "$log")"
+  echo "ok: sim_kfd under memcheck: no errors, no leaks"
+fi
