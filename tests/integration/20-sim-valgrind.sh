@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # 20-sim-valgrind.sh BUILD — valgrind memcheck on the simulator:
 #   rocminfo on two simulated GPUs (ROCR calls hsa_shut_down, so every queue,
-#   event and allocation of the simulator is torn down): no errors and no
-#   heap block left at all;
+#   event and allocation of the simulator is torn down): no errors, and no
+#   heap block left that the simulator allocated (Debian's real thunk 5.2.3,
+#   now in the stack, keeps its event page's records: its own);
 #   a full HIP program (copies over SDMA, kernel dispatches, trace): no memory
 #   error, and no definite/indirect leak record that has the simulator in its
 #   stack.  HIP 5.2 never shuts HSA down, so the simulator's queue threads are
@@ -15,16 +16,19 @@ source "$(dirname "$0")/progs/sim_common.bash"
 command -v valgrind >/dev/null || skip "valgrind not installed"
 supp="$(dirname "$0")/progs/sim_valgrind.supp"
 vg=(valgrind --error-exitcode=99 --num-callers=40 --suppressions="$supp")
-ours() { grep -nE 'librdnacompat-sim\.so|tools/simgpu|rdc_sim_' "$1"; }
+ours() { grep -nE 'librdnacompat-sim\.so|tools/simgpu/|rdc_sim_|kfd_(dev|mem|events|queues)\.c|interpose\.c|sysfs\.c' "$1"; }
 
 log="$OUT/vg-rocminfo.log"
 simrocminfo RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 >/dev/null 2>&1 || fail "rocminfo on the simulator"
 sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 -- \
-  "${vg[@]}" --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --log-file="$log" \
+  "${vg[@]}" --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=none --log-file="$log" \
   rocminfo >/dev/null 2>&1; rc=$?
-[ $rc -eq 0 ] || fail "memcheck of rocminfo: rc=$rc, see $log: $(grep -A12 -m1 -E 'Invalid|uninitialised|lost in' "$log")"
-grep -q 'All heap blocks were freed' "$log" || fail "rocminfo left heap blocks, see $log"
-echo "ok: rocminfo under memcheck: no errors, all heap blocks freed"
+[ $rc -eq 0 ] || fail "memcheck of rocminfo: rc=$rc, see $log: $(grep -A12 -m1 -E 'Invalid|uninitialised' "$log")"
+grep -q 'ERROR SUMMARY: 0 errors' "$log" || fail "memcheck of rocminfo: errors, see $log"
+if ours "$log" >/dev/null; then
+  fail "rocminfo: heap blocks of the simulator left: $(ours "$log" | head -5) (see $log)"
+fi
+echo "ok: rocminfo under memcheck: no errors, no heap block of the simulator left"
 
 exe=$(build_hip sim_iota gfx1030) || exit $?
 log="$OUT/vg-hip.log"
