@@ -122,7 +122,8 @@ static const struct rdc_card *find_card(const struct rdc_tables *t, const char *
 		*revision = k == 3 ? (int)rev : -1;
 		const struct rdc_card *c = rdc_card_find_pci(t, (uint16_t)ven, (uint16_t)dev, *revision);
 		if (!c)
-			snprintf(err, n, "card %04x:%04x is not in the card table", ven, dev);
+			snprintf(err, n, "card %04x:%04x is not in the card table yet", ven,
+				 dev);
 		return c;
 	}
 	if (strlen(s) == 4 && strspn(s, "0123456789abcdefABCDEF") == 4) {
@@ -268,7 +269,7 @@ int rdc_cmd_report(int argc, char **argv)
 		c = find_card(t, card ? card : sim_first, !card, &revision, err, sizeof err);
 		if (!c) {
 			fprintf(stderr, "rdnacompat report: %s%s\n", card ? "" : "RDNACOMPAT_SIM_GPUS: ", err);
-			rc = 2;
+			rc = strstr(err, "not in the card table yet") ? 1 : 2;
 			goto done;
 		}
 		ven = c->vendor;
