@@ -430,6 +430,7 @@ int rdc_sim_kfd_ioctl(int fd, unsigned long req, void *arg)
 		memcpy(buf, arg, usize);
 	}
 	int rc = dispatch(nr, buf);
+	rdc_sim_debug("ioctl AMDKFD_IOC_%s: %d", name, rc);
 	if (rc == -ENOTTY) {
 		/* Said once per request and process.  0x80-0x86 are numbers of
 		 * ROCm's own kfd_ioctl.h (DBG_TRAP 0x82 in thunk 5.2.3, called at
