@@ -8,7 +8,8 @@
 # that card, writes JSON for -o x.json, and says write errors; every
 # subcommand fails (exit 1, with a message) when its output cannot be
 # written; run refuses a --shim that is not a shared library and a --gpu
-# that names nothing.
+# that names nothing; doctor under the simulator says so, and its usage
+# errors exit 4 (N3).
 set -u
 B=$1
 TOOL=$B/bin/rdnacompat
@@ -73,4 +74,13 @@ for s in "$D/text.txt" /bin/true "$D"; do
 done
 rc=0; "$TOOL" run --gpu gfx9999 -- true 2>/dev/null || rc=$?; [ "$rc" -eq 2 ] || fail "run --gpu gfx9999: rc=$rc"
 rc=0; "$TOOL" run --gpu 0 -- true || rc=$?; [ "$rc" -eq 0 ] || fail "run --gpu 0: rc=$rc"
+# Doctor (M2, N3): under the simulator it says so; usage errors exit 4.
+RDNACOMPAT_SIM_GPUS=gfx1031 "$TOOL" doctor 2>/dev/null | grep -q "running under rdnacompat sim" ||
+  fail "doctor under sim does not say so"
+"$TOOL" doctor 2>/dev/null | grep -q "running under rdnacompat sim" && fail "doctor says sim outside sim"
+rc=0; "$TOOL" doctor --root 2>"$D/err" >/dev/null || rc=$?
+[ "$rc" -eq 4 ] && grep -q "missing value for '--root'" "$D/err" || fail "doctor --root: rc=$rc"
+rc=0; "$TOOL" doctor --root /nonexistent >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 4 ] || fail "doctor --root /nonexistent: rc=$rc"
+rc=0; "$TOOL" doctor --user no-such-user-here >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 4 ] || fail "doctor --user: rc=$rc"
+"$TOOL" doctor 2>/dev/null | grep -qE "[^0-9]1 (failures|warnings)" && fail "doctor: '1 failures'"
 echo "31-tools-audit: ok"

@@ -5,9 +5,11 @@
  * that change what ROCm sees, one line each with a fix (checks: doctor.c,
  * facts: sysinfo.c).
  */
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "db_lookup.h"
@@ -108,7 +110,8 @@ static void print_text(const struct rdc_checks *c, int rc)
 		if (k->fix)
 			printf("      %-15s fix: %s\n", "", k->fix);
 	}
-	printf("\n%zu checks: %zu ok, %zu warnings, %zu failures%s (exit %d)\n", c->n, c->n - w - f, w, f,
+	printf("\n%zu check%s: %zu ok, %zu warning%s, %zu failure%s%s (exit %d)\n", c->n,
+	       c->n == 1 ? "" : "s", c->n - w - f, w, w == 1 ? "" : "s", f, f == 1 ? "" : "s",
 	       c->no_gpu ? "; no AMD GPU on this machine" : "", rc);
 }
 
@@ -122,15 +125,28 @@ int rdc_cmd_doctor(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
-		} else if (!strcmp(argv[i], "--root") && i + 1 < argc) {
+		} else if ((!strcmp(argv[i], "--root") || !strcmp(argv[i], "--user")) && i + 1 >= argc) {
+			fprintf(stderr, "rdnacompat doctor: missing value for '%s'\n", argv[i]);
+			usage(stderr);
+			return 4;
+		} else if (!strcmp(argv[i], "--root")) {
 			root = argv[++i];
-		} else if (!strcmp(argv[i], "--user") && i + 1 < argc) {
+		} else if (!strcmp(argv[i], "--user")) {
 			user = argv[++i];
 		} else {
 			fprintf(stderr, "rdnacompat doctor: unexpected argument '%s'\n", argv[i]);
 			usage(stderr);
 			return 4;
 		}
+	}
+	struct stat st;
+	if (root && (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "rdnacompat doctor: --root %s: not a directory\n", root);
+		return 4;
+	}
+	if (user && !root && !getpwnam(user)) {
+		fprintf(stderr, "rdnacompat doctor: --user %s: no such user\n", user);
+		return 4;
 	}
 	const struct rdc_tables *t = rdc_tables_builtin();
 	struct rdc_sysinfo si;

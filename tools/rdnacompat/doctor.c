@@ -85,9 +85,17 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
 	if (si->n_gpus == 0) {
 		c->no_gpu = true;
-		add(c, "gpu", RDC_LVL_FAIL,
-		    "nothing to fix here if this machine has no AMD GPU; to try the tools, use `rdnacompat sim`",
-		    "no AMD GPU (vendor 1002, display class) under /sys/bus/pci/devices");
+		const char *sim = getenv("RDNACOMPAT_SIM_GPUS");
+		if (sim && *sim)   /* already inside `rdnacompat sim`: no advice to go there */
+			add(c, "gpu", RDC_LVL_FAIL,
+			    "running under rdnacompat sim (RDNACOMPAT_SIM_GPUS): the simulated card is not in "
+			    "this machine's /sys, which doctor checks; for a report of the simulated run use "
+			    "`rdnacompat report` (it takes the card from RDNACOMPAT_SIM_GPUS)",
+			    "no AMD GPU (vendor 1002, display class) under /sys/bus/pci/devices");
+		else
+			add(c, "gpu", RDC_LVL_FAIL,
+			    "nothing to fix here if this machine has no AMD GPU; to try the tools, use `rdnacompat sim`",
+			    "no AMD GPU (vendor 1002, display class) under /sys/bus/pci/devices");
 		return;
 	}
 	for (size_t i = 0; i < si->n_gpus; i++) {
@@ -486,9 +494,14 @@ static void check_override(const struct rdc_sysinfo *si, const struct rdc_tables
 				}
 			if (shim)
 				rdc_sb_add(&b, "; with the shim preloaded the shim sees the overridden identity, not the real one");
+			/* The per-node form exists from ROCm 6.3 on: only then suggest it. */
+			unsigned vm, vn;
+			bool per_node = si->rocm_version && rdc_version_mm(si->rocm_version, &vm, &vn) &&
+					(vm > 6 || (vm == 6 && vn >= 3));
 			add(c, "override", lvl,
 			    shim ? "unset HSA_OVERRIDE_GFX_VERSION: the shim maps per code object and keeps the device's true identity"
-				 : "unset it and use `rdnacompat run -- CMD`, or the per-node HSA_OVERRIDE_GFX_VERSION_<node> for one card only",
+			    : per_node ? "unset it and use `rdnacompat run -- CMD`, or the per-node HSA_OVERRIDE_GFX_VERSION_<node> for one card only"
+				       : "unset it and use `rdnacompat run -- CMD`",
 			    "%s", rdc_sb_str(&b));
 			rdc_sb_free(&b);
 		}
