@@ -18,9 +18,10 @@
  * processor's (HSA_OVERRIDE_GFX_VERSION is the thunk's business),
  * drm_render_minor 128+i, a cache of type 9 (data | HSACU: ROCR asserts on
  * one) and a PCIe io link to the CPU; no p2p_links_count key (the thunk
- * makes its indirect GPU-CPU-GPU links only without one).  rocminfo 5.2 checks  `lsmod | grep
- * amdgpu` and rocminfo 7 reads /sys/module/amdgpu/initstate: both are
- * answered here, in every process the simulator is loaded into.
+ * makes its indirect GPU-CPU-GPU links only without one).  rocminfo 5.2
+ * checks `lsmod | grep amdgpu` and rocminfo 7 reads
+ * /sys/module/amdgpu/initstate: both are answered here, in every process the
+ * simulator is loaded into.
  */
 #include <errno.h>
 #include <fcntl.h>
