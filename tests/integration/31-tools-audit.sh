@@ -9,7 +9,8 @@
 # subcommand fails (exit 1, with a message) when its output cannot be
 # written; run refuses a --shim that is not a shared library and a --gpu
 # that names nothing; doctor under the simulator says so, and its usage
-# errors exit 4 (N3).
+# errors exit 4 (N3); explain -- CMD without the simulator's and unrelated
+# noise (M7).
 set -u
 B=$1
 TOOL=$B/bin/rdnacompat
@@ -83,4 +84,14 @@ rc=0; "$TOOL" doctor --root 2>"$D/err" >/dev/null || rc=$?
 rc=0; "$TOOL" doctor --root /nonexistent >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 4 ] || fail "doctor --root /nonexistent: rc=$rc"
 rc=0; "$TOOL" doctor --user no-such-user-here >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 4 ] || fail "doctor --user: rc=$rc"
 "$TOOL" doctor 2>/dev/null | grep -qE "[^0-9]1 (failures|warnings)" && fail "doctor: '1 failures'"
+# explain -- CMD (M7): the simulator's own lines are not the program's
+# errors, card blocks only for targets the program's devices or the shim
+# named, and PyTorch rows only for Python/PyTorch programs.
+rc=0; timeout 60 "$TOOL" explain -- sh -c 'echo "rdnacompat-sim: GPU node 1 is gfx1101. Try HSA_OVERRIDE_GFX_VERSION_1=10.3.0." >&2
+  echo "hipErrorNoDevice (code objects for gfx1010 gfx1013)" >&2; exit 3' >"$D/out" 2>/dev/null || rc=$?
+[ "$rc" -eq 3 ] || fail "explain -- CMD: exit $rc, want CMD's 3"
+grep -q "^\[" "$D/out" && { cat "$D/out" >&2; fail "explain -- CMD: rows for a non-PyTorch program or the simulator's advice"; }
+grep -q "is the target of" "$D/out" && fail "explain -- CMD: card blocks for targets nobody named"
+timeout 60 "$TOOL" explain -- python3 -c 'import sys; sys.stderr.write("hipErrorNoDevice\n"); sys.exit(3)' \
+  2>/dev/null | grep -q "^\[cuda-unavailable\]" || fail "explain -- python: PyTorch row missing"
 echo "31-tools-audit: ok"

@@ -47,7 +47,10 @@ static void usage(FILE *f)
 
 /* ---- text -> table rows --------------------------------------------------------- */
 
-static void print_targets(const char *text, struct rdc_json *j)
+/* Card-table blocks for the gfx targets named in `text`; with `allow`
+ * (" gfx1031 gfx1030 ", explain -- CMD) only those the program's devices
+ * or the shim named, not every name a runtime message happens to list. */
+static void print_targets(const char *text, struct rdc_json *j, const char *allow)
 {
 	regex_t re;
 	if (regcomp(&re, "gfx[0-9][0-9a-f]{2,3}", REG_EXTENDED | REG_ICASE))
@@ -65,6 +68,8 @@ static void print_targets(const char *text, struct rdc_json *j)
 		char key[20];
 		snprintf(key, sizeof key, " %s ", tgt);
 		if (strstr(seen, key) || strlen(seen) + strlen(key) >= sizeof seen)
+			continue;
+		if (allow && !strstr(allow, key))
 			continue;
 		strcat(seen, key);
 		const struct rdc_card *cards[8];
@@ -111,9 +116,62 @@ static void print_targets(const char *text, struct rdc_json *j)
 	regfree(&re);
 }
 
+/* Does row `r` match, and is it about this program?  A PyTorch row
+ * (cuda-unavailable) matches a generic HIP error too; for explain -- CMD it
+ * counts only when the program is Python/PyTorch (`torch`). */
+static bool row_applies(const struct rdc_err_row *r, const char *text, bool torch)
+{
+	if (!rdc_errtab_match(r, text))
+		return false;
+	return torch || !strstr(r->title, "PyTorch");
+}
+
+/* CMD's stderr without the simulator's own lines ("rdnacompat-sim: ..."):
+ * its advice is about the simulated machine, not the program (audit M7). */
+static char *program_lines(const char *s)
+{
+	struct rdc_sbuf b = { 0 };
+	rdc_sb_add(&b, "");
+	while (*s) {
+		size_t len = strcspn(s, "\n");
+		if (strncmp(s, "rdnacompat-sim:", 15) != 0)
+			rdc_sb_addn(&b, s, len + (s[len] == '\n'));
+		s += len + (s[len] == '\n');
+	}
+	return b.s;
+}
+
+/* The targets the shim's log names (device target=, chosen=) and the
+ * --gpu value, as " gfx1031 gfx1030 ". */
+static char *named_targets(const char *log_path, const char *gpu)
+{
+	struct rdc_sbuf b = { 0 };
+	rdc_sb_add(&b, " ");
+	size_t len = 0;
+	char *log = rdc_read_file(log_path, 8u << 20, &len);
+	regex_t re;
+	if (log && !regcomp(&re, "(target|chosen)=(gfx[0-9a-z]+)", REG_EXTENDED)) {
+		const char *p = log;
+		regmatch_t m[3];
+		while (regexec(&re, p, 3, m, 0) == 0) {
+			rdc_sb_printf(&b, "%.*s ", (int)(m[2].rm_eo - m[2].rm_so), p + m[2].rm_so);
+			p += m[0].rm_eo;
+		}
+		regfree(&re);
+	}
+	free(log);
+	for (const char *g = gpu; g && *g;) {
+		size_t l = strcspn(g, ",");
+		rdc_sb_printf(&b, "%.*s ", (int)l, g);
+		g += l + (g[l] == ',');
+	}
+	return b.s;
+}
+
 /* Print matches for `text` (as keys "matches" and "targets" of the object
  * open in `j`, or as text when j is NULL); returns how many rows matched. */
-static size_t explain_text(const struct rdc_errtab *t, const char *text, struct rdc_json *j)
+static size_t explain_text(const struct rdc_errtab *t, const char *text, struct rdc_json *j,
+			   const char *allow, bool torch)
 {
 	size_t hits = 0;
 	if (j) {
@@ -122,7 +180,7 @@ static size_t explain_text(const struct rdc_errtab *t, const char *text, struct 
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct rdc_err_row *r = &t->rows[i];
-		if (!rdc_errtab_match(r, text))
+		if (!row_applies(r, text, torch))
 			continue;
 		hits++;
 		if (j) {
@@ -157,7 +215,7 @@ static size_t explain_text(const struct rdc_errtab *t, const char *text, struct 
 		printf("no known error matched; `rdnacompat doctor` checks the setup, and "
 		       "`rdnacompat explain -- CMD` runs CMD under the shim in audit mode\n");
 	}
-	print_targets(text, j);
+	print_targets(text, j, allow);
 	return hits;
 }
 
@@ -249,9 +307,13 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 	struct rdc_log_summary s;
 	struct rdc_diag d = { 0 };
 	bool have = rdc_log_summarize(path.s, &s, &d) == 0;
+	char *text = program_lines(err.s);
+	char *allow = named_targets(path.s, o->gpu);
+	const char *base = strrchr(cmd[0], '/');
+	bool torch = strstr(base ? base + 1 : cmd[0], "python") || strstr(text, "torch");
 	size_t hits = 0;
 	for (size_t i = 0; i < t->n; i++)
-		hits += rdc_errtab_match(&t->rows[i], err.s);
+		hits += row_applies(&t->rows[i], text, torch);
 	if (json) {
 		struct rdc_json j;
 		rdc_json_init(&j, stdout);
@@ -265,7 +327,7 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 			rdc_log_summary_json(&j, &s);
 		else
 			rdc_json_null(&j);
-		explain_text(t, err.s, &j);
+		explain_text(t, text, &j, allow, torch);
 		rdc_json_obj_end(&j);
 		rdc_json_end(&j);
 	} else {
@@ -276,9 +338,11 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 			printf("%s\n", d.msg);
 		if (hits) {
 			printf("\n== known errors in %s's output ==\n", cmd[0]);
-			explain_text(t, err.s, NULL);
+			explain_text(t, text, NULL, allow, torch);
 		}
 	}
+	free(text);
+	free(allow);
 	if (have)
 		rdc_log_summary_free(&s);
 	unlink(path.s);
@@ -367,11 +431,11 @@ int rdc_cmd_explain(int argc, char **argv)
 			struct rdc_json j;
 			rdc_json_init(&j, stdout);
 			rdc_json_obj(&j);
-			rc = explain_text(&t, text.s, &j) ? 0 : 1;
+			rc = explain_text(&t, text.s, &j, NULL, true) ? 0 : 1;
 			rdc_json_obj_end(&j);
 			rdc_json_end(&j);
 		} else {
-			rc = explain_text(&t, text.s, NULL) ? 0 : 1;
+			rc = explain_text(&t, text.s, NULL, NULL, true) ? 0 : 1;
 		}
 		rdc_sb_free(&text);
 	}
