@@ -10,8 +10,12 @@
 #                   through tests/roots/run
 # Each card runs vadd.hip (tests/integration/shim/), built only for the
 # family's base target (gfx1030 for RDNA2, gfx1100 for RDNA3/3.5, gfx1200 for
-# RDNA4), under `rdnacompat run --gpu TARGET@PCI` in map mode; the result is
-# read from the program's HIP status lines, not assumed.  A card whose target
+# RDNA4), under `rdnacompat run --gpu TARGET@PCI` in map mode.  The result
+# is read, not assumed: "works" when the program exits 0 (its launch and
+# synchronize returned hipSuccess) and the shim found code for every code
+# object; "fails" when it did not.  A card the runtime did not bring up, or a
+# crash although the code was in place, gets no report (with the reason):
+# that would describe the simulator, not the card.  A card whose target
 # the release's runtime or compiler cannot handle is skipped with the reason
 # (ROCR 5.x knows gfx1030-gfx1035 only).  Kernels are not executed by the
 # simulator, so a report says which code the shim chose, not that results
@@ -63,22 +67,24 @@ if [ -n "$only" ]; then
 fi
 if [ $dry -eq 1 ]; then printf '%s\n' "${cards[@]}"; exit 0; fi
 
-# on_rel CMD...: run CMD on the chosen release.
+# on_rel CMD...: run CMD on the chosen release.  sim_env: how the simulated
+# GPU gets into a program there.  On the host (ROCm 5.x: an external thunk)
+# `rdnacompat run --gpu` puts the simulator's libhsakmt.so.1 on
+# LD_LIBRARY_PATH; ROCm 6.4/7.2 link the thunk into libhsa-runtime64, so in
+# a root the simulator is preloaded (sim/librdnacompat-sim.so, as
+# tests/integration/20-sim-roots.sh does) and the shim comes after it.
+sim_env=()
 case $rel in
   host) on_rel() { "$@"; };;
   rocm-*)
     "$SRC/tests/roots/path" "$rel" >/dev/null || { echo "sim-reports: root $rel is not built (make roots)" >&2; exit 77; }
+    [ -f "$B/sim/librdnacompat-sim.so" ] || { echo "sim-reports: $B/sim/librdnacompat-sim.so missing (make)" >&2; exit 1; }
+    sim_env=(env "LD_PRELOAD=$B/sim/librdnacompat-sim.so")
     on_rel() { "$SRC/tests/roots/run" "$rel" -- "$@"; };;
   *) echo "sim-reports: unknown release '$rel' (host, rocm-6.4, rocm-7.2)" >&2; exit 1;;
 esac
 
-# Which ROCm this release is: the HIP runtime package, as `rdnacompat report` reads it.
-"$R" report --help >/dev/null
-ver=$(on_rel "$R" report --simulated --card 1002:73df:c1 --no-doctor --result untested 2>/dev/null |
-  sed -n 's/^rocm_version: //p')
-[ -n "$ver" ] || ver=unknown
 distro=$(on_rel sh -c '. /etc/os-release && echo "$PRETTY_NAME"')
-echo "sim-reports: release $rel: $distro, ROCm $ver"
 
 # Build vadd for each base target the release's compiler accepts.
 export HSA_ENABLE_SDMA=0
@@ -91,6 +97,18 @@ for base in gfx1030 gfx1100 gfx1200; do
     echo "sim-reports: this release's hipcc cannot build for $base ($(tail -1 "$T/build-$base.log"))"
   fi
 done
+
+# Which ROCm this release is: the HIP runtime the built program links, and
+# its package version (what `rdnacompat report` reads can differ where a
+# root has two HIP runtimes installed: then the report is corrected).
+prog=$(ls "$T"/vadd-gfx* 2>/dev/null | head -1)
+[ -n "$prog" ] || { echo "sim-reports: vadd did not build for any target on $rel" >&2; exit 1; }
+hiplib=$(on_rel sh -c "ldd '$prog' | awk '/libamdhip64/ {print \$3; exit}'")
+hippkg=$(on_rel sh -c "dpkg -S \"\$(readlink -f '$hiplib')\" 2>/dev/null | cut -d: -f1 | head -1")
+hipver=$(on_rel dpkg-query -W -f '${Version}' "$hippkg" 2>/dev/null || true)
+ver=$(echo "$hipver" | sed 's/^[0-9]*://; s/[-+~].*//')
+[ -n "$ver" ] || { echo "sim-reports: cannot tell the HIP runtime version ($hiplib)" >&2; exit 1; }
+echo "sim-reports: release $rel: $distro, ROCm $ver (the program links $hiplib, package $hippkg $hipver)"
 
 date=$(date -u +%F)
 n=0 bad=0
@@ -105,27 +123,45 @@ for c in "${cards[@]}"; do
   id=$gpu-$name
   vd=$(echo "$pci" | cut -d: -f1,2)
   rm -f "$T/$id.log"
-  on_rel timeout 120 "$R" run --gpu "$gpu@$vd" --mode map --log-level info --log "$T/$id.log" \
-    -- "$T/vadd-$base" >"$T/$id.out" 2>&1 || true
-  result=fails
-  grep -q 'hipSuccess' "$T/$id.out" && ! grep -q 'hipError' "$T/$id.out" && result=works
-  status=$(grep -Eo '(hipSuccess|hipError[A-Za-z]+)' "$T/$id.out" | sort | uniq -c |
-    awk '{printf "%s%s x%s", (NR>1?", ":""), $2, $1}' || true)
-  if [ -z "$status" ]; then
-    # No HIP status line: HIP never came up on the simulated card (e.g. the
-    # simulator does not yet serve this release's runtime) - no report, since
-    # it would describe the simulator, not the card.
-    echo "sim-reports: $gpu: no report: the program printed no HIP status ($(tail -1 "$T/$id.out"))"
+  prc=0
+  on_rel "${sim_env[@]}" timeout 120 "$R" run --gpu "$gpu@$vd" --mode map --log-level info --log "$T/$id.log" \
+    -- "$T/vadd-$base" >"$T/$id.out" 2>&1 || prc=$?
+  # Did HIP reach the simulated card?  The shim logs each device it sees.
+  if ! grep -q "info: device: device=0 .*target=$gpu " "$T/$id.log" 2>/dev/null; then
+    echo "sim-reports: $gpu: no report: the runtime did not bring up the simulated card (last line: $(tail -1 "$T/$id.out"))"
     bad=$((bad + 1)); continue
   fi
+  # The result: vadd exits 0 only when hipDeviceSynchronize returned
+  # hipSuccess, but a launch without code is not always reported there
+  # (HIP 6.x loads lazily), so a code object the shim found no code for, or
+  # refused, makes it "fails" too.  A crash with code in place is left out:
+  # it would describe the simulator or the runtime, not the card.
+  nocode=0
+  grep -qE 'verdict=(missing|refused)' "$T/$id.log" && nocode=1
+  if [ $prc -gt 1 ] && [ $nocode -eq 0 ]; then
+    echo "sim-reports: $gpu: no report: the program ended with status $prc although the shim found code for it (last line: $(tail -1 "$T/$id.out"))"
+    bad=$((bad + 1)); continue
+  fi
+  result=fails
+  [ $prc -eq 0 ] && [ $nocode -eq 0 ] && result=works
+  how="exit $prc"
+  [ $prc -gt 128 ] && how="killed by signal $((prc - 128))"
+  out=$(grep -E '^(device0|launch) ' "$T/$id.out" | tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)
+  status="${out:-nothing on stdout} ($how)"
+  [ $nocode -eq 1 ] && status="$status; the shim found no usable code for a code object (see missing/refused)"
   f="$OUT/$date-$gpu-${vd//:/}-sim-rocm$ver-vadd.report"
   if ! on_rel "$R" report --simulated --card "$pci" --mode map --result "$result" --no-doctor --date "$date" \
     --log "$T/$id.log" --workload "vadd.hip (one kernel, built for $base only)" \
     --notes "Simulated run (tools/sim-reports.sh --release $rel: $distro, ROCm $ver, on a simulated $gpu; kernels are not executed, so this records the shim's code-object decisions, not numerical results)." \
-    --notes "HIP status lines in the program's output: ${status:-none}." \
+    --notes "Program output: $status." \
     -o "$f" >"$T/$id.report.err" 2>&1; then
     echo "sim-reports: $gpu: no report: $(tail -1 "$T/$id.report.err") (run output: $T/$id.out)"
     bad=$((bad + 1)); continue
+  fi
+  said=$(sed -n 's/^rocm_version: //p' "$f")
+  if [ "$said" != "$ver" ]; then
+    echo "sim-reports: note: rdnacompat report read ROCm $said, but the program links $hippkg $hipver: the report says $ver"
+    sed -i "s/^rocm_version: .*/rocm_version: $ver/; s|^rocm_source: .*|rocm_source: dpkg package $hippkg $hipver (the HIP runtime the program links)|" "$f"
   fi
   echo "sim-reports: $gpu: $result -> $f"
   n=$((n + 1))
