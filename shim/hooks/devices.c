@@ -36,6 +36,33 @@ bool rdc_runtime_up(void)
 	return atomic_load(&runtime_up);
 }
 
+/* The parser's message quotes what it found ('...'); the shim says where
+ * (file:line) and why, never what a file holds: the text between quotes
+ * becomes "...".  (A file the user may not read must not leak through the
+ * log of a process that can; audit S1.) */
+static void unquote(char *m)
+{
+	char out[sizeof ((struct rdc_diag *)0)->msg];
+	size_t k = 0;
+	bool in = false;
+	for (const char *r = m; *r && k + 5 < sizeof out; r++) {
+		if (*r == '\'') {
+			out[k++] = '\'';
+			if (!in) {
+				memcpy(out + k, "...", 3);
+				k += 3;
+			}
+			in = !in;
+		} else if (!in) {
+			out[k++] = *r;
+		}
+	}
+	if (in)
+		out[k++] = '\'';
+	out[k] = 0;
+	memcpy(m, out, k + 1);
+}
+
 const struct rdc_tables *rdc_tables(void)
 {
 	pthread_mutex_lock(&rdc_dev_lock);
@@ -49,6 +76,7 @@ const struct rdc_tables *rdc_tables(void)
 				rdc_logf(RDC_LOG_INFO, "tables: built-in merged with %s",
 					 rdc_cfg.tables_file);
 			} else {
+				unquote(d.msg);
 				rdc_logf(RDC_LOG_ERROR, "tables: %s refused (%s); using the built-in tables",
 					 rdc_cfg.tables_file, d.msg[0] ? d.msg : rdc_strerror(rc));
 			}

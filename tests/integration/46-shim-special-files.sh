@@ -59,6 +59,14 @@ for k in $special /dev/zero; do
   grep -q "info: map: .*verdict=mapped" "$D/err" || fail "tables file is $k: not mapped"
 done
 
+# S1: a refused tables file is described by file:line and reason, never by
+# what it holds.
+printf '[root:$6$secrethash:19000]\n' >"$D/shadowlike"
+run RDNACOMPAT_TABLES="$D/shadowlike"
+[ "$rc" -eq 0 ] || fail "secret tables file: rc=$rc"
+grep -q "tables: $D/shadowlike refused ($D/shadowlike:1: " "$D/err" || fail "secret tables file: no file:line"
+grep -q secrethash "$D/err" && fail "the shim quoted a refused file's content"
+
 # The log is opened at its first line: a process that logs nothing (not HIP)
 # creates nothing, a relative name drops no file in its cwd.
 mkdir -p "$D/cwd"
