@@ -222,7 +222,10 @@ static void cell(FILE *f, sqlite3_stmt *agg, const char *slug, const char *ver)
 	rdc_html(f, "<br><a class=\"%s\" href=\"%s\" title=\"best outcome, with a workaround where one was reported\">"
 		    "best: %s &times;%s</a>",
 		 order[best], href.s, order[best], nb);
-	fprintf(f, "<br><span class=\"sim\">%d report(s)%s</span></td>", total, nsim ? ", sim" : "");
+	if (nsim)
+		fprintf(f, "<br><span class=\"sim\">%d report(s), %d sim</span></td>", total, nsim);
+	else
+		fprintf(f, "<br><span class=\"sim\">%d report(s)</span></td>", total);
 	rdc_sb_free(&href);
 }
 
