@@ -29,7 +29,7 @@ for args in "vadd1030" "modload data $T/kern1030.hsaco 2 2" "hsaload $T/kern1030
   env LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 timeout 500 \
     valgrind --error-exitcode=99 --num-callers=40 --suppressions="$supp" --leak-check=full \
     --show-leak-kinds=definite,indirect --errors-for-leak-kinds=none --trace-children=yes \
-    --log-file="$T/vg$n.%p.log" env RDNACOMPAT_MODE=spoof LD_PRELOAD="$SHIM" $T/$args \
+    --log-file="$T/vg$n.%p.log" env RDNACOMPAT_MODE=spoof LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" $T/$args \
     >"$T/vg.out" 2>&1 || rc=$?
   if [ "$rc" -ne 0 ] && grep -q "debuginfo reader: ensure_valid failed" "$T"/vg$n.*.log; then
     skip "valgrind $(valgrind --version) cannot read this build's debug info (clang-15 DWARF 5): $T/vg$n.*.log"
