@@ -128,6 +128,24 @@ static bool dir_ok(const char *d)
 	       (st.st_mode & 022) == 0;
 }
 
+static bool dir_warned;
+
+/* Why an existing cache directory is not used, or NULL (also when it does
+ * not exist yet: it is made at the first write). */
+static const char *dir_problem(const char *d)
+{
+	struct stat st;
+	if (sys_stat(d, &st) != 0)
+		return NULL;
+	if (!S_ISDIR(st.st_mode))
+		return "is not a directory";
+	if (st.st_uid != geteuid())
+		return "is not owned by this user";
+	if (st.st_mode & 022)
+		return "is writable by group or others";
+	return NULL;
+}
+
 /* Decide once whether the cache is on, where it is, and who we are. */
 static bool setup(void)
 {
@@ -277,9 +295,17 @@ struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path)
 	L->key.ino = (uint64_t)st.st_ino;
 	L->key.size = (uint64_t)st.st_size;
 	L->key.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	const char *why = rdc_sys_exists(dir) && !dir_ok(dir)
-				  ? "the directory is not ours alone (owner or group/other write)"
-				  : load(L);
+	const char *why = dir_problem(dir);
+	if (why && !dir_warned) {
+		/* Said once per process, at warn: a umask 002 system turns the
+		 * cache off silently otherwise (audit N10). */
+		dir_warned = true;
+		rdc_logf(RDC_LOG_WARN, "cache: %s %s; the decision cache is not used (%s)", dir, why,
+			 !strcmp(why, "is not a directory") ? "remove it"
+			 : why[7] == 'o' ? "chown it" : "chmod go-w it");
+	}
+	if (!why)
+		why = load(L);
 	if (why)
 		rdc_logf(RDC_LOG_DEBUG, "cache: %s: %s; ignored (deciding afresh)", L->file, why);
 	else

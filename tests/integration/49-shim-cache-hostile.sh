@@ -93,6 +93,13 @@ for kind in $kinds; do
 done
 rm -rf "$f"
 
+# N5: a regular file where the cache directory should be is called that.
+rm -rf "$C" && mkdir -p "$C" && echo x >"$C/rdnacompat"
+run "$T/n5.log"
+[ "$rc" -eq 0 ] || fail "cache dir is a file: rc=$rc"
+grep -q "warn: cache: $C/rdnacompat is not a directory" "$T/n5.log" || fail "cache dir is a file: not said (N5)"
+rm -f "$C/rdnacompat"
+
 # W3: processes at once (one per device target) keep every decision: each
 # re-reads and merges under the lock before its rename.  Three rounds of two.
 nrecs() { $PY -c 'import struct,sys; print(struct.unpack_from("<I", open(sys.argv[1],"rb").read(), 36)[0])' "$1"; }
