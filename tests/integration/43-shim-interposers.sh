@@ -28,7 +28,7 @@ ok="access=1 stat=1 xstat=1 fopen=lib-gfx1030 open=lib-gfx1030 glob=1"
 for order in "after" "before"; do
   if [ "$order" = after ]; then pre="$SHIM:$T/libcountcalls.so"; else pre="$T/libcountcalls.so:$SHIM"; fi
   rm -f "$D/counts"
-  rc=0; timeout 60 env LD_PRELOAD="$pre" COUNTCALLS_OUT="$D/counts" RDNACOMPAT_LOG=info \
+  rc=0; timeout 60 env LD_PRELOAD="$SIM/librdnacompat-sim.so:$pre" COUNTCALLS_OUT="$D/counts" RDNACOMPAT_LOG=info \
     LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
     "$T/spoofmain" "$D/data" >"$D/out" 2>"$D/err" || rc=$?
   [ "$rc" -eq 0 ] || { cat "$D/err" >&2; fail "interposer $order the shim: rc=$rc"; }
