@@ -33,7 +33,7 @@ FB=rdnacompat_fb_fattn_tile_dv256
 run71() { # TRACE ERR ENV... : the program on gfx1031 as '7.1', the grid pinned
   local trace=$1 err=$2; shift 2
   rm -f "$trace"
-  env LD_PRELOAD="$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+  env LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
     HSA_ENABLE_SDMA=0 RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$trace" RDC_FA_GRID_Y=2 "$@" \
     timeout 120 "$T/fa_main" >"$T/f.out" 2>"$err"
 }
