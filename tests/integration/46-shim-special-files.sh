@@ -17,7 +17,7 @@ D=$T/special46
 rm -rf "$D" && mkdir -p "$D"
 export XDG_CACHE_HOME=$D/cache
 run() { # run [VAR=VALUE...]: the program under the shim (30 s), rc in $rc
-  rc=0; timeout 30 env "$@" LD_PRELOAD="$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+  rc=0; timeout 30 env "$@" LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
     HSA_ENABLE_SDMA=0 "$T/vadd1030" >"$D/out" 2>"$D/err" || rc=$?
 }
 mkfifo "$D/fifo"
@@ -90,7 +90,7 @@ run RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE=/dev/stdout
 grep -q "rdnacompat" "$D/out" && fail "log lines on stdout via /dev/stdout"
 grep -q "cannot open RDNACOMPAT_LOG_FILE /dev/stdout" "$D/err" || fail "/dev/stdout not refused"
 # The stdout check is by file, not by name: the program's stdout as a path.
-rc=0; timeout 30 env RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/o2" LD_PRELOAD="$SHIM" \
+rc=0; timeout 30 env RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/o2" LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" \
   LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 "$T/vadd1030" >"$D/o2" 2>"$D/err" || rc=$?
 grep -q "rdnacompat" "$D/o2" && fail "log lines in the file that is stdout"
 grep -q "is the process's standard output" "$D/err" || fail "log file = stdout not refused"
