@@ -173,7 +173,13 @@ int rdc_container_open(const char *path, struct rdc_container *c, struct rdc_dia
 	}
 	c->file_size = (uint64_t)st.st_size;
 	if (c->file_size == 0) {
-		rc = rdc_diag_set(d, RDC_E_FORMAT, 0, "%s: empty file", path);
+		/* procfs/sysfs files say 0 and still have bytes. */
+		uint8_t one;
+		rc = pread(fd, &one, 1, 0) == 1
+			     ? rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET,
+					    "%s: size unknown (a /proc or /sys file); not a code object container",
+					    path)
+			     : rdc_diag_set(d, RDC_E_FORMAT, 0, "%s: empty file", path);
 		goto out;
 	}
 	uint8_t head[RDC_BUNDLE_MAGIC_LEN];

@@ -94,4 +94,11 @@ grep -q "^\[" "$D/out" && { cat "$D/out" >&2; fail "explain -- CMD: rows for a n
 grep -q "is the target of" "$D/out" && fail "explain -- CMD: card blocks for targets nobody named"
 timeout 60 "$TOOL" explain -- python3 -c 'import sys; sys.stderr.write("hipErrorNoDevice\n"); sys.exit(3)' \
   2>/dev/null | grep -q "^\[cuda-unavailable\]" || fail "explain -- python: PyTorch row missing"
+# inspect nits (N4): no summary when nothing was read; procfs is not
+# "empty"; the --card message is whole; control characters escaped.
+"$TOOL" inspect --gpu gfx1031 /nonexistent 2>/dev/null | grep -q "^summary" && fail "summary after cannot open"
+"$TOOL" inspect /proc/self/maps 2>&1 | grep -q "size unknown" || fail "procfs file called empty"
+"$TOOL" inspect --card 6700 "$CO" 2>&1 | grep -q "(Navi22) (gfx1031)" || fail "--card 6700 message cut"
+: >"$D/a$(printf '\tb')"
+"$TOOL" inspect "$D/a$(printf '\tb')" 2>&1 | grep -q 'a\\x09b' || fail "control character in a file name not escaped"
 echo "31-tools-audit: ok"

@@ -54,6 +54,21 @@ static void usage(FILE *f)
 /* ---- errors ------------------------------------------------------------------ */
 
 /* "PATH: at byte N: what", whatever form the diag came in. */
+/* Text output is one line per item: control characters in a file name
+ * (or a message quoting one) become \xNN (JSON escapes its own). */
+static void escape_ctl(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+	for (; *s && k + 5 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch < 0x20 || ch == 0x7f)
+			k += (size_t)snprintf(out + k, n - k, "\\x%02x", ch);
+		else
+			out[k++] = (char)ch;
+	}
+	out[k] = 0;
+}
+
 static void report_diag(struct ictx *c, const struct rdc_diag *d, uint64_t base)
 {
 	const char *m = d->msg;
@@ -72,7 +87,9 @@ static void report_diag(struct ictx *c, const struct rdc_diag *d, uint64_t base)
 		snprintf(msg, sizeof msg, "%s: at byte %" PRIu64 ": %s", c->path, base + d->offset, m);
 	else
 		snprintf(msg, sizeof msg, "%s: %s", c->path, m);
-	fprintf(stderr, "rdnacompat inspect: %s\n", msg);
+	char esc[1024];
+	escape_ctl(msg, esc, sizeof esc);
+	fprintf(stderr, "rdnacompat inspect: %s\n", esc);
 	if (c->json) {
 		rdc_json_key(&c->j, "error");
 		rdc_json_str(&c->j, msg);
@@ -261,17 +278,20 @@ static int do_file(struct ictx *c, const char *path)
 		return 2;
 	}
 	const char *kind = rdc_container_kind_name(ct.kind);
+	c->files_read++;
+	char epath[1024];
+	escape_ctl(path, epath, sizeof epath);
 	if (c->json) {
 		rdc_json_key(&c->j, "kind");
 		rdc_json_str(&c->j, kind);
 	} else if (ct.kind == RDC_CONT_HOST_ELF) {
 		if (ct.has_fatbin)
-			fprintf(c->out, "%s: %s, .hip_fatbin at byte %" PRIu64 " (%" PRIu64 " bytes)\n", path,
+			fprintf(c->out, "%s: %s, .hip_fatbin at byte %" PRIu64 " (%" PRIu64 " bytes)\n", epath,
 				kind, ct.offset, ct.size);
 		else
-			fprintf(c->out, "%s: %s without .hip_fatbin (no device code)\n", path, kind);
+			fprintf(c->out, "%s: %s without .hip_fatbin (no device code)\n", epath, kind);
 	} else {
-		fprintf(c->out, "%s: %s, %" PRIu64 " bytes\n", path, kind, ct.file_size);
+		fprintf(c->out, "%s: %s, %" PRIu64 " bytes\n", epath, kind, ct.file_size);
 	}
 
 	int ret = 0;
@@ -400,7 +420,7 @@ int rdc_cmd_inspect(int argc, char **argv)
 		c.t = rdc_tables_builtin();
 	}
 
-	char err[256];
+	char err[1024];
 	int rc = rdc_inspect_resolve_gpu(c.t, gpu, card, pci, &c.dev, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "rdnacompat inspect: %s\n", err);
@@ -442,6 +462,8 @@ int rdc_cmd_inspect(int argc, char **argv)
 		rdc_json_obj_end(&c.j);
 		rdc_json_obj_end(&c.j);
 		rdc_json_end(&c.j);
+	} else if (c.files_read == 0) {
+		;   /* nothing was read: a summary of nothing would only mislead */
 	} else if (c.have_dev) {
 		printf("summary: %s: %zu bundles: %zu native, %zu mapped, %zu missing\n", c.dev_text,
 		       c.bundles, c.native, c.mapped, c.missing);

@@ -33,6 +33,7 @@ struct ictx {
 	uint64_t base;          /* file offset of the scanned region */
 	/* totals */
 	size_t bundles, native, mapped, missing;
+	size_t files_read;      /* files opened and recognised */
 	/* first failure inside a scan callback */
 	int rc;
 	struct rdc_diag d;
