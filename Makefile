@@ -270,6 +270,8 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' docs/rdnacompat.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdnacompat.pc
 	install -m 0644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	@# A plain LD_PRELOAD=librdnacompat.so finds the new library only after this.
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 clean:
 	rm -rf build build-asan
