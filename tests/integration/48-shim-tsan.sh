@@ -26,7 +26,7 @@ build modload "$S/modload.cpp" -lpthread
 [ -x "$T/hsaload" ] || gcc -I/usr/include/hsa "$S/hsaload.c" -lhsa-runtime64 -o "$T/hsaload" || fail "build hsaload"
 
 tsan() {
-  env LD_PRELOAD="$TSAN_RT $TB/librdnacompat.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+  env LD_PRELOAD="$TSAN_RT $SIM/librdnacompat-sim.so $TB/librdnacompat.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
     HSA_ENABLE_SDMA=0 TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 history_size=4" timeout 300 "$@"
 }
 # ours LOG: how many reports are about the shim's own code.
