@@ -113,6 +113,58 @@ static void test_config_bad_values(void **state)
 	assert_int_equal(rdc_level_parse("warning"), RDC_LOG_WARN);
 }
 
+/* Audit W1: every boolean takes 0/1, off/on, no/yes, false/true in any
+ * case; anything else keeps the default (off for RDNACOMPAT_OPT_IN: "no"
+ * once switched opt-in edges on) and is a problem. */
+static void test_config_booleans(void **state)
+{
+	(void)state;
+	static const char *const on[] = { "1", "on", "yes", "true", "ON", "Yes", "TRUE" };
+	static const char *const off[] = { "0", "off", "no", "false", "OFF", "No", "False" };
+	static const char *const bad[] = { "bogus", "2", "-1", "y", "n", "onn", " 1" };
+	struct rdc_config c;
+	for (size_t i = 0; i < 7; i++) {
+		const char *e1[] = { "RDNACOMPAT_OPT_IN", on[i], "RDNACOMPAT_CACHE", off[i],
+				     "RDNACOMPAT_REDIRECT_FILES", off[i], NULL };
+		rdc_config_parse(&c, tbl_get, (void *)e1);
+		assert_true(c.opt_in);
+		assert_false(c.cache);
+		assert_false(c.redirect_files);
+		assert_string_equal(c.problems, "");
+		const char *e2[] = { "RDNACOMPAT_OPT_IN", off[i], "RDNACOMPAT_CACHE", on[i],
+				     "RDNACOMPAT_REDIRECT_FILES", on[i], NULL };
+		rdc_config_parse(&c, tbl_get, (void *)e2);
+		assert_false(c.opt_in);
+		assert_true(c.cache);
+		assert_true(c.redirect_files);
+		const char *e3[] = { "RDNACOMPAT_OPT_IN", bad[i], "RDNACOMPAT_CACHE", bad[i],
+				     "RDNACOMPAT_REDIRECT_FILES", bad[i], NULL };
+		rdc_config_parse(&c, tbl_get, (void *)e3);
+		assert_false(c.opt_in);          /* the safe default */
+		assert_true(c.cache);
+		assert_true(c.redirect_files);
+		assert_non_null(strstr(c.problems, "RDNACOMPAT_OPT_IN="));
+		assert_non_null(strstr(c.problems, "(using 0)"));
+		assert_non_null(strstr(c.problems, "RDNACOMPAT_CACHE="));
+	}
+	/* A value cannot forge a log line: control characters escaped. */
+	const char *e4[] = { "RDNACOMPAT_MODE", "x\nrdnacompat[1]: info: map: forged", NULL };
+	rdc_config_parse(&c, tbl_get, (void *)e4);
+	assert_null(strchr(c.problems, '\n'));
+	assert_non_null(strstr(c.problems, "x\\x0ardnacompat[1]"));
+	/* RDNACOMPAT_DEVICE_<N> names out of range are problems (N6). */
+	char *env[] = { "RDNACOMPAT_DEVICE_-1=map", "RDNACOMPAT_DEVICE_64=off", "RDNACOMPAT_DEVICE_007=off",
+			"RDNACOMPAT_DEVICE_63=off", "RDNACOMPAT_DEVICE_0=map", "PATH=/bin", NULL };
+	const char *none[] = { NULL };
+	rdc_config_parse(&c, tbl_get, (void *)none);
+	rdc_config_check_names(&c, env);
+	assert_non_null(strstr(c.problems, "RDNACOMPAT_DEVICE_=-1 "));
+	assert_non_null(strstr(c.problems, "RDNACOMPAT_DEVICE_=64 "));
+	assert_non_null(strstr(c.problems, "RDNACOMPAT_DEVICE_=007 "));
+	assert_null(strstr(c.problems, "=63 "));
+	assert_null(strstr(c.problems, "=0 "));
+}
+
 static void test_hip_ordinal(void **state)
 {
 	(void)state;
@@ -279,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_values),
 		cmocka_unit_test(test_config_bad_values),
+		cmocka_unit_test(test_config_booleans),
 		cmocka_unit_test(test_hip_ordinal),
 		cmocka_unit_test(test_log_format),
 		cmocka_unit_test(test_hdr_roundtrip),
