@@ -45,10 +45,13 @@ static void shim_section(FILE *f, const char *tgt)
 	for (size_t i = 0; i < ne; i++) {
 		char rank[16];
 		snprintf(rank, sizeof rank, "%u", e[i]->rank);
-		rdc_html(f, "<li>A code object without %s code but with <code>%s</code> code is mapped to the card "
-			    "(preference %s%s%s), each kernel checked against the device first.</li>\n",
-			 tgt, e[i]->code, rank, strcmp(e[i]->condition, "none") ? "; condition: " : "",
-			 strcmp(e[i]->condition, "none") ? e[i]->condition : "");
+		bool optin = strstr(e[i]->condition, "opt-in") != NULL;
+		rdc_html(f, "<li>A code object without %s code but with <code>%s</code> code %s "
+			    "(preference %s%s%s), each kernel checked against the device first. "
+			    "<span class=\"sim\">tables/compat.tsv: %s</span></li>\n",
+			 tgt, e[i]->code, optin ? "is mapped only with RDNACOMPAT_OPT_IN=1" : "is mapped to the card",
+			 rank, strcmp(e[i]->condition, "none") ? "; condition: " : "",
+			 strcmp(e[i]->condition, "none") ? e[i]->condition : "", e[i]->source ? e[i]->source : "");
 	}
 	size_t nr = 0;
 	for (size_t i = 0; i < t->n_rules; i++) {
@@ -58,9 +61,11 @@ static void shim_section(FILE *f, const char *tgt)
 		static const char *const act[] = { "?", "occupancy answered from the kernel descriptor",
 						   "routed to a fallback kernel", "refused (not found)", "allowed" };
 		int a = r->action >= 1 && r->action <= 4 ? r->action : 0;
-		rdc_html(f, "<li>Kernel rule: <code>%s</code> (HIP runtime %s): %s%s%s%s.</li>\n", r->pattern,
+		rdc_html(f, "<li>Kernel rule: <code>%s</code> (HIP runtime %s): %s%s%s%s. "
+			    "<span class=\"sim\">tables/kernels.tsv: %s%s%s</span></li>\n", r->pattern,
 			 r->runtime, act[a], r->fallback ? " " : "", r->fallback ? r->fallback : "",
-			 r->provisional ? " (provisional: only with RDNACOMPAT_OPT_IN=1)" : "");
+			 r->provisional ? " (provisional: only with RDNACOMPAT_OPT_IN=1)" : "", r->reason ? r->reason : "",
+			 r->reason && r->source ? "; " : "", r->source ? r->source : "");
 		nr++;
 	}
 	if (!nr)
