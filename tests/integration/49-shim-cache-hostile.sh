@@ -17,7 +17,7 @@ rm -rf "$C"
 export XDG_CACHE_HOME=$C
 run() { # run LOG [VAR=VALUE...]: the program under the shim (30 s at most), rc in $rc
   local log=$1; shift
-  rc=0; timeout 30 env "$@" RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$log" LD_PRELOAD="$SHIM" \
+  rc=0; timeout 30 env "$@" RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$log" LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" \
     LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
     "$T/vadd1030" >"$T/h.out" 2>"$T/h.err" || rc=$?
 }
@@ -106,7 +106,7 @@ nrecs() { $PY -c 'import struct,sys; print(struct.unpack_from("<I", open(sys.arg
 for round in 1 2 3; do
   rm -rf "$C"
   for g in gfx1031 gfx1032; do
-    timeout 60 env LD_PRELOAD="$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=$g HSA_ENABLE_SDMA=0 \
+    timeout 60 env LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=$g HSA_ENABLE_SDMA=0 \
       "$T/vadd1030" >/dev/null 2>&1 &
   done
   wait
