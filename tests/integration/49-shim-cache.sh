@@ -17,7 +17,7 @@ run() { # run LOGFILE [VAR=VALUE...]: the program under the shim, rc in $rc
   local log=$1; shift
   rm -f "$T/c.trace"
   rc=0; env "$@" RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$log" RDNACOMPAT_SIM_TRACE="$T/c.trace" \
-    LD_PRELOAD="$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
+    LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
     timeout 120 "$T/vadd1030" >"$T/c.out" 2>"$T/c.err" || rc=$?
 }
 mapline="info: map: lib=$T/vadd1030 bundle=0 .*target=gfx1031 .*verdict=mapped .*chosen=gfx1030 kernels=1 refused=0"
