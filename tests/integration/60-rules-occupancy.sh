@@ -33,7 +33,7 @@ ref=$(sed -n 's/^occupancy=\([0-9-]*\) err=0$/\1/p' "$T/o.out")
 grep -q "rule-occupancy" "$T/o.err" && fail "occupancy row applied under HIP 5.2 (runtime >= 7.1)"
 
 # 2. '7.1' without the shim: occupancy 0, the assert aborts before any launch.
-rc=0; env LD_PRELOAD="$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+rc=0; env LD_PRELOAD="$SIM/librdnacompat-sim.so:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
   HSA_OVERRIDE_GFX_VERSION=10.3.0 HSA_ENABLE_SDMA=0 timeout 120 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
 [ "$rc" -ne 0 ] || fail "the assert did not trip without the shim"
 grep -q "^occupancy=0 err=0" "$T/o.out" || fail "fake71 did not answer 0: $(cat "$T/o.out")"
@@ -42,7 +42,7 @@ grep -q "GGML_ASSERT" "$T/o.err" || fail "no GGML_ASSERT without the shim"
 
 # 3. '7.1' with the shim: the descriptor-derived answer, one line, the kernel runs.
 rm -f "$T/o.trace"
-rc=0; env LD_PRELOAD="$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+rc=0; env LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
   HSA_ENABLE_SDMA=0 RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/o.trace" timeout 120 "$T/fa_main" \
   >"$T/o.out" 2>"$T/o.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/o.err" "$T/o.out" >&2; fail "with the shim: rc=$rc"; }
@@ -70,7 +70,7 @@ print("dispatched", want[:40], "grid", k[0]["grid"])
 PYEOF
 
 # 4. RDNACOMPAT_MODE=off: the shim does nothing, the assert trips again.
-rc=0; env LD_PRELOAD="$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1030 \
+rc=0; env LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1030 \
   RDNACOMPAT_MODE=off HSA_ENABLE_SDMA=0 timeout 120 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
 [ "$rc" -ne 0 ] || fail "mode off still answered the occupancy query"
 echo "60-rules-occupancy: ok"
