@@ -132,6 +132,16 @@ edge = [l.split("\t") for l in open(compat) if l.startswith(tgt + "\t")]
 first = min(edge, key=lambda e: int(e[2]))[1]
 assert first in p.shimtext, (first, p.shimtext)
 PY
+# The other cards of the same target are linked and exist.
+n=0
+for h in $(grep -o '<p id="same-target">.*</p>' "$T/card.dom" | grep -o 'href="[^"]*"' | sed 's/href="//; s/"$//'); do
+  [ -f "$S/cards/$h" ] || fail "same-target link $h"; n=$((n + 1))
+done
+want=$(python3 -c "import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); s=sys.argv[2].split('/')[-1][:-5]
+t=db.execute('select gfx_target from reports where card_slug=?',(s,)).fetchone()[0]
+print(db.execute('select count(distinct card_slug) from reports where gfx_target=? and card_slug!=?',(t,s)).fetchone()[0])" "$S/rdnacompat.db" "$card")
+[ "$n" -eq "$want" ] || fail "same-target links: $n, database: $want"
+
 # The first source link is a plain anchor to the thread's URL.
 src=$(grep -o 'class="source" href="[^"]*"' "$T/card.dom" | head -1 | sed 's/.*href="//; s/"$//')
 case $src in https://*) ;; *) fail "source link '$src'";; esac

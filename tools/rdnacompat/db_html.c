@@ -57,7 +57,8 @@ static const char style[] =
 	"<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
 	"td,th{border:1px solid #999;padding:4px 8px;vertical-align:top}th{background:#eee}"
 	".works{color:#060}.partial{color:#a60}.fails{color:#b00}.untested{color:#666}"
-	".sim{font-size:80%;color:#555}code{font-size:90%}#compat td:first-child{min-width:12em}</style>\n";
+	".sim{font-size:80%;color:#555}code{font-size:90%}#compat td:first-child{min-width:12em}"
+	"table.reports{width:100%}a.source{word-break:break-all}</style>\n";
 
 void rdc_html_head(FILE *f, const char *title, const char *root)
 {

@@ -86,6 +86,24 @@ static int card_page(sqlite3 *db, const char *dir, sqlite3_stmt *head)
 	rdc_html(f, "<h1 id=\"card\">%s</h1>\n<p id=\"ids\">Target <b>%s</b>; PCI id %s; status %s "
 		    "(tables/cards.tsv, Linux support matrix of ROCm 7.0).</p>\n",
 		 col(head, 1), col(head, 3), col(head, 2), sqlite3_column_text(head, 4) ? col(head, 4) : "not in table");
+	sqlite3_stmt *same = NULL;
+	sqlite3_prepare_v2(db,
+			   "SELECT card_slug, min(card), count(*) FROM reports WHERE gfx_target = ?1 AND card_slug != ?2 "
+			   "GROUP BY card_slug ORDER BY min(card)",
+			   -1, &same, NULL);
+	sqlite3_bind_text(same, 1, col(head, 3), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(same, 2, slug, -1, SQLITE_TRANSIENT);
+	int k = 0;
+	for (; same && sqlite3_step(same) == SQLITE_ROW; k++) {
+		char cnt[16];
+		snprintf(cnt, sizeof cnt, "%d", sqlite3_column_int(same, 2));
+		if (!k)
+			rdc_html(f, "<p id=\"same-target\">Other cards with target %s: ", col(head, 3));
+		rdc_html(f, "%s<a href=\"%s.html\">%s</a> (%s)", k ? ", " : "", col(same, 0), col(same, 1), cnt);
+	}
+	if (k)
+		fputs("</p>\n", f);
+	sqlite3_finalize(same);
 	shim_section(f, col(head, 3));
 
 	sqlite3_stmt *vs = NULL, *rs = NULL;
