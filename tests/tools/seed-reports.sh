@@ -7,6 +7,9 @@
 # `rdnacompat report --simulated` writes what the shim decided.  Kernels are
 # not executed by the simulator, so these reports say which code the shim
 # chose, not that results were right: each is marked "simulated: yes".
+# These are the first seed reports (host ROCm 5.2.3 only, audit mode and
+# rocSPARSE included); tools/sim-reports.sh refreshes one vadd report per
+# card of the database on a chosen release (host, rocm-6.4, rocm-7.2).
 set -euo pipefail
 B=$(cd "${1:?usage: seed-reports.sh BUILD [OUTDIR]}" && pwd)
 OUT=${2:-tables/reports}
