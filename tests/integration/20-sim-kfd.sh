@@ -30,6 +30,13 @@ echo "$out" | grep -qx 'live' || fail "/sys/module/amdgpu/initstate: $out"
 [ "$(echo "$out" | grep -cxE '[0-9]')" = 3 ] || fail "three nodes under /sys/class/kfd: $out"
 echo "$out" | grep -q '^amdgpu .* Live' || fail "/proc/modules: $out"
 echo "ok: sysfs topology, /sys/module/amdgpu and /proc/modules"
+# One tree per configuration, shared: a second process adds nothing.
+trees=${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/rdnacompat-sim-$(id -u)
+n1=$(ls -A "$trees" | wc -l)
+sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1101 -- cat /sys/module/amdgpu/initstate >/dev/null || fail "second reader"
+[ "$(ls -A "$trees" | wc -l)" = "$n1" ] || fail "a second process made another tree: $(ls -A "$trees")"
+ls -A "$trees" | grep -q '^\.new\.' && fail "a half-made tree was left in $trees"
+echo "ok: one topology tree per configuration, shared by processes"
 
 if command -v valgrind >/dev/null; then
   log="$OUT/vg-kfd.log"

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sysfs.c — the files the amdgpu driver would put in sysfs and procfs for
- * the configured GPUs, written once per process into a private directory
- * ($TMPDIR or /tmp, "rdnacompat-sim.<pid>.XXXXXX", removed at exit by the
- * process that made it), and the path rewrite the libc hooks use:
+ * the configured GPUs, written once into a directory of the user's
+ * ($XDG_RUNTIME_DIR, else $TMPDIR, else /tmp: "rdnacompat-sim-<uid>/<key>",
+ * the user's own and mode 0700 or it is not used; key: a hash of everything
+ * the files depend on, so processes with the same configuration share one
+ * tree, made atomically by rename, and nothing is left per process), and the
+ * path rewrite the libc hooks use:
  *
  *   /sys/devices/virtual/kfd/kfd/topology/{system_properties,generation_id,
  *     nodes/N/{gpu_id,name,properties,mem_banks/M/properties,
@@ -38,7 +41,6 @@
 
 static pthread_once_t tree_once = PTHREAD_ONCE_INIT;
 static char root[4096];      /* "" if the tree could not be made */
-static pid_t root_pid;
 static char procs[RDC_SIM_MAX_GPUS + 1][24];
 
 static const struct { const char *from, *to; } maps[] = {
@@ -168,8 +170,6 @@ static int write_gpu(unsigned i, const struct rdc_sim_gpu *g)
 	rc |= put(rel, "type 2\nversion_major 0\nversion_minor 0\nnode_from %u\nnode_to 0\n"
 		       "weight 20\nmin_latency 0\nmax_latency 0\nmin_bandwidth 312\n"
 		       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 0\n", node);
-	if (rdc_proc_from_version(g->major, g->minor, g->step, procs[node], sizeof procs[node]))
-		snprintf(procs[node], sizeof procs[node], "%s", g->proc);
 	return rc;
 }
 
@@ -202,10 +202,101 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 	return remove(p);
 }
 
-static void remove_tree(void)
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
-	if (root[0] && root_pid == getpid())
-		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Everything the files depend on: the format, the GPUs, the CPU count and
+ * memory, and the real /proc/modules. */
+static uint64_t tree_key(const struct rdc_sim_config *c)
+{
+	static const char format[] = "rdnacompat-sim sysfs 1";
+	uint64_t h = fnv(0xcbf29ce484222325ull, format, sizeof format);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t mem = phys_mem();
+	h = fnv(h, &cores, sizeof cores);
+	h = fnv(h, &mem, sizeof mem);
+	h = fnv(h, &c->n_gpus, sizeof c->n_gpus);
+	for (unsigned i = 0; i < c->n_gpus; i++) {
+		const struct rdc_sim_gpu *g = &c->gpu[i];
+		unsigned v[7] = { g->major, g->minor, g->step, g->cus, g->device_id, g->revision,
+				  g->wave_size };
+		h = fnv(h, g->proc, strlen(g->proc) + 1);
+		h = fnv(h, g->name, strlen(g->name) + 1);
+		h = fnv(h, v, sizeof v);
+		h = fnv(h, &g->vram, sizeof g->vram);
+	}
+	int in = rdc_sim_real()->open("/proc/modules", O_RDONLY | O_CLOEXEC);
+	char buf[65536];
+	ssize_t n;
+	while (in >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+		h = fnv(h, buf, (size_t)n);
+	if (in >= 0)
+		rdc_sim_real()->close(in);
+	return h;
+}
+
+/* Our uid as the host sees it (in a user namespace, as under `rdnacompat
+ * sim` when not root, getuid() is the namespace's). */
+static unsigned host_uid(void)
+{
+	unsigned uid = (unsigned)getuid(), in, out, cnt;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return uid;
+	unsigned r = uid;
+	while (fscanf(f, "%u %u %u", &in, &out, &cnt) == 3)
+		if (uid >= in && uid - in < cnt) {
+			r = out + (uid - in);
+			break;
+		}
+	fclose(f);
+	return r;
+}
+
+/* The user's directory for trees: made 0700 if absent; used only if it is a
+ * directory (not a link) of ours that nobody else can write. */
+static int user_dir(char *out, size_t n)
+{
+	const char *base = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	if (!base || base[0] != '/' || stat(base, &st) || !S_ISDIR(st.st_mode))
+		base = getenv("TMPDIR");
+	if (!base || base[0] != '/')
+		base = "/tmp";
+	if ((size_t)snprintf(out, n, "%s/rdnacompat-sim-%u", base, host_uid()) >= n)
+		return -1;
+	if (mkdir(out, 0700) && errno != EEXIST)
+		return -1;
+	if (lstat(out, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077)) {
+		rdc_sim_log("%s is not a private directory of this user's; no simulated sysfs", out);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_tree(const struct rdc_sim_config *c)
+{
+	int rc = dir("/kfd") | dir("/kfd/topology") | dir("/kfd/topology/nodes") | dir("/classkfd") |
+		 dir("/amdgpu") | dir("/amdgpu/holders");
+	rc |= put("/kfd/topology/system_properties",
+		  "platform_oem 4476484\nplatform_id 5458253\nplatform_rev 1\n");
+	rc |= put("/kfd/topology/generation_id", "1\n");
+	rc |= write_cpu(c->n_gpus);
+	for (unsigned i = 0; i < c->n_gpus; i++)
+		rc |= write_gpu(i, &c->gpu[i]);
+	char kfdlink[4300];
+	snprintf(kfdlink, sizeof kfdlink, "%s/classkfd/kfd", root);
+	rc |= symlink("../kfd", kfdlink);
+	rc |= put("/amdgpu/initstate", "live\n");
+	rc |= put("/amdgpu/version", "6.1.0-rdnacompat-sim\n");
+	rc |= put("/amdgpu/refcnt", "0\n");
+	rc |= write_modules();
+	return rc;
 }
 
 static void make_tree(void)
@@ -213,39 +304,42 @@ static void make_tree(void)
 	const struct rdc_sim_config *c = rdc_sim_config_get();
 	if (!c)
 		return;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(root, sizeof root, "%s/rdnacompat-sim.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp",
-		 (int)getpid());
+	snprintf(procs[0], sizeof procs[0], "cpu");
+	for (unsigned i = 0; i < c->n_gpus; i++)
+		if (rdc_proc_from_version(c->gpu[i].major, c->gpu[i].minor, c->gpu[i].step, procs[i + 1],
+					  sizeof procs[i + 1]))
+			snprintf(procs[i + 1], sizeof procs[i + 1], "%s", c->gpu[i].proc);
+	char udir[3900], final[4000];
+	if (user_dir(udir, sizeof udir))
+		return;
+	snprintf(final, sizeof final, "%s/%016llx", udir, (unsigned long long)tree_key(c));
+	struct stat st;
+	if (!lstat(final, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(root, sizeof root, "%s", final);
+		return;
+	}
+	snprintf(root, sizeof root, "%s/.new.XXXXXX", udir);
 	if (!mkdtemp(root)) {
 		rdc_sim_log("cannot make the topology directory %s: %s", root, strerror(errno));
 		root[0] = 0;
 		return;
 	}
-	root_pid = getpid();
-	atexit(remove_tree);
-	int rc = dir("/kfd") | dir("/kfd/topology") | dir("/kfd/topology/nodes") | dir("/classkfd") |
-		 dir("/amdgpu") | dir("/amdgpu/holders");
-	rc |= put("/kfd/topology/system_properties",
-		  "platform_oem 4476484\nplatform_id 5458253\nplatform_rev 1\n");
-	rc |= put("/kfd/topology/generation_id", "1\n");
-	rc |= write_cpu(c->n_gpus);
-	snprintf(procs[0], sizeof procs[0], "cpu");
-	for (unsigned i = 0; i < c->n_gpus; i++)
-		rc |= write_gpu(i, &c->gpu[i]);
-	char link[4300];
-	snprintf(link, sizeof link, "%s/kfd", root);
-	char kfdlink[4300];
-	snprintf(kfdlink, sizeof kfdlink, "%s/classkfd/kfd", root);
-	rc |= symlink(link, kfdlink);
-	rc |= put("/amdgpu/initstate", "live\n");
-	rc |= put("/amdgpu/version", "6.1.0-rdnacompat-sim\n");
-	rc |= put("/amdgpu/refcnt", "0\n");
-	rc |= write_modules();
-	if (rc) {
+	if (write_tree(c)) {
 		rdc_sim_log("cannot write the topology under %s", root);
-		remove_tree();
+		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 		root[0] = 0;
+		return;
 	}
+	if (rename(root, final)) {
+		/* Another process made the same tree first: use that one. */
+		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		if (lstat(final, &st) || !S_ISDIR(st.st_mode)) {
+			rdc_sim_log("cannot put the topology at %s", final);
+			root[0] = 0;
+			return;
+		}
+	}
+	snprintf(root, sizeof root, "%s", final);
 }
 
 const char *rdc_sim_sysfs_redirect(const char *path, char *buf, size_t n)
