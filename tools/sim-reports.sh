@@ -10,7 +10,8 @@
 #                   through tests/roots/run
 # Each card runs vadd.hip (tests/integration/shim/), built only for the
 # family's base target (gfx1030 for RDNA2, gfx1100 for RDNA3/3.5, gfx1200 for
-# RDNA4), under `rdnacompat run --gpu TARGET@PCI` in map mode.  The result
+# RDNA4), under `rdnacompat run` in map mode on a simulated card
+# (RDNACOMPAT_SIM_GPUS=TARGET@DEVICE[:REV], the card's PCI id).  The result
 # is read, not assumed: "works" when the program exits 0 (its launch and
 # synchronize returned hipSuccess) and the shim found code for every code
 # object; "fails" when it did not.  A card the runtime did not bring up, or a
@@ -68,12 +69,14 @@ fi
 if [ $dry -eq 1 ]; then printf '%s\n' "${cards[@]}"; exit 0; fi
 
 # on_rel CMD...: run CMD on the chosen release.  sim_env: how the simulated
-# GPU gets into a program there.  On the host (ROCm 5.x: an external thunk)
-# `rdnacompat run --gpu` puts the simulator's libhsakmt.so.1 on
+# GPU gets into a program there.  The host's ROCm 5.x loads the thunk
+# libhsakmt.so.1 on its own, so the simulator's copy goes first on
 # LD_LIBRARY_PATH; ROCm 6.4/7.2 link the thunk into libhsa-runtime64, so in
 # a root the simulator is preloaded (sim/librdnacompat-sim.so, as
-# tests/integration/20-sim-roots.sh does) and the shim comes after it.
-sim_env=()
+# tests/integration/20-sim-roots.sh does) and the shim comes after it.  The
+# card is set with RDNACOMPAT_SIM_GPUS itself rather than `run --gpu`, so
+# the PCI revision picks the exact card.
+sim_env=(env "LD_LIBRARY_PATH=$B/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
 case $rel in
   host) on_rel() { "$@"; };;
   rocm-*)
@@ -124,7 +127,7 @@ for c in "${cards[@]}"; do
   vd=$(echo "$pci" | cut -d: -f1,2)
   rm -f "$T/$id.log"
   prc=0
-  on_rel "${sim_env[@]}" timeout 120 "$R" run --gpu "$gpu@$vd" --mode map --log-level info --log "$T/$id.log" \
+  on_rel "${sim_env[@]}" "RDNACOMPAT_SIM_GPUS=$gpu@${pci#1002:}" timeout 120 "$R" run --mode map --log-level info --log "$T/$id.log" \
     -- "$T/vadd-$base" >"$T/$id.out" 2>&1 || prc=$?
   # Did HIP reach the simulated card?  The shim logs each device it sees.
   if ! grep -q "info: device: device=0 .*target=$gpu " "$T/$id.log" 2>/dev/null; then

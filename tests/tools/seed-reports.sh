@@ -3,7 +3,7 @@
 # seed-reports.sh BUILD [OUTDIR] — regenerate the seed card reports of
 # tables/reports/ from real runs on the simulated GPU: small HIP programs
 # (tests/integration/shim/*.hip, built for gfx1030 only) and Debian's
-# librocsparse run under `rdnacompat run --gpu TARGET@PCI`, and
+# librocsparse run under `rdnacompat run` on a simulated card (RDNACOMPAT_SIM_GPUS), and
 # `rdnacompat report --simulated` writes what the shim decided.  Kernels are
 # not executed by the simulator, so these reports say which code the shim
 # chose, not that results were right: each is marked "simulated: yes".
@@ -25,9 +25,11 @@ date=$(date -u +%F)
 # program's output (its "hipSuccess" status lines), not assumed.
 seed() {
   local name=$1 gpu=$2 pci=$3 mode=$4 prog=$5 work=$6 note=$7 id=$2-$1
-  local vd; vd=$(echo "$pci" | cut -d: -f1,2)
   rm -f "$T/$id.log"
-  timeout 120 "$R" run --gpu "$gpu@$vd" --mode "$mode" --log-level info --log "$T/$id.log" \
+  # The simulated card is set directly (RDNACOMPAT_SIM_GPUS, with the PCI
+  # revision), the simulator's thunk first on LD_LIBRARY_PATH.
+  env LD_LIBRARY_PATH="$B/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" RDNACOMPAT_SIM_GPUS="$gpu@${pci#1002:}" \
+    timeout 120 "$R" run --mode "$mode" --log-level info --log "$T/$id.log" \
     -- "$T/$prog" >"$T/$id.out" 2>&1 || true
   local result=fails status
   grep -q 'hipSuccess' "$T/$id.out" && ! grep -q 'hipError' "$T/$id.out" && result=works
