@@ -62,12 +62,24 @@ static int from_card(const struct rdc_tables *t, const char *q, struct rdc_targe
 	if (!pick) {
 		for (size_t i = 1; i < k; i++) {
 			if (strcmp(hits[i]->target, hits[0]->target)) {
+				/* Each target once, with its first matching card: the
+				 * list stays short and shows the disagreement. */
 				size_t len = (size_t)snprintf(err, n,
 					"--card '%s' matches cards of different targets:", q);
-				for (size_t j = 0; j < k && j < 6 && len < n; j++)
-					len += (size_t)snprintf(err + len, n - len, " %s (%s)%s",
-								hits[j]->name, hits[j]->target,
-								j + 1 < k && j < 5 ? ";" : "");
+				bool first = true;
+				for (size_t j = 0; j < k && len < n; j++) {
+					bool seen = false;
+					for (size_t m = 0; m < j; m++)
+						seen |= !strcmp(hits[m]->target, hits[j]->target);
+					if (seen)
+						continue;
+					len += (size_t)snprintf(err + len, n - len, "%s %s (e.g. %s)",
+								first ? "" : ";", hits[j]->target,
+								hits[j]->name);
+					first = false;
+				}
+				if (len < n)
+					snprintf(err + len, n - len, "; give --gpu TARGET or a longer name");
 				return -1;
 			}
 		}
