@@ -25,6 +25,7 @@
 
 #include "rdnacompat/codeobj.h"
 #include "route.h"
+#include "rdnacompat/fileopen.h"
 #include "shim.h"
 
 
@@ -288,7 +289,9 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 	int saved = errno;
 	rdc_guard_enter();
 	struct mentry *e = NULL;
-	int fd = rdc_sys_open(fname, O_RDONLY);
+	/* The program's file name: never waited on (a FIFO), only a regular
+	 * file is read; anything else goes to HIP untouched. */
+	int fd = rdc_open_file(fname, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    rdc_devices_ensure() > 0) {
