@@ -266,7 +266,10 @@ int rdc_cmd_report(int argc, char **argv)
 	const struct rdc_card *c = NULL;
 	if (card || sim_first[0]) {
 		char err[256] = "";
-		c = find_card(t, card ? card : sim_first, !card, &revision, err, sizeof err);
+		/* RDNACOMPAT_SIM_GPUS items are TARGET or TARGET@CARD. */
+		const char *at = card ? NULL : strchr(sim_first, '@');
+		c = find_card(t, card ? card : at ? at + 1 : sim_first, !card && !at, &revision, err,
+			      sizeof err);
 		if (!c) {
 			fprintf(stderr, "rdnacompat report: %s%s\n", card ? "" : "RDNACOMPAT_SIM_GPUS: ", err);
 			rc = strstr(err, "not in the card table yet") ? 1 : 2;
