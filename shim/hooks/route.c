@@ -19,6 +19,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <hip/hip_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -333,6 +334,25 @@ static int entry_for(const void *img, uint64_t size, const char *dev, bool compa
 	return RDC_E_NOTFOUND;
 }
 
+/* Whether any rule's library scope admits lib (its file name), and whether
+ * one of those is sha256-scoped: a code object no rule can name is neither
+ * hashed nor parsed (rocBLAS's, say, when the rules are all for ggml). */
+static bool scope_admits(const struct rdc_tables *t, const char *lib, bool *need_sum)
+{
+	const char *base = lib ? strrchr(lib, '/') : NULL;
+	base = base ? base + 1 : lib;
+	bool any = false;
+	*need_sum = false;
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const struct rdc_kernel_rule *r = &t->rules[i];
+		if (r->scope_lib && (!base || fnmatch(r->scope_lib, base, 0) != 0))
+			continue;
+		any = true;
+		*need_sum |= r->scope_sha256 != NULL;
+	}
+	return any;
+}
+
 void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const void *orig,
 			  uint64_t orig_size, const char *lib)
 {
@@ -355,6 +375,9 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 	}
 	if (!nd)
 		return; /* the common case: no rule can concern these devices */
+	bool need_sum;
+	if (!scope_admits(t, lib, &need_sum))
+		return; /* no rule is scoped to this library */
 	if (!(size = extent_of(image, size)))
 		return;
 	if (!orig || orig == image) {
@@ -373,7 +396,7 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 		 * original's entry for the device, else the one it was mapped from */
 		uint8_t sum[32];
 		bool have_sum = false;
-		if (orig && entry_for(orig, orig_size, devs[j], true, &op, &on, &ob) == 0) {
+		if (need_sum && orig && entry_for(orig, orig_size, devs[j], true, &op, &on, &ob) == 0) {
 			rdc_sha256(op, on, sum);
 			have_sum = true;
 			rdc_bundle_free(&ob);
