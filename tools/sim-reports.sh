@@ -68,21 +68,17 @@ if [ -n "$only" ]; then
 fi
 if [ $dry -eq 1 ]; then printf '%s\n' "${cards[@]}"; exit 0; fi
 
-# on_rel CMD...: run CMD on the chosen release.  sim_env: how the simulated
-# GPU gets into a program there.  The host's ROCm 5.x loads the thunk
-# libhsakmt.so.1 on its own, so the simulator's copy goes first on
-# LD_LIBRARY_PATH; ROCm 6.4/7.2 link the thunk into libhsa-runtime64, so in
-# a root the simulator is preloaded (sim/librdnacompat-sim.so, as
-# tests/integration/20-sim-roots.sh does) and the shim comes after it.  The
-# card is set with RDNACOMPAT_SIM_GPUS itself rather than `run --gpu`, so
-# the PCI revision picks the exact card.
-sim_env=(env "LD_LIBRARY_PATH=$B/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+# on_rel CMD...: run CMD on the chosen release.  sim_env: the simulated GPU
+# is the preloaded KFD-level simulator (sim/librdnacompat-sim.so: /dev/kfd,
+# render nodes and sysfs, below any ROCm's thunk), and the shim comes after
+# it.  The card is set with RDNACOMPAT_SIM_GPUS itself rather than
+# `run --gpu`, so the PCI revision picks the exact card.
+[ -f "$B/sim/librdnacompat-sim.so" ] || { echo "sim-reports: $B/sim/librdnacompat-sim.so missing (make)" >&2; exit 1; }
+sim_env=(env "LD_PRELOAD=$B/sim/librdnacompat-sim.so")
 case $rel in
   host) on_rel() { "$@"; };;
   rocm-*)
     "$SRC/tests/roots/path" "$rel" >/dev/null || { echo "sim-reports: root $rel is not built (make roots)" >&2; exit 77; }
-    [ -f "$B/sim/librdnacompat-sim.so" ] || { echo "sim-reports: $B/sim/librdnacompat-sim.so missing (make)" >&2; exit 1; }
-    sim_env=(env "LD_PRELOAD=$B/sim/librdnacompat-sim.so")
     on_rel() { "$SRC/tests/roots/run" "$rel" -- "$@"; };;
   *) echo "sim-reports: unknown release '$rel' (host, rocm-6.4, rocm-7.2)" >&2; exit 1;;
 esac

@@ -27,8 +27,8 @@ seed() {
   local name=$1 gpu=$2 pci=$3 mode=$4 prog=$5 work=$6 note=$7 id=$2-$1
   rm -f "$T/$id.log"
   # The simulated card is set directly (RDNACOMPAT_SIM_GPUS, with the PCI
-  # revision), the simulator's thunk first on LD_LIBRARY_PATH.
-  env LD_LIBRARY_PATH="$B/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" RDNACOMPAT_SIM_GPUS="$gpu@${pci#1002:}" \
+  # revision); the KFD-level simulator is preloaded before the shim.
+  env LD_PRELOAD="$B/sim/librdnacompat-sim.so" RDNACOMPAT_SIM_GPUS="$gpu@${pci#1002:}" \
     timeout 120 "$R" run --mode "$mode" --log-level info --log "$T/$id.log" \
     -- "$T/$prog" >"$T/$id.out" 2>&1 || true
   local result=fails status
