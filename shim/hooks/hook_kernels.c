@@ -8,8 +8,8 @@
  * fallback applies launches the fallback with the caller's arguments, whose
  * layout route.c checked equal).
  *
- * Launch fast path: with no route in the process, one relaxed atomic load
- * before the real function (bench/rules-launch.sh measures it).
+ * Launch fast path: with no route in the process and the real function
+ * resolved, two atomic loads and a tail call (bench/rules-launch.sh).
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <errno.h>
@@ -83,51 +83,81 @@ RDC_HOOK void __hipRegisterFunction(void **modules, const void *hostFunction, ch
 	errno = saved;
 }
 
+/* ---- launches --------------------------------------------------------------
+ * Fast path (no route in the process, real function resolved): two atomic
+ * loads and a tail call; everything else is in the noinline slow paths. */
+
+#define FAST_REAL(name) \
+	((__typeof__(&name))atomic_load_explicit(&rdc_real_fns[RDC_FN_##name].ptr, memory_order_acquire))
+#define NO_ROUTES() (atomic_load_explicit(&rdc_route_active, memory_order_relaxed) == 0)
+
+/* The function to launch instead of f (its fallback), or f. */
+__attribute__((noinline)) static const void *routed(const void *f)
+{
+	if (rdc_guard_active())
+		return f;
+	struct rdc_route *r = rdc_route_find_key(f);
+	if (!r || !r->fallback)
+		return f;
+	rdc_guard_enter();
+	void *fb = rdc_route_fallback(r);
+	rdc_guard_leave();
+	return fb ? fb : f;
+}
+
+__attribute__((noinline)) static hipError_t module_launch_slow(hipFunction_t f, unsigned int gx,
+							       unsigned int gy, unsigned int gz,
+							       unsigned int bx, unsigned int by,
+							       unsigned int bz, unsigned int shm,
+							       hipStream_t stream, void **kp, void **extra)
+{
+	__typeof__(&hipModuleLaunchKernel) real = RDC_REAL(hipModuleLaunchKernel);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (!NO_ROUTES())
+		f = (hipFunction_t)routed(f);
+	return real(f, gx, gy, gz, bx, by, bz, shm, stream, kp, extra);
+}
+
 RDC_HOOK hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
 					  unsigned int gridDimZ, unsigned int blockDimX,
 					  unsigned int blockDimY, unsigned int blockDimZ,
 					  unsigned int sharedMemBytes, hipStream_t stream,
 					  void **kernelParams, void **extra)
 {
-	__typeof__(&hipModuleLaunchKernel) real = RDC_REAL(hipModuleLaunchKernel);
+	__typeof__(&hipModuleLaunchKernel) real = FAST_REAL(hipModuleLaunchKernel);
+	if (__builtin_expect(real != NULL && NO_ROUTES(), 1))
+		return real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+			    sharedMemBytes, stream, kernelParams, extra);
+	return module_launch_slow(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+				  sharedMemBytes, stream, kernelParams, extra);
+}
+
+__attribute__((noinline)) static hipError_t launch_slow(const void *function_address, dim3 numBlocks,
+							dim3 dimBlocks, void **args, size_t sharedMemBytes,
+							hipStream_t stream)
+{
+	__typeof__(&hipLaunchKernel) real = RDC_REAL(hipLaunchKernel);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (__builtin_expect(atomic_load_explicit(&rdc_route_active, memory_order_relaxed) != 0, 0) &&
-	    !rdc_guard_active()) {
-		struct rdc_route *r = rdc_route_find_key(f);
-		if (r && r->fallback) {
-			rdc_guard_enter();
-			void *fb = rdc_route_fallback(r);
-			rdc_guard_leave();
-			if (fb)
-				f = (hipFunction_t)fb;
-		}
+	if (!NO_ROUTES()) {
+		const void *fb = routed(function_address);
+		__typeof__(&hipModuleLaunchKernel) mlaunch = RDC_REAL(hipModuleLaunchKernel);
+		if (fb != function_address && mlaunch)
+			return mlaunch((hipFunction_t)fb, numBlocks.x, numBlocks.y, numBlocks.z, dimBlocks.x,
+				       dimBlocks.y, dimBlocks.z, (unsigned int)sharedMemBytes, stream, args,
+				       NULL);
 	}
-	return real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
-		    stream, kernelParams, extra);
+	return real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 }
 
 RDC_HOOK hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
 				    void **args, size_t sharedMemBytes, hipStream_t stream)
 {
-	__typeof__(&hipLaunchKernel) real = RDC_REAL(hipLaunchKernel);
-	if (!real)
-		return hipErrorNotInitialized;
-	if (__builtin_expect(atomic_load_explicit(&rdc_route_active, memory_order_relaxed) != 0, 0) &&
-	    !rdc_guard_active()) {
-		struct rdc_route *r = rdc_route_find_key(function_address);
-		if (r && r->fallback) {
-			rdc_guard_enter();
-			void *fb = rdc_route_fallback(r);
-			__typeof__(&hipModuleLaunchKernel) mlaunch = RDC_REAL(hipModuleLaunchKernel);
-			rdc_guard_leave();
-			if (fb && mlaunch)
-				return mlaunch((hipFunction_t)fb, numBlocks.x, numBlocks.y, numBlocks.z,
-					       dimBlocks.x, dimBlocks.y, dimBlocks.z,
-					       (unsigned int)sharedMemBytes, stream, args, NULL);
-		}
-	}
-	return real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+	__typeof__(&hipLaunchKernel) real = FAST_REAL(hipLaunchKernel);
+	if (__builtin_expect(real != NULL && NO_ROUTES(), 1))
+		return real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+	return launch_slow(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 }
 
 /* C linkage and hip_4.2 from HIP 6.x on (HIP 5.2 exports only a C++-mangled
@@ -138,6 +168,19 @@ hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, u
 				    hipStream_t hStream, void **kernelParams, void **extra,
 				    hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags);
 
+__attribute__((noinline)) static hipError_t ext_launch_slow(hipFunction_t f, uint32_t gx, uint32_t gy,
+							    uint32_t gz, uint32_t lx, uint32_t ly, uint32_t lz,
+							    size_t shm, hipStream_t s, void **kp, void **extra,
+							    hipEvent_t start, hipEvent_t stop, uint32_t flags)
+{
+	__typeof__(&hipExtModuleLaunchKernel) real = RDC_REAL(hipExtModuleLaunchKernel);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (!NO_ROUTES())
+		f = (hipFunction_t)routed(f);
+	return real(f, gx, gy, gz, lx, ly, lz, shm, s, kp, extra, start, stop, flags);
+}
+
 RDC_HOOK hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
 					     uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
 					     uint32_t localWorkSizeX, uint32_t localWorkSizeY,
@@ -145,21 +188,12 @@ RDC_HOOK hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWor
 					     hipStream_t hStream, void **kernelParams, void **extra,
 					     hipEvent_t startEvent, hipEvent_t stopEvent, uint32_t flags)
 {
-	__typeof__(&hipExtModuleLaunchKernel) real = RDC_REAL(hipExtModuleLaunchKernel);
-	if (!real)
-		return hipErrorNotInitialized;
-	if (__builtin_expect(atomic_load_explicit(&rdc_route_active, memory_order_relaxed) != 0, 0) &&
-	    !rdc_guard_active()) {
-		struct rdc_route *r = rdc_route_find_key(f);
-		if (r && r->fallback) {
-			rdc_guard_enter();
-			void *fb = rdc_route_fallback(r);
-			rdc_guard_leave();
-			if (fb)
-				f = (hipFunction_t)fb;
-		}
-	}
-	return real(f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX, localWorkSizeY,
-		    localWorkSizeZ, sharedMemBytes, hStream, kernelParams, extra, startEvent, stopEvent,
-		    flags);
+	__typeof__(&hipExtModuleLaunchKernel) real = FAST_REAL(hipExtModuleLaunchKernel);
+	if (__builtin_expect(real != NULL && NO_ROUTES(), 1))
+		return real(f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX,
+			    localWorkSizeY, localWorkSizeZ, sharedMemBytes, hStream, kernelParams, extra,
+			    startEvent, stopEvent, flags);
+	return ext_launch_slow(f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX,
+			       localWorkSizeY, localWorkSizeZ, sharedMemBytes, hStream, kernelParams, extra,
+			       startEvent, stopEvent, flags);
 }
