@@ -25,6 +25,7 @@
 
 #include "commands.h"
 #include "inspect.h"
+#include "inspect_dir.h"
 #include "rdnacompat/boolstr.h"
 #include "inspect_gpu.h"
 
@@ -442,7 +443,8 @@ int rdc_cmd_inspect(int argc, char **argv)
 	}
 	int worst = 0;
 	for (int i = 0; i < nfiles; i++)
-		if (do_file(&c, files[i]) == 2)
+		if ((rdc_inspect_is_dir(files[i]) ? rdc_inspect_dir(&c, files[i], do_file)
+						  : do_file(&c, files[i])) == 2)
 			worst = 2;
 	free(files);
 	if (c.json) {
