@@ -11,6 +11,7 @@
 #include "rdnacompat/codeobj.h"
 
 #include "inspect.h"
+#include "inspect_rules.h"
 
 static void print_kernel_text(struct ictx *c, const struct rdc_kernel *k,
 			      const struct rdc_kernel_verdict *v)
@@ -29,7 +30,7 @@ static void print_kernel_text(struct ictx *c, const struct rdc_kernel *k,
 }
 
 static void print_kernel_json(struct ictx *c, const struct rdc_kernel *k,
-			      const struct rdc_kernel_verdict *v)
+			      const struct rdc_kernel_verdict *v, const struct rdc_inspect_rules *ir)
 {
 	struct rdc_json *j = &c->j;
 	rdc_json_obj(j);
@@ -53,6 +54,7 @@ static void print_kernel_json(struct ictx *c, const struct rdc_kernel *k,
 		rdc_json_key(j, "check"); rdc_json_str(j, v->ok ? NULL : v->check);
 		rdc_json_key(j, "reason"); rdc_json_str(j, v->ok ? NULL : v->reason);
 	}
+	rdc_inspect_rules_kernel(ir, c, k); /* .args, kernarg layout, rules (inspect_rules.c) */
 	rdc_json_obj_end(j);
 }
 
@@ -121,8 +123,12 @@ void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const
 						   co && ei >= 0 && (size_t)ei < bv->n ? &bv->e[ei].target : NULL);
 				rdc_json_key(j, "kernels");
 				rdc_json_arr(j);
+				struct rdc_inspect_rules ir;
+				rdc_inspect_rules_begin(&ir, c, bv, ei);
 				for (size_t k = 0; co && k < co->n_kernels; k++)
-					print_kernel_json(c, &co->kernels[k], ch->kernels ? &ch->kernels[k] : NULL);
+					print_kernel_json(c, &co->kernels[k], ch->kernels ? &ch->kernels[k] : NULL,
+							  &ir);
+				rdc_inspect_rules_end(&ir);
 				rdc_json_arr_end(j);
 			}
 		}
