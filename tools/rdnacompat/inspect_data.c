@@ -22,7 +22,7 @@ static const char *const names[RDC_DATA_KINDS] = {
 	[RDC_DATA_TENSILE_DAT] = "tensile-dat",
 	[RDC_DATA_TENSILE_YAML] = "tensile-yaml",
 	[RDC_DATA_CODE] = "code-object",
-	[RDC_DATA_MIOPEN_FDB] = "miopen-fdb",
+	[RDC_DATA_MIOPEN_FDB] = "miopen-text-db",
 	[RDC_DATA_MIOPEN_DB] = "miopen-db",
 	[RDC_DATA_MIOPEN_MODEL] = "miopen-model",
 	[RDC_DATA_BAD] = "unrecognised",
@@ -38,8 +38,10 @@ int rdc_data_arch(const char *name, char *out, size_t n)
 	for (const char *p = strstr(name, "gfx"); p; p = strstr(p + 1, "gfx")) {
 		if (p > name && isalnum((unsigned char)p[-1]))
 			continue;
-		size_t l = 3;
-		while (isdigit((unsigned char)p[l]) && l < 3 + 4)
+		/* gfx1030, gfx1151, gfx1201: four digits from 1; gfx803, gfx908: three
+		 * (MIOpen's gfx90878.kdb: gfx908 and a CU count) */
+		size_t l = 3, most = p[3] == '1' ? 4 : 3;
+		while (isdigit((unsigned char)p[l]) && l < 3 + most)
 			l++;
 		/* gfx90a, gfx90c: two digits and a hex letter (gfx90a68.kdb: a CU count follows) */
 		if (l == 3 + 2 && p[l] >= 'a' && p[l] <= 'f')
@@ -103,7 +105,7 @@ enum rdc_data_kind rdc_data_classify(const char *path, const char *name, char *w
 		return RDC_DATA_TENSILE_YAML;
 	if (ends_with(name, ".hsaco") || ends_with(name, ".co"))
 		return RDC_DATA_CODE;
-	if (ends_with(name, ".fdb.txt"))
+	if (ends_with(name, ".fdb.txt") || ends_with(name, ".db.txt"))
 		return RDC_DATA_MIOPEN_FDB;
 	if (ends_with(name, ".model"))
 		return RDC_DATA_MIOPEN_MODEL;

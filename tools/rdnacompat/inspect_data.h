@@ -14,7 +14,7 @@ enum rdc_data_kind {
 	RDC_DATA_TENSILE_DAT,   /* Tensile library, MessagePack (.dat) */
 	RDC_DATA_TENSILE_YAML,  /* Tensile library, YAML (.yaml) */
 	RDC_DATA_CODE,          /* a per-arch code object file (.hsaco, .co) */
-	RDC_DATA_MIOPEN_FDB,    /* MIOpen find database (.fdb.txt) */
+	RDC_DATA_MIOPEN_FDB,    /* MIOpen text database: find (.fdb.txt), perf (.db.txt) */
 	RDC_DATA_MIOPEN_DB,     /* MIOpen SQLite database (.db, .kdb, .udb) */
 	RDC_DATA_MIOPEN_MODEL,  /* MIOpen heuristics model (.model) */
 	RDC_DATA_BAD,           /* named like one of these, content not (reason set) */
@@ -25,8 +25,8 @@ enum rdc_data_kind {
 const char *rdc_data_kind_name(enum rdc_data_kind k);
 
 /* The first "gfx<hex digits>" word in name (not followed by another digit or
- * letter of the target, e.g. "gfx1030" in "TensileLibrary_lazy_gfx1030.dat",
- * "gfx90a" in "gfx90a68.kdb" is "gfx90a"), copied into out; 0 when found,
+ * letter of the target: "gfx1030" in "TensileLibrary_lazy_gfx1030.dat",
+ * "gfx90a" in "gfx90a68.kdb", "gfx908" in "gfx90878.kdb"), copied into out; 0 when found,
  * -1 when name carries none. */
 int rdc_data_arch(const char *name, char *out, size_t n);
 

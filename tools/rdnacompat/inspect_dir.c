@@ -45,7 +45,7 @@ struct walk {
 	FILE *quiet;            /* where per-bundle text goes while walking */
 	struct arch_files arch[MAX_ARCH];
 	size_t n_arch;
-	size_t files, libs, nocode, other, bad, by_kind[RDC_DATA_KINDS];
+	size_t files, libs, nocode, other, bad, unnamed, by_kind[RDC_DATA_KINDS];
 	int worst;
 };
 
@@ -129,8 +129,10 @@ static void file(struct walk *w, const char *path, const char *rel, const char *
 		library(w, path, rel);
 		return;
 	}
-	if (k != RDC_DATA_NONE)
+	if (k != RDC_DATA_NONE) {
 		w->by_kind[k]++;   /* a data file without a target in its name */
+		w->unnamed++;
+	}
 	else
 		w->other++;
 }
@@ -214,6 +216,8 @@ static void emit_text(struct walk *w, const char *path)
 		for (int k = 1; k < RDC_DATA_BAD; k++)
 			if (w->by_kind[k])
 				fprintf(o, " %s %zu", rdc_data_kind_name((enum rdc_data_kind)k), w->by_kind[k]);
+		if (w->unnamed)
+			fprintf(o, " (%zu of them name no target: for every card)", w->unnamed);
 		fputc('\n', o);
 	}
 	if (c->have_dev && w->n_arch) {
@@ -245,6 +249,7 @@ static void emit_json(struct walk *w, const char *path)
 	rdc_json_key(j, "libraries"); rdc_json_u64(j, w->libs);
 	rdc_json_key(j, "other"); rdc_json_u64(j, w->other + w->nocode);
 	rdc_json_key(j, "unrecognised"); rdc_json_u64(j, w->bad);
+	rdc_json_key(j, "data_without_target"); rdc_json_u64(j, w->unnamed);
 	rdc_json_key(j, "per_arch");
 	rdc_json_obj(j);
 	for (size_t i = 0; i < w->n_arch; i++) {
