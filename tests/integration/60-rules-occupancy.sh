@@ -25,6 +25,32 @@ fi
 command -v llvm-nm-15 >/dev/null || skip "no llvm-nm-15"
 llvm-nm-15 "$T/ggml/libggml-hip.so" | grep -q " $WANT\$" || fail "libggml-hip.so lacks $WANT"
 
+# 0. inspect shows the kernel's kernarg layout and the rules on the card.
+if [ -x "$B/bin/rdnacompat" ]; then
+  "$B/bin/rdnacompat" inspect --gpu gfx1031 --kernels --json "$T/ggml/libggml-hip.so" >"$T/o.json" ||
+    fail "inspect"
+  $PY - "$T/o.json" "$WANT" <<'PYEOF' || fail "inspect json"
+import json, sys
+def walk(o):
+    if isinstance(o, dict):
+        if "kernarg_size" in o:
+            yield o
+        for v in o.values():
+            yield from walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from walk(v)
+k = [x for x in walk(json.load(open(sys.argv[1]))) if x["name"] == sys.argv[2]]
+assert len(k) == 1, k
+k = k[0]
+a = k["args"]
+assert len(a) >= 37 and k["kernarg_align"] == 8 and k["kernarg_size"] >= 208, k
+assert (a[27]["offset"], a[27]["size"], a[27]["value_kind"]) == (152, 8, "by_value"), a[27]
+assert (a[15]["offset"], a[15]["size"]) == (92, 12), a[15]       # uint3 ne01
+assert sorted((r["action"], r["runtime"]) for r in k["rules"]) == [("fallback", ">=7.1"), ("occupancy", ">=7.1")], k["rules"]
+PYEOF
+fi
+
 # 1. HIP 5.2 alone answers >= 1 (its LDS budget is per workgroup): the reference.
 rc=0; shim gfx1031 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/o.err" >&2; fail "HIP 5.2 run: rc=$rc"; }
