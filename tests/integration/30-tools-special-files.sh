@@ -4,7 +4,8 @@
 # name the user gives (inspect FILE, RDNACOMPAT_TABLES, explain --log,
 # explain --table, report --log) refuses a FIFO, socket, directory,
 # character device and a symlink to each with a clear message and the
-# documented exit status, and never waits (audit 2026-12-02 H2, H4, W5).
+# documented exit status, and never waits (audit 2026-12-02 H2, H4, W5);
+# inspect walks a directory and waits on nothing inside it either.
 # Every run is under `timeout`: a regression fails (124) instead of hanging.
 set -u
 B=$1
@@ -27,7 +28,8 @@ check() {
 }
 for k in fifo sock dir /dev/zero l-fifo l-sock l-dir l-chr; do
   p=$D/$k; [ "${k#/}" != "$k" ] && p=$k
-  check "inspect $k" 2 "$TOOL" inspect --gpu gfx1031 "$p"
+  # inspect takes a directory as input (inspect_dir.c): checked below.
+  case $k in dir|l-dir) ;; *) check "inspect $k" 2 "$TOOL" inspect --gpu gfx1031 "$p";; esac
   check "explain --log $k" 1 "$TOOL" explain --log "$p"
   check "explain --table $k" 2 "$TOOL" explain --table "$p" hipErrorNoBinaryForGpu
   if [ -f "$LIB" ]; then
@@ -35,4 +37,11 @@ for k in fifo sock dir /dev/zero l-fifo l-sock l-dir l-chr; do
   fi
   check "report --log $k" 1 "$TOOL" report --simulated --card 1002:73df:c1 --no-doctor --log "$p" -o "$D/r.report"
 done
+# A directory given to inspect is walked; special files inside it are
+# skipped or refused, never waited on.
+mkdir -p "$D/walk"
+mkfifo "$D/walk/libfifo.so"; ln -s "$D/fifo" "$D/walk/libl.so"
+python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$D/walk/libsock.so"
+rc=0; timeout 15 "$TOOL" inspect --gpu gfx1031 "$D/walk" >/dev/null 2>&1 </dev/null || rc=$?
+[ "$rc" -ne 124 ] || fail "inspect DIR with a FIFO inside: hung"
 echo "30-tools-special-files: ok"
