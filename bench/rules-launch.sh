@@ -15,6 +15,7 @@ set -euo pipefail
 B=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/common.sh"
 bench_need_build "$B"
+[ -f "$B/sim/librdnacompat-sim.so" ] || { echo "no simulator preload in $B/sim" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 2; }
 mkdir -p "$B/bench"
 prog=$B/bench/launch_loop co=$B/bench/launch_loop.co
@@ -24,12 +25,13 @@ if [ ! -x "$prog" ] || [ "$bench_here/launch_loop.hip" -nt "$prog" ]; then
 fi
 N1=${N1:-200} N2=${N2:-1200} RUNS=${RUNS:-5} NWALL=${NWALL:-20000} WALL=${WALL:-1} IR=${IR:-1}
 # no decision cache: the start-up work must be the same in both callgrind runs
-sim_env=(LD_LIBRARY_PATH="$B/sim" RDNACOMPAT_SIM_GPUS=gfx1030 HSA_ENABLE_SDMA=0 RDNACOMPAT_CACHE=0)
+sim_env=(RDNACOMPAT_SIM_GPUS=gfx1030 HSA_ENABLE_SDMA=0 RDNACOMPAT_CACHE=0)
+simpre=$B/sim/librdnacompat-sim.so   # the simulator goes first in LD_PRELOAD
 
 
 ir() { # MODE N -> Ir inside librdnacompat.so
   local out=$B/bench/cg.$1.$2
-  env "${sim_env[@]}" LD_PRELOAD="$B/librdnacompat.so" valgrind --tool=callgrind --quiet \
+  env "${sim_env[@]}" LD_PRELOAD="$simpre:$B/librdnacompat.so" valgrind --tool=callgrind --quiet \
     --compress-strings=no --dump-instr=no --callgrind-out-file="$out" "$prog" "$1" "$2" "$co" >/dev/null
   python3 "$bench_here/callgrind_obj.py" "$out" librdnacompat.so
 }
@@ -44,7 +46,7 @@ for mode in stub module; do
 done
 
 wall() { # with|without MODE -> seconds of the launch loop (the program's own clock)
-  local pre=; [ "$1" = with ] && pre=$B/librdnacompat.so
+  local pre=$simpre; [ "$1" = with ] && pre=$simpre:$B/librdnacompat.so
   env "${sim_env[@]}" LD_PRELOAD="$pre" "$prog" "$2" "$NWALL" "$co" | awk '{print $3}'
 }
 [ "$WALL" = 1 ] || exit 0

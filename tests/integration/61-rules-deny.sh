@@ -9,12 +9,14 @@
 #   - without opt-in (provisional row off): MIOpenCvBwdWrW runs;
 #   - with opt-in: the probe gets hipErrorNotFound, one log line says why,
 #     the other solver runs, MIOpenCvBwdWrW is never dispatched, exit 0;
-#   - the same code object loaded by another library: the row does not apply.
+#   - the same code object loaded by another library: the row does not apply;
+#   - a sha256-scoped user row denies it for any library;
+#   - an allow row for gfx1032 over a deny for all: gfx1032 runs it, gfx1031 does not.
 . "$(dirname "$0")/shim/common.sh"
 mkdir -p "$T/miopen"
 co=$T/miopen/kern1030.hsaco   # a bare code object: its SHA-256 is the file's
 if [ ! -s "$co" ] || [ "$S/miopen_kern.hip" -nt "$co" ]; then
-  hipcc --genco --offload-arch=gfx1030 --no-gpu-bundle-output "$S/miopen_kern.hip" -o "$co" >"$T/miopen.log" 2>&1 ||
+  hipcc --genco --offload-arch=gfx1030 -nogpulib --no-gpu-bundle-output "$S/miopen_kern.hip" -o "$co" >"$T/miopen.log" 2>&1 ||
     { cat "$T/miopen.log" >&2; fail "hipcc --genco"; }
 fi
 build miopen/libMIOpen.so.1 "$S/miopen_stub.cpp" -shared -fPIC
@@ -64,4 +66,15 @@ rc=0; RDNACOMPAT_TABLES="$T/d.tsv" RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/
   "$T/other_main" "$co" >"$T/d.out" 2>"$T/d.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/d.err" >&2; fail "hash rule: rc=$rc"; }
 [ "$(ran "$T/d.trace")" = "other_solver" ] || fail "hash scope: $(ran "$T/d.trace")"
+# 5. allow over a broader rule: a deny for every device, an allow for gfx1032
+printf '[kernels]\nMIOpen*\t*\t*\t*\tdeny\treviewed\tbroad\t61\nMIOpenCv*\tlibMIOpen.so*\tgfx1032\t*\tallow\treviewed\tnarrow\t61\n' >"$T/a.tsv"
+for case in "gfx1032 MIOpenCvBwdWrW" "gfx1031 other_solver"; do
+  set -- $case
+  rm -f "$T/d.trace"
+  rc=0; RDNACOMPAT_TABLES="$T/a.tsv" RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/d.trace" shim "$1" \
+    "$T/miopen_main" "$co" >"$T/d.out" 2>"$T/d.err" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$T/d.err" >&2; fail "allow on $1: rc=$rc"; }
+  [ "$(ran "$T/d.trace")" = "$2" ] || fail "allow on $1: ran $(ran "$T/d.trace"), want $2"
+done
+
 echo "61-rules-deny: ok"
