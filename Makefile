@@ -116,7 +116,7 @@ $(FB_OBJ): $(FB_GEN)
 $(SHIM): $(HOOK_OBJ) $(CORE_LIB) shim/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(SAN) -Wl,--version-script=shim/exports.map -Wl,-z,defs -Wl,-soname,librdnacompat.so \
-		$(HOOK_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -o $@
+		-Wl,-Map,$@.map $(HOOK_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -o $@
 
 # The tool links its libraries that are neither glibc nor ROCm statically, so
 # the binary built here (glibc 2.36) runs unchanged inside the Debian roots of
@@ -130,7 +130,7 @@ endif
 
 $(TOOL): $(TOOL_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) $(TOOL_OBJ) $(CORE_LIB) $(TOOL_LIBS) -o $@
+	$(CC) $(SAN) -Wl,-Map,$@.map $(TOOL_OBJ) $(CORE_LIB) $(TOOL_LIBS) -o $@
 
 # The simulator is preloaded into programs (also inside Debian roots with
 # another glibc-compatible userland): its non-glibc dependencies are static.
@@ -138,7 +138,7 @@ $(SIM_OBJ): CPPFLAGS += -Itools/simgpu/include -I/usr/include/libdrm
 $(SIM): $(SIM_OBJ) $(CORE_LIB) tools/simgpu/sim.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(SAN) -Wl,-soname,librdnacompat-sim.so -Wl,--version-script=tools/simgpu/sim.map \
-		$(SIM_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -lrt -o $@
+		-Wl,-Map,$@.map $(SIM_OBJ) $(CORE_LIB) $(SHIM_LIBS) -ldl -lpthread -lrt -o $@
 
 # ---- tests -------------------------------------------------------------------
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(CORE_LIB) $(wildcard tests/unit/*.h)
@@ -171,8 +171,12 @@ unit: $(UNIT_BIN) fixtures
 integration: all fixtures
 	bash tests/run-integration.sh $(BUILD)
 
-exports: $(SHIM)
+# What the binaries show the world: the shim's exported symbols, and the
+# third-party archive members linked into each binary (their licences are in
+# docs/LICENSES.md; the link maps are written next to the binaries).
+exports: all
 	bash tests/check-exports.sh $(SHIM) shim/exports.allow
+	bash tests/check-licences.sh docs/LICENSES.md $(SHIM).map $(TOOL).map $(if $(SIM_SRC),$(SIM).map)
 
 # Bundle-reader fuzzing (libFuzzer, clang-15): the bundle sources built
 # straight into the fuzzer with ASan+UBSan; fuzz-smoke runs it ~25 s on seeds
