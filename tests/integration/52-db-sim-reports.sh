@@ -6,7 +6,9 @@
 # each saying which release and ROCm version it ran; it skips the others
 # with a reason.  On a root release (tests/roots, where built) the version
 # is the HIP runtime the program links, and a card whose code object the
-# shim found no code for is "fails" even when the program exits 0.
+# shim found no code for is "fails" even when the program exits 0.  The
+# library workloads: librocsparse on the host, rocBLAS in the 6.4 root
+# (llama-bench is left to 71-libs-llama.sh: same code path, slower).
 set -u
 B=$1; T=$B/tools-test/sim-reports
 SRC=${RDC_SRCDIR:-$(pwd)}
@@ -24,8 +26,11 @@ ver=$(sed -n 's/^sim-reports: release host: .*, ROCm \([0-9.]*\) (the program li
 [ -n "$ver" ] || fail "does not say which release/ROCm it ran: $(head -3 "$T/host.out")"
 grep -q '^sim-reports: gfx1103: skipped (' "$T/host.out" || fail "gfx1103 not skipped with a reason on $ver"
 n=$(ls "$T/host"/*.report 2>/dev/null | wc -l)
-[ "$n" -eq 1 ] || fail "expected one report (gfx1031), got $n"
-f=$(ls "$T/host"/*.report)
+[ "$n" -eq 2 ] || fail "expected two reports (gfx1031: vadd, rocsparse), got $n: $(ls "$T/host")"
+f=$(ls "$T/host"/*-gfx1031-*-vadd.report) || fail "no gfx1031 vadd report"
+fs=$(ls "$T/host"/*-gfx1031-*-rocsparse.report) || fail "no gfx1031 rocsparse report"
+grep -q '^result: works$' "$fs" && grep -q '^mapped: librocsparse.so.0: gfx1030 -> gfx1031' "$fs" &&
+  grep -q '^workload: librocsparse' "$fs" || fail "gfx1031 rocsparse report: $(grep -E '^(result|mapped|workload)' "$fs")"
 grep -q '^simulated: yes$' "$f" || fail "not marked simulated"
 grep -q "^rocm_version: $ver$" "$f" || fail "rocm_version is not $ver"
 grep -q "^notes: Simulated run (tools/sim-reports.sh --release host: .*, ROCm $ver, on a simulated gfx1031" "$f" ||
@@ -38,11 +43,11 @@ grep -q '^result: works$' "$f" && grep -q '^mapped: vadd' "$f" || fail "gfx1031 
 # no usable code is "fails" (HIP 6.x loads lazily, so the exit status alone
 # would say "works").
 if "$SRC/tests/roots/path" rocm-6.4 >/dev/null 2>&1; then
-  bash "$S" --release rocm-6.4 --cards gfx1031,gfx1151 "$B" "$T/r64" >"$T/r64.out" 2>&1 || true
+  bash "$S" --release rocm-6.4 --workloads vadd,rocblas --cards gfx1031,gfx1151 "$B" "$T/r64" >"$T/r64.out" 2>&1 || true
   grep -q '^sim-reports: release rocm-6.4: .*, ROCm 6\.4\.[0-9]* (the program links .*libamdhip64' "$T/r64.out" ||
     fail "root release not named: $(head -3 "$T/r64.out")"
   for g in gfx1031 gfx1151; do
-    f=$(ls "$T/r64"/*-$g-*.report 2>/dev/null)
+    f=$(ls "$T/r64"/*-$g-*-vadd.report 2>/dev/null)
     if [ -z "$f" ]; then
       grep -q "^sim-reports: $g: no report: " "$T/r64.out" || fail "rocm-6.4 $g: neither a report nor a reason"
       continue
@@ -52,7 +57,17 @@ if "$SRC/tests/roots/path" rocm-6.4 >/dev/null 2>&1; then
       grep -q '^result: fails$' "$f" || fail "rocm-6.4 $g: missing code but $(grep '^result' "$f")"
     fi
   done
-  f=$(ls "$T/r64"/*-gfx1031-*.report 2>/dev/null) && { grep -q '^mapped: vadd' "$f" && grep -q '^result: works$' "$f" ||
+  f=$(ls "$T/r64"/*-gfx1031-*-vadd.report 2>/dev/null) && { grep -q '^mapped: vadd' "$f" && grep -q '^result: works$' "$f" ||
     fail "rocm-6.4 gfx1031: $(grep -E '^(result|mapped|missing)' "$f")"; }
+  # rocBLAS on gfx1031: works with Tensile's gfx1030 files redirected (not
+  # spoofed) and the library's code objects mapped; on gfx1151 (an opt-in
+  # edge; rocBLAS 6.4 has no gfx1151 code) it fails with missing code.
+  f=$(ls "$T/r64"/*-gfx1031-*-rocblas.report 2>/dev/null) || fail "rocm-6.4 gfx1031: no rocblas report: $(grep gfx1031 "$T/r64.out")"
+  grep -q '^result: works$' "$f" && grep -q '^mapped: librocblas.so.4: gfx1030 -> gfx1031' "$f" &&
+    grep -q '^redirected: .*from=[^ ]*TensileLibrary_lazy_gfx1031.dat to=[^ ]*TensileLibrary_lazy_gfx1030.dat' "$f" &&
+    grep -q '^notes: Program output: device: gfx1031; ok: rocblas_sgemm; ok: rocblas_hgemm; ok: rocblas_sgemm_strided_batched' "$f" ||
+    fail "rocm-6.4 gfx1031 rocblas: $(grep -E '^(result|mapped|redirected|notes)' "$f" | cut -c1-200)"
+  f=$(ls "$T/r64"/*-gfx1151-*-rocblas.report 2>/dev/null) && { grep -q '^result: fails$' "$f" && grep -q '^missing: librocblas' "$f" ||
+    fail "rocm-6.4 gfx1151 rocblas: $(grep -E '^(result|mapped|missing)' "$f")"; }
 fi
 echo "52-db-sim-reports: ok (host ROCm $ver)"
