@@ -131,6 +131,13 @@ const struct rdc_card *rdc_card_find_pci(const struct rdc_tables *t, uint16_t ve
  * written to out (up to max). */
 size_t rdc_card_search(const struct rdc_tables *t, const char *query,
 		       const struct rdc_card **out, size_t max);
+/* The card a name means: one of whose names ("; "-separated) the query is,
+ * with or without a leading word such as "AMD Radeon ", case-insensitive;
+ * else the only card rdc_card_search finds.  NULL when none or several
+ * match (never resolved silently): *n_hits says how many matched (up to
+ * max of them in hits, for the message). */
+const struct rdc_card *rdc_card_by_name(const struct rdc_tables *t, const char *query,
+					const struct rdc_card **hits, size_t max, size_t *n_hits);
 const char *rdc_card_status_name(int status);
 
 /* The compat edges of `device` sorted by rank (most preferred first);

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rdnacompat/tables_parse.h"
 
@@ -77,6 +78,31 @@ size_t rdc_card_search(const struct rdc_tables *t, const char *query,
 			out[n++] = c;
 	}
 	return n;
+}
+
+/* Is q one of the "; "-separated names, or the end of one after a space? */
+static bool name_is(const char *names, const char *q)
+{
+	size_t lq = strlen(q);
+	for (const char *p = names; p && *p;) {
+		const char *end = strstr(p, "; ");
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		if ((l == lq && !strncasecmp(p, q, l)) ||
+		    (l > lq && p[l - lq - 1] == ' ' && !strncasecmp(p + l - lq, q, lq)))
+			return true;
+		p = end ? end + 2 : NULL;
+	}
+	return false;
+}
+
+const struct rdc_card *rdc_card_by_name(const struct rdc_tables *t, const char *query,
+					const struct rdc_card **hits, size_t max, size_t *n_hits)
+{
+	*n_hits = rdc_card_search(t, query, hits, max);
+	for (size_t i = 0; i < *n_hits; i++)
+		if (name_is(hits[i]->name, query))
+			return hits[i];
+	return *n_hits == 1 ? hits[0] : NULL;
 }
 
 const char *rdc_card_status_name(int status)

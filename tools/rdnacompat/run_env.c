@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim_env.h"
 #include "tool_util.h"
 
 static bool valid_mode(const char *m)
@@ -75,18 +76,6 @@ static void setenv_or_die(const char *k, const char *v)
 	}
 }
 
-/* Prepend `dir` to the ':'-list variable `var`. */
-static void prepend_path(const char *var, const char *dir)
-{
-	const char *old = getenv(var);
-	struct rdc_sbuf b = { 0 };
-	rdc_sb_add(&b, dir);
-	if (old && *old)
-		rdc_sb_printf(&b, ":%s", old);
-	setenv_or_die(var, b.s);
-	rdc_sb_free(&b);
-}
-
 /* Is `path` a 64-bit ELF shared object (what ld.so can preload)?  Else a
  * sentence in why: ld.so would only warn and run the program without it. */
 static bool preloadable(const char *path, char *why, size_t n)
@@ -120,30 +109,24 @@ static bool preloadable(const char *path, char *why, size_t n)
 	return true;
 }
 
-/* Each comma item of a --gpu that is not an index list: a known target or
- * a card of the card table. */
+/* Each comma item of a --gpu that is not an index list: a simulated GPU
+ * as RDNACOMPAT_SIM_GPUS takes it (TARGET, TARGET@CARD, @CARD). */
 static bool gpu_items_ok(const char *gpu, char *why, size_t n)
 {
-	const struct rdc_tables *t = rdc_tables_builtin();
-	const char *p = gpu;
-	while (*p) {
+	for (const char *p = gpu;;) {
 		size_t len = strcspn(p, ",");
-		char item[128];
+		char item[128], err[256];
 		snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
-		struct rdc_target tg;
-		const struct rdc_card *c[1];
-		bool ok = (rdc_target_parse(item, (size_t)-1, &tg, NULL) == 0 && rdc_isa_find(t, tg.proc)) ||
-			  (len > 0 && rdc_card_search(t, item, c, 1) > 0);
-		if (!ok) {
-			snprintf(why, n, "--gpu %s: '%s' is neither a GPU index, a known target (gfx1031) "
-				 "nor a card (rdnacompat cards lists them)", gpu, item);
+		if (rdc_sim_check_item(item, err, sizeof err)) {
+			snprintf(why, n, "%s%s (--gpu takes a GPU index, a target such as gfx1031, or "
+				 "TARGET@CARD with a card of `rdnacompat cards`)", strncmp(err, "--gpu", 5) ? "--gpu: " : "",
+				 err);
 			return false;
 		}
 		p += len;
-		if (*p == ',')
-			p++;
+		if (*p++ != ',')
+			return true; /* an empty item ("gfx1031,") was refused above */
 	}
-	return true;
 }
 
 int rdc_run_setup_env(const struct rdc_run_opts *o)
@@ -155,7 +138,7 @@ int rdc_run_setup_env(const struct rdc_run_opts *o)
 			o->shim ? " at " : "", o->shim ? o->shim : "");
 		return -1;
 	}
-	char why[400];
+	char why[512];
 	if (!preloadable(shim, why, sizeof why)) {
 		fprintf(stderr, "rdnacompat: --shim: %s; the program would run without the shim\n", why);
 		free(shim);
@@ -229,19 +212,21 @@ int rdc_run_setup_env(const struct rdc_run_opts *o)
 		if (numeric && *o->gpu) {
 			setenv_or_die("HIP_VISIBLE_DEVICES", o->gpu);
 		} else {
-			static const char *const rel[] = { "../sim/libhsakmt.so.1", "../lib/rdnacompat/sim/libhsakmt.so.1",
-							   NULL };
-			char *sim = rdc_find_shipped("RDNACOMPAT_SIM_LIB", rel);
+			/* A target: the simulated GPU, in every process the
+			 * program starts (sim_env.c), as `rdnacompat sim` does. */
+			char *sim = rdc_sim_lib();
 			if (!sim) {
 				fprintf(stderr, "rdnacompat: --gpu %s names a target, which needs the simulated GPU "
-						"(sim/libhsakmt.so.1 beside the tool, or RDNACOMPAT_SIM_LIB), not found; "
-						"to select a real GPU give its index (--gpu 1)\n", o->gpu);
+						"(sim/librdnacompat-sim.so beside the tool, or RDNACOMPAT_SIM_LIB), not "
+						"found; to select a real GPU give its index (--gpu 1)\n", o->gpu);
 				return -1;
 			}
-			char *slash = strrchr(sim, '/');
-			*slash = '\0';
-			prepend_path("LD_LIBRARY_PATH", sim);
+			const char *nsenv = getenv("RDNACOMPAT_SIM_NAMESPACE");
+			bool in_ns;
+			int rc = rdc_sim_attach(sim, !(nsenv && !strcmp(nsenv, "0")), "rdnacompat", &in_ns);
 			free(sim);
+			if (rc)
+				return -1;
 			setenv_or_die("RDNACOMPAT_SIM_GPUS", o->gpu);
 		}
 	}

@@ -3,8 +3,8 @@
  * run_env.h — the environment `rdnacompat run` and `explain -- CMD` give a
  * program: LD_PRELOAD with librdnacompat.so appended, the shim's variables
  * (RDNACOMPAT_MODE, _LOG, _LOG_FILE, _LOG_FORMAT, _DEVICE_<N>) and, for a
- * `--gpu` that names a target, the simulated GPU (RDNACOMPAT_SIM_GPUS and the
- * simulator's libhsakmt.so.1 first in LD_LIBRARY_PATH).
+ * `--gpu` that names a target, the simulated GPU (RDNACOMPAT_SIM_GPUS, the
+ * simulator loaded into every process: sim_env.h).
  */
 #ifndef RDC_TOOL_RUN_ENV_H
 #define RDC_TOOL_RUN_ENV_H
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 struct rdc_run_opts {
-	const char *gpu;           /* "1" / "0,1": HIP_VISIBLE_DEVICES; "gfx1031[@CARD]": simulated */
+	const char *gpu;           /* "1" / "0,1": HIP_VISIBLE_DEVICES; "gfx1031[@CARD],...": simulated */
 	const char *mode;          /* map|spoof|audit|off or NULL */
 	const char *log_file;      /* RDNACOMPAT_LOG_FILE */
 	const char *log_level;     /* error|warn|info|debug */

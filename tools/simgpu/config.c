@@ -168,38 +168,6 @@ static bool parse_pci(const char *s, uint16_t *did, int *rev)
 	return true;
 }
 
-/* Is q one of the card's names ("; "-separated), with or without its
- * "AMD Radeon " prefix? */
-static bool name_is(const char *names, const char *q)
-{
-	size_t lq = strlen(q);
-	for (const char *p = names; p && *p;) {
-		const char *end = strstr(p, "; ");
-		size_t l = end ? (size_t)(end - p) : strlen(p);
-		if ((l == lq && !strncasecmp(p, q, l)) ||
-		    (l > lq && p[l - lq - 1] == ' ' && !strncasecmp(p + l - lq, q, lq)))
-			return true;
-		p = end ? end + 2 : NULL;
-	}
-	return false;
-}
-
-/* The card a name means: one whose name it is, else the only hit.  Several
- * hits and no exact name: ambiguous, refused (never resolved silently, as
- * `rdnacompat sim --card` refuses it). */
-static const struct rdc_card *by_name(const struct rdc_card *const *hits, size_t n, const char *q,
-				      bool *ambiguous)
-{
-	*ambiguous = false;
-	for (size_t i = 0; i < n; i++)
-		if (name_is(hits[i]->name, q))
-			return hits[i];
-	if (n == 1)
-		return hits[0];
-	*ambiguous = n > 1;
-	return NULL;
-}
-
 static void apply_default(struct rdc_sim_gpu *g, const struct card_default *d)
 {
 	g->cus = d->cus;
@@ -229,11 +197,12 @@ static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 		}
 	}
 	if (!pci) {
+		/* The card a name means (rdc_card_by_name): several hits and
+		 * no exact name are refused, as `rdnacompat sim --card` does. */
 		const struct rdc_card *hits[16];
-		size_t n = rdc_card_search(t, card, hits, 16);
-		bool ambiguous;
-		tc = by_name(hits, n, card, &ambiguous);
-		if (ambiguous) {
+		size_t n;
+		tc = rdc_card_by_name(t, card, hits, 16, &n);
+		if (!tc && n > 1) {
 			char list[512];
 			size_t len = 0;
 			for (size_t i = 0; i < n && i < 6 && len < sizeof list; i++)
