@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 20-sim-tool.sh BUILD — `rdnacompat sim`:
 #   --gpu/--card/--pci are checked before CMD runs (exit 2): an unknown
 #   target, no such card, a PCI id that is no hex, and an ambiguous name
@@ -10,7 +11,7 @@
 #   simulator then comes after it, through /etc/ld.so.preload), the
 #   LD_PRELOAD fallback (RDNACOMPAT_SIM_NAMESPACE=0), `rdnacompat run`
 #   inside it, and a user that is not root (user namespace);
-#   the host's /etc and /tmp keep nothing of it.
+#   the host's /etc and /tmp keep nothing of it.  On ROCm 5.2, 6.4 and 7.2.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
 T="$BUILD/bin/rdnacompat"
@@ -51,9 +52,19 @@ if [ -f "$SHIM" ]; then
 else
   echo "note: $SHIM not built; the shim compositions are not tested here" >&2
 fi
-# Without the shim, the same program on gfx1031 aborts: proof the card is the simulated gfx1031.
-out=$("$T" sim --gpu gfx1031 -- env LD_PRELOAD= "$exe" 2>&1) && fail "gfx1030-only program ran on gfx1031 without the shim"
-echo "$out" | grep -qF 'hipErrorNoBinaryForGpu' || fail "child with an empty LD_PRELOAD left the simulated card: $out"
+# Without the shim, the same program on gfx1031 fails as that release fails
+# there: proof the card is the simulated gfx1031 (HIP 5.2 aborts at start,
+# HIP 6.4 fails the launch).  HIP 7.2 on the simulated card crashes (SIGSEGV)
+# instead of returning an error — an open simulator question (docs/SIMGPU.md),
+# so 7.2 is only checked not to have run.
+rc=0; out=$("$T" sim --gpu gfx1031 -- env LD_PRELOAD= "$exe" 2>&1) || rc=$?
+[ $rc -ne 0 ] || fail "gfx1030-only program ran on gfx1031 without the shim"
+case ${RDC_ROCM:-5.2} in
+  5.2) want='hipErrorNoBinaryForGpu';;
+  6.4) want='invalid device function';;
+  *) want=;;
+esac
+[ -z "$want" ] || echo "$out" | grep -qF "$want" || fail "child with an empty LD_PRELOAD: expected '$want' (rc=$rc): $out"
 echo "ok: a child that empties LD_PRELOAD is still on the simulated card"
 
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then

@@ -2,7 +2,9 @@
 # sim_common.bash — sourced by tests/integration/20-sim-*.sh (not a test
 # itself).  Needs BUILD (absolute build dir, the tests' $1).  Provides:
 #   SIM               the simulator, $BUILD/sim/librdnacompat-sim.so
-#   OUT               $BUILD/sim-tests, where test programs are built
+#   OUT               $BUILD/sim-tests/ROCM-RELEASE, where test programs are
+#                     built (one per release: a 6.4 program links
+#                     libamdhip64.so.6, which the host does not have)
 #   sim  ENV... -- CMD   run CMD on the simulator (preloaded first, before any
 #                        LD_PRELOAD=... among ENV; timeout 120 s, so a hang fails)
 #   simrocminfo ENV...   rocminfo on the simulator (no helpers: its lsmod and
@@ -12,7 +14,7 @@
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SIM="$BUILD/sim/librdnacompat-sim.so"
-OUT="$BUILD/sim-tests"
+OUT="$BUILD/sim-tests/${RDC_ROCM:-5.2}"
 mkdir -p "$OUT"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
