@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 50-tools-explain.sh BUILD — `rdnacompat explain`: real error messages (as
 # quoted in the issue threads tables/errors.tsv cites) map to the right row;
 # unknown text does not match; a broken table is refused with file:line; shim
@@ -117,24 +118,38 @@ assert d["unparsed"] == 1' || fail "diagnosis block"
 rc=0; "$R" explain --log "$T/nonexistent.log" 2>/dev/null || rc=$?; [ "$rc" -eq 1 ] || fail "missing log: exit $rc"
 
 # explain -- CMD on the simulated GPU (needs the shim, the simulator and hipcc).
-if [ -f "$B/librdnacompat.so" ] && [ -f "$B/sim/libhsakmt.so.1" ] && command -v hipcc >/dev/null; then
-  if [ ! -x "$T/vadd" ]; then
-    hipcc --offload-arch=gfx1030 "$SRC/tests/integration/shim/vadd.hip" -o "$T/vadd" >"$T/hipcc.log" 2>&1 || fail "hipcc"
+# The program's failure is the release's own: HIP 5.2 aborts with
+# hipErrorNoBinaryForGpu, HIP 6.4 fails the launch with "invalid device
+# function"; HIP 7.2 crashes on the simulated card (an open simulator
+# question, docs/SIMGPU.md), so there only the shim's audit is checked.
+HIPCC=${RDC_HIPCC:-hipcc}
+case ${RDC_ROCM:-5.2} in
+  5.2) msg=hipErrorNoBinaryForGpu id=no-binary;;
+  6.4) msg='invalid device function' id=invalid-device-function;;
+  *) msg= id=;;
+esac
+if [ -f "$B/librdnacompat.so" ] && [ -f "$B/sim/librdnacompat-sim.so" ] && command -v "$HIPCC" >/dev/null; then
+  prog=$T/vadd-${RDC_ROCM:-5.2}
+  if [ ! -x "$prog" ]; then
+    "$HIPCC" --offload-arch=gfx1030 "$SRC/tests/integration/shim/vadd.hip" -o "$prog" >"$T/hipcc.log" 2>&1 || fail "hipcc"
   fi
-  rc=0; HSA_ENABLE_SDMA=0 timeout 120 "$R" explain --gpu gfx1031 -- "$T/vadd" >"$T/run.out" 2>"$T/run.err" || rc=$?
+  rc=0; HSA_ENABLE_SDMA=0 timeout 120 "$R" explain --gpu gfx1031 -- "$prog" >"$T/run.out" 2>"$T/run.err" || rc=$?
   [ "$rc" -ne 0 ] || fail "audit mode must not fix the program (rc=0)"
   grep -q "exited $rc; shim log (audit mode)" "$T/run.out" || fail "no summary: $(cat "$T/run.out")"
-  grep -q "vadd: 1 would-map" "$T/run.out" || fail "would-map not reported: $(cat "$T/run.out")"
-  grep -q "\[no-binary\]" "$T/run.out" || fail "the program's hipErrorNoBinaryForGpu not explained"
-  grep -q "hipErrorNoBinaryForGpu" "$T/run.err" || fail "the program's stderr was not passed through"
-  rc2=0; HSA_ENABLE_SDMA=0 timeout 120 "$R" explain --json --gpu gfx1031 -- "$T/vadd" >"$T/run.json" 2>/dev/null || rc2=$?
-  python3 - "$T/run.json" "$rc2" <<'PY' || fail "explain --json -- CMD"
+  grep -q "vadd-${RDC_ROCM:-5.2}: 1 would-map" "$T/run.out" || fail "would-map not reported: $(cat "$T/run.out")"
+  if [ -n "$id" ]; then
+    grep -q "\[$id\]" "$T/run.out" || fail "the program's '$msg' not explained as [$id]: $(cat "$T/run.out")"
+    grep -q "$msg" "$T/run.err" || fail "the program's stderr was not passed through"
+  fi
+  rc2=0; HSA_ENABLE_SDMA=0 timeout 120 "$R" explain --json --gpu gfx1031 -- "$prog" >"$T/run.json" 2>/dev/null || rc2=$?
+  python3 - "$T/run.json" "$rc2" "$id" <<'PY' || fail "explain --json -- CMD"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["exit"] == int(sys.argv[2]) != 0
 assert d["log"]["mode"] == "audit"
-assert any(l["name"].endswith("/vadd") and "would-map" in l for l in d["log"]["libraries"]), d["log"]
-assert [m["id"] for m in d["matches"]] == ["no-binary"], d["matches"]
+assert any("/vadd-" in l["name"] and "would-map" in l for l in d["log"]["libraries"]), d["log"]
+if sys.argv[3]:
+    assert [m["id"] for m in d["matches"]] == [sys.argv[3]], d["matches"]
 PY
 else
   echo "note: explain -- CMD part skipped (needs $B/librdnacompat.so, $B/sim, hipcc)" >&2

@@ -36,6 +36,7 @@ static void usage(FILE *f)
 	      "rest); -- CMD runs CMD under the shim in audit mode (RDNACOMPAT_MODE=audit,\n"
 	      "RDNACOMPAT_LOG=info, log in a temporary file) and prints that summary, plus the\n"
 	      "known errors CMD printed on stderr.  Run options are those of `rdnacompat run`.\n"
+	      "With --json, CMD's stdout goes to stderr too, so stdout holds only the JSON.\n"
 	      "\n"
 	      "  --json         machine-readable output\n"
 	      "  --table FILE   another errors table (default: tables/errors.tsv shipped with the tool)\n"
@@ -276,6 +277,10 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 	if (pid == 0) {
 		close(pipefd[0]);
 		dup2(pipefd[1], 2);
+		/* --json: stdout holds the JSON only; CMD's stdout joins its
+		 * stderr (passed through to ours, and matched too). */
+		if (json)
+			dup2(pipefd[1], 1);
 		close(pipefd[1]);
 		if (rdc_run_setup_env(o) != 0)
 			_exit(2);
