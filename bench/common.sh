@@ -10,7 +10,7 @@ bench_rocsparse=/usr/lib/x86_64-linux-gnu/librocsparse.so.0
 
 bench_need_build() {
   local b=$1
-  [ -f "$b/librdnacompat.so" ] && [ -f "$b/sim/libhsakmt.so.1" ] ||
+  [ -f "$b/librdnacompat.so" ] && [ -f "$b/sim/librdnacompat-sim.so" ] ||
     { echo "no shim or simulator in $b (make BUILD=$b)" >&2; exit 2; }
   [ "${2:-}" != tool ] || [ -x "$b/bin/rdnacompat" ] ||
     { echo "no tool in $b (make BUILD=$b)" >&2; exit 2; }

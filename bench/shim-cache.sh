@@ -21,8 +21,8 @@ bench_need_build "$B"
 bench_need_rocsparse
 prog=$(bench_sparse_run "$B")
 D=$(mktemp -d); trap 'rm -rf "$D"' EXIT
-common="LD_LIBRARY_PATH=$B/sim HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
-shim="$common LD_PRELOAD=$B/librdnacompat.so"
+common="LD_PRELOAD=$B/sim/librdnacompat-sim.so HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
+shim="$common LD_PRELOAD=$B/sim/librdnacompat-sim.so:$B/librdnacompat.so"
 wrap() { echo "sh -c 'rm -rf $1; exec $prog'"; }
 # Checked: the warm cache holds 111 decisions and a cached run says so.
 env $shim XDG_CACHE_HOME="$D/warm" "$prog" >/dev/null

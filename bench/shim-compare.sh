@@ -14,16 +14,16 @@ n=${1:?N}; shift
 here=$(cd "$(dirname "$0")" && pwd)
 A=$(cd "$1" && pwd)
 . "$here/common.sh"
-[ -f "$A/sim/libhsakmt.so.1" ] || { echo "no simulator in $A" >&2; exit 2; }
+[ -f "$A/sim/librdnacompat-sim.so" ] || { echo "no simulator in $A" >&2; exit 2; }
 bench_need_rocsparse
 prog=$(bench_sparse_run "$A")
-common="LD_LIBRARY_PATH=$A/sim HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
+common="LD_PRELOAD=$A/sim/librdnacompat-sim.so HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
 specs=("override=$common HSA_OVERRIDE_GFX_VERSION=10.3.0 $prog")
 i=0
 for b in "$@"; do
   B=$(cd "$b" && pwd)
   [ -f "$B/librdnacompat.so" ] || { echo "no shim in $B" >&2; exit 2; }
-  specs+=("shim$i=$common ${SHIM_ENV:-} LD_PRELOAD=$B/librdnacompat.so $prog")
+  specs+=("shim$i=$common ${SHIM_ENV:-} LD_PRELOAD=$A/sim/librdnacompat-sim.so:$B/librdnacompat.so $prog")
   echo "shim$i: $B/librdnacompat.so"
   i=$((i + 1))
 done

@@ -27,12 +27,12 @@ bench_need_rocsparse
 prog=$(bench_sparse_run "$B")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$B/bin/rdnacompat" inspect --gpu gfx1031 --json "$lib" >"$tmp/inspect.json" || [ $? -eq 1 ]
-common="LD_LIBRARY_PATH=$B/sim HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
+common="LD_PRELOAD=$B/sim/librdnacompat-sim.so HSA_ENABLE_SDMA=0 RDNACOMPAT_SIM_GPUS=gfx1031"
 for ((i = 0; i < n; i++)); do
   if ((i % 2)); then order="ovr shim"; else order="shim ovr"; fi
   for w in $order; do
     if [ $w = shim ]; then
-      env $common LD_PRELOAD="$B/librdnacompat.so" "$prog" "$tmp/shim.$i" >/dev/null
+      env $common LD_PRELOAD="$B/sim/librdnacompat-sim.so:$B/librdnacompat.so" "$prog" "$tmp/shim.$i" >/dev/null
     else
       env $common HSA_OVERRIDE_GFX_VERSION=10.3.0 "$prog" "$tmp/ovr.$i" >/dev/null
     fi

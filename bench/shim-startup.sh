@@ -24,9 +24,9 @@ lib=$bench_rocsparse
 bench_need_build "$B"
 bench_need_rocsparse
 prog=$(bench_sparse_run "$B")
-common="LD_LIBRARY_PATH=$B/sim HSA_ENABLE_SDMA=0"
+common="LD_PRELOAD=$B/sim/librdnacompat-sim.so HSA_ENABLE_SDMA=0"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shim="$common RDNACOMPAT_SIM_GPUS=gfx1031 LD_PRELOAD=$B/librdnacompat.so XDG_CACHE_HOME=$tmp/cache"
+shim="$common RDNACOMPAT_SIM_GPUS=gfx1031 LD_PRELOAD=$B/sim/librdnacompat-sim.so:$B/librdnacompat.so XDG_CACHE_HOME=$tmp/cache"
 ovr="$common RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0"
 nat="$common RDNACOMPAT_SIM_GPUS=gfx1030"
 
