@@ -265,18 +265,33 @@ out:
 
 struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path)
 {
-	if (!name || !path)
+	struct stat st;
+	if (!name || !path || sys_stat(path, &st) != 0)
 		return NULL;
+	return rdc_dcache_lib_st(name, &st);
+}
+
+struct rdc_dc_lib *rdc_dcache_lib_st(const char *name, const struct stat *stp)
+{
+	if (!name || !stp || !S_ISREG(stp->st_mode))
+		return NULL;
+	const struct stat st = *stp;
 	pthread_mutex_lock(&rdc_dcache_lock);
 	struct rdc_dc_lib *L = NULL;
 	if (!setup())
 		goto out;
 	for (L = libs; L; L = L->next)
 		if (!strcmp(L->name, name))
-			goto out;
-	struct stat st;
-	if (sys_stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			break;
+	if (L) {
+		/* the same name, another file (a module file replaced while the
+		 * process runs): no cache for it rather than the wrong one */
+		if (L->key.dev != (uint64_t)st.st_dev || L->key.ino != (uint64_t)st.st_ino ||
+		    L->key.size != (uint64_t)st.st_size ||
+		    L->key.mtime_ns != (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec)
+			L = NULL;
 		goto out;
+	}
 	L = calloc(1, sizeof *L);
 	if (!L)
 		goto out;

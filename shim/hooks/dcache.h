@@ -24,6 +24,8 @@
 #ifndef RDNACOMPAT_DCACHE_H
 #define RDNACOMPAT_DCACHE_H
 
+#include <sys/stat.h>
+
 #include "shim.h"
 
 struct rdc_dc_lib;
@@ -43,6 +45,10 @@ struct rdc_dc_hit {
  * bytes are file `path`; NULL when the cache is off or the file cannot be
  * identified.  Loaded once per process. */
 struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path);
+/* The same for a file already identified by fstat (st: its identity, so
+ * the decision and the key come from one open file); NULL also when the
+ * process already holds a cache named `name` for another file. */
+struct rdc_dc_lib *rdc_dcache_lib_st(const char *name, const struct stat *st);
 /* 0 and *hit filled (free with rdc_dcache_hit_free) when cached; else
  * RDC_E_NOTFOUND. */
 int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
@@ -62,6 +68,11 @@ void rdc_dcache_flush(void);
  * `file_offset` (NULL path: no cache), using and filling the cache. */
 int rdc_decide_bundle_at(const struct rdc_bundle *b, const char *lib, long index,
 			 const char *source, const char *path, uint64_t file_offset,
+			 struct rdc_add *add, size_t *n_add);
+/* The same for bytes read from an open file whose fstat is `st` (NULL: no
+ * cache): hipModuleLoad's code-object files (rocBLAS's Tensile objects). */
+int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
+			 const char *source, const struct stat *st, uint64_t file_offset,
 			 struct rdc_add *add, size_t *n_add);
 /* The digest of a set of tables (decision-relevant rows). */
 uint64_t rdc_tables_digest(const struct rdc_tables *t);

@@ -9,7 +9,10 @@
  * (remap.c rdc_remap_copy) instead, freed when the module is unloaded.
  * Inputs are cached by (pointer, size, content hash) — or, for
  * hipModuleLoad, by (device, inode, mtime, size) — so the same input is
- * decided once and shared by every module loaded from it.
+ * decided once and shared by every module loaded from it.  hipModuleLoad's
+ * decisions also go to the persistent decision cache (dcache.c), keyed by
+ * the file as fstat saw it: rocBLAS loads its Tensile objects this way in
+ * every process.
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <dlfcn.h>
@@ -24,8 +27,9 @@
 #include <unistd.h>
 
 #include "rdnacompat/codeobj.h"
-#include "route.h"
+#include "dcache.h"
 #include "rdnacompat/fileopen.h"
+#include "route.h"
 #include "shim.h"
 
 
@@ -91,9 +95,11 @@ static int elf_as_bundle(const void *p, size_t n, struct rdc_bundle *b,
 }
 
 /* Decide for an image of known size; fills e->region when a rebuilt one is
- * needed.  Guard set, rdc_module_lock held. */
+ * needed.  st: the image is that whole file (hipModuleLoad), so the decision
+ * goes through the persistent cache (dcache.c) like a fat binary's.  Guard
+ * set, rdc_module_lock held. */
 static void decide_image(struct mentry *e, const void *p, uint64_t n, const char *what,
-			 const char *source, bool decide)
+			 const char *source, const struct stat *st, bool decide)
 {
 	struct rdc_bundle b;
 	struct rdc_bundle_entry ents[2];
@@ -115,7 +121,7 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 	if (decide) {
 		struct rdc_add add[RDC_MAX_DEVICES];
 		size_t n_add = 0;
-		rdc_decide_bundle(&b, what, 0, source, add, &n_add);
+		rdc_decide_bundle_st(&b, what, 0, source, st, 0, add, &n_add);
 		if (n_add > sizeof e->add / sizeof e->add[0]) {
 			rdc_logf(RDC_LOG_WARN, "%s: %s: %zu targets to add, keeping the first %zu", source,
 				 what, n_add, sizeof e->add / sizeof e->add[0]);
@@ -146,7 +152,7 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
  * reference on it: pass it to track() after a successful load or give it
  * back with release(). */
 static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t n, const char *what,
-				       const char *source)
+				       const char *source, const struct stat *st)
 {
 	pthread_mutex_lock(&rdc_module_lock);
 	struct mentry *e;
@@ -155,11 +161,11 @@ static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t 
 			break;
 	if (!e && (e = calloc(1, sizeof *e))) {
 		e->key = key;
-		decide_image(e, p, n, what, source, true);
+		decide_image(e, p, n, what, source, st, true);
 		e->next = cache;
 		cache = e;
 	} else if (e && e->n_add && !e->region.bundle) {
-		decide_image(e, p, n, what, source, false);
+		decide_image(e, p, n, what, source, st, false);
 	}
 	if (e && e->region.bundle)
 		e->refs++;
@@ -240,7 +246,7 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 			struct mkey key = { (uintptr_t)image, n, fnv(image, (size_t)n), 0 };
 			char what[300];
 			e = lookup_or_decide(key, image, n, data_name(image, caller, what, sizeof what),
-					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData");
+					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData", NULL);
 		}
 	}
 	if (rdc_runtime_up())
@@ -300,7 +306,8 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 			struct mkey key = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
 					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 						    (uint64_t)st.st_mtim.tv_nsec };
-			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, "hipModuleLoad");
+			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, "hipModuleLoad",
+					     &st);
 			munmap(m, (size_t)st.st_size);
 		}
 	}

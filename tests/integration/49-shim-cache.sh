@@ -7,7 +7,9 @@
 # or changing RDNACOMPAT_TABLES decides afresh; a refused kernel is refused
 # again from the cache, with its log line and the diagnosis; a garbage or
 # truncated cache file is ignored (debug log) and replaced; a cache directory
-# others can write is not used; RDNACOMPAT_CACHE=0 writes nothing.
+# others can write is not used; RDNACOMPAT_CACHE=0 writes nothing;
+# hipModuleLoad's decisions (rocBLAS's Tensile objects) are cached too, and
+# a module file changed on disk is decided afresh.
 . "$(dirname "$0")/shim/common.sh"
 build vadd1030 "$S/vadd.hip" --offload-arch=gfx1030
 C=$T/cache49
@@ -103,4 +105,32 @@ run "$T/c6.log" RDNACOMPAT_CACHE=0
 grep -qE "$mapline" "$T/c6.log" || fail "cache off: no map line"
 [ -e "$C" ] && fail "RDNACOMPAT_CACHE=0 wrote $(find "$C")"
 grep -q "cache:" "$T/c6.log" && fail "RDNACOMPAT_CACHE=0 still used the cache"
+
+# 8. hipModuleLoad: a code-object file's decision is cached per file like a
+# fat binary's; the second process takes it from the cache and still loads
+# gfx1031 code; rewriting the file (new inode, new mtime) decides afresh.
+build modload "$S/modload.cpp" -lpthread
+K=$T/kern49.co
+hipcc --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$K" >"$T/kern49.log" 2>&1 ||
+  { cat "$T/kern49.log" >&2; fail "hipcc --genco"; }
+mrun() { # mrun LOGFILE: modload of $K under the shim, rc in $rc
+  rm -f "$T/c.trace"
+  rc=0; env RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$1" RDNACOMPAT_SIM_TRACE="$T/c.trace" \
+    LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
+    timeout 120 "$T/modload" file "$K" >"$T/c.out" 2>"$T/c.err" || rc=$?
+}
+mline="info: map: lib=$K bundle=0 .*target=gfx1031 .*verdict=mapped .*chosen=gfx1030"
+for i in 1 2; do
+  mrun "$T/c8$i.log"
+  [ "$rc" -eq 0 ] || { cat "$T/c.err" "$T/c8$i.log" >&2; fail "module run $i rc=$rc"; }
+  grep -qE "$mline" "$T/c8$i.log" || { cat "$T/c8$i.log" >&2; fail "module run $i: no map line"; }
+  kernels_on "$T/c.trace" gfx1031 >/dev/null || fail "module run $i: kernels not from gfx1031 code"
+done
+grep -E "$mline" "$T/c81.log" | grep -q "(cached)" && fail "module run 1 cached with an empty cache"
+ls "$C"/rdnacompat/kern49.co-*.dc >/dev/null 2>&1 || fail "no cache file for the module file"
+grep -E "$mline" "$T/c82.log" | grep -q "(cached)" || { cat "$T/c82.log" >&2; fail "hipModuleLoad decision not cached"; }
+cp "$K" "$K.new" && touch -m -d "@$(( $(date +%s) + 20 ))" "$K.new" && mv "$K.new" "$K"
+mrun "$T/c83.log"
+[ "$rc" -eq 0 ] || fail "module run after rewrite rc=$rc"
+grep -E "$mline" "$T/c83.log" | grep -q "(cached)" && fail "stale module decision used after rewrite"
 echo "49-shim-cache: ok"
