@@ -31,6 +31,16 @@ rc=0; doc "$R" doctor --root "$T/rx6700" --user tester --json >"$T/rx.json" || r
 [ "$rc" -eq 2 ] || fail "rx6700: exit $rc, want 2"
 [ "$(field "$T/rx.json" 'd["gpus"][0]["target"]')" = "$want" ] || fail "rx6700 target != card table's $want"
 [ "$(field "$T/rx.json" 'len(d["gpus"])')" = 1 ] || fail "HDMI audio function counted as a GPU"
+# The sourced reports the text lists for the card are in the JSON too (at most three, with URLs).
+python3 - "$T/rx.json" <<'PY' || fail "doctor --json: gpus[0].reports"
+import json, sys
+r = json.load(open(sys.argv[1]))["gpus"][0]["reports"]
+assert 1 <= len(r) <= 3, r
+assert all(x["source"].startswith("https://") and x["report"] for x in r), r
+PY
+doc "$R" doctor --root "$T/rx6700" --user tester >"$T/rx.txt" || true
+[ "$(grep -o 'https://[^ ]*' "$T/rx.txt" | head -3)" = "$(field "$T/rx.json" '"\n".join(x["source"] for x in d["gpus"][0]["reports"])')" ] ||
+  fail "doctor: the text and --json list different reports"
 [ "$(field "$T/rx.json" 'd["gpus"][0]["kfd_node"]')" = 1 ] || fail "KFD node not matched by location_id"
 chk() { field "$1" "[c['status']+' '+c['message'] for c in d['checks'] if c['id']=='$2']"; }
 chk "$T/rx.json" dev-kfd | grep -q "fail.*tester cannot open" || fail "dev-kfd: $(chk "$T/rx.json" dev-kfd)"

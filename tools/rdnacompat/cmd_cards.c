@@ -150,18 +150,16 @@ int rdc_cmd_cards(int argc, char **argv)
 	}
 
 	/* Reports per PCI id. */
-	char *tdir = rdc_tables_dir();
-	struct rdc_report *reps = NULL;
-	size_t nrep = 0;
-	if (tdir) {
-		struct rdc_sbuf b = { 0 };
-		rdc_sb_printf(&b, "%s/reports", tdir);
-		bool ok;
-		nrep = rdc_reports_load_dir(b.s, &reps, &ok);
-		rdc_sb_free(&b);
-		free(tdir);
-	}
+	struct rdc_report *reps;
+	size_t nrep = rdc_db_load_default(&reps);
 	struct rdc_json j;
+	/* --json ranks the relevant reports for --rocm, else the installed ROCm. */
+	struct rdc_sysinfo jsi;
+	const char *json_rocm = rocm;
+	if (json && !rocm) {
+		rdc_sys_scan(&jsi, "", NULL, t);
+		json_rocm = jsi.rocm_version;
+	}
 	if (json) {
 		rdc_json_init(&j, stdout);
 		rdc_json_obj(&j);
@@ -207,6 +205,10 @@ int rdc_cmd_cards(int argc, char **argv)
 			rdc_json_str(&j, c->kind);
 			rdc_json_key(&j, "reports");
 			rdc_json_u64(&j, nr);
+			/* The sourced reports the text output lists for the
+			 * card's target, for --rocm or the installed ROCm. */
+			rdc_json_key(&j, "relevant_reports");
+			rdc_db_json_relevant(&j, reps, nrep, c->target, c->vendor, c->device, json_rocm);
 			rdc_json_obj_end(&j);
 		} else {
 			printf("%-9s  %-4s  %-8s  %-11s  %-8s  %-7u  %s\n", id, rv, c->target,
@@ -224,6 +226,8 @@ int rdc_cmd_cards(int argc, char **argv)
 		relevant(hits, n, rocm);
 	}
 	rdc_reports_free(reps, nrep);
+	if (json && !rocm)
+		rdc_sys_free(&jsi);
 	int rc = n ? 0 : 1;
 	rdc_sb_free(&qb);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

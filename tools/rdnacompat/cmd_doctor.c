@@ -38,6 +38,8 @@ static void usage(FILE *f)
 static void print_json(const struct rdc_sysinfo *si, const struct rdc_checks *c, int rc)
 {
 	struct rdc_json j;
+	struct rdc_report *reps;
+	size_t nrep = rdc_db_load_default(&reps);
 	rdc_json_init(&j, stdout);
 	rdc_json_obj(&j);
 	rdc_json_key(&j, "exit");
@@ -69,6 +71,9 @@ static void print_json(const struct rdc_sysinfo *si, const struct rdc_checks *c,
 		rdc_json_i64(&j, g->kfd_node >= 0 ? si->nodes[g->kfd_node].id : -1);
 		rdc_json_key(&j, "hip_index");
 		rdc_json_i64(&j, g->hip_index);
+		/* The sourced reports the text output lists (db_lookup.c). */
+		rdc_json_key(&j, "reports");
+		rdc_db_json_relevant(&j, reps, nrep, g->target, g->vendor, g->device, si->rocm_version);
 		rdc_json_obj_end(&j);
 	}
 	rdc_json_arr_end(&j);
@@ -96,6 +101,7 @@ static void print_json(const struct rdc_sysinfo *si, const struct rdc_checks *c,
 	rdc_json_arr_end(&j);
 	rdc_json_obj_end(&j);
 	rdc_json_end(&j);
+	rdc_reports_free(reps, nrep);
 }
 
 static void print_text(const struct rdc_checks *c, int rc)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_out.h"
 #include "sysinfo.h"
 #include "tool_util.h"
 
@@ -105,22 +106,48 @@ void rdc_db_print_line(FILE *f, const char *indent, const struct rdc_report *r)
 		rdc_report_get(r, "source"));
 }
 
+size_t rdc_db_load_default(struct rdc_report **out)
+{
+	*out = NULL;
+	char *t = rdc_tables_dir();
+	if (!t)
+		return 0;
+	struct rdc_sbuf b = { 0 };
+	rdc_sb_printf(&b, "%s/reports", t);
+	free(t);
+	bool ok;
+	size_t n = rdc_reports_load_dir(b.s, out, &ok);
+	rdc_sb_free(&b);
+	return n;
+}
+
+void rdc_db_json_relevant(struct rdc_json *j, const struct rdc_report *reps, size_t n, const char *target,
+			  uint16_t vendor, uint16_t device, const char *rocm)
+{
+	static const char *const keys[] = { "rocm_version", "card", "result", "result_with_workaround", "symptom",
+					    "message", "workaround", "source", NULL };
+	const struct rdc_report *top[TOP];
+	size_t k = rdc_db_relevant(reps, n, target, vendor, device, rocm, top, TOP);
+	rdc_json_arr(j);
+	for (size_t i = 0; i < k; i++) {
+		rdc_json_obj(j);
+		rdc_json_key(j, "report");
+		rdc_json_str(j, top[i]->name);
+		for (size_t q = 0; keys[q]; q++) {
+			rdc_json_key(j, keys[q]);
+			rdc_json_str(j, rdc_report_get(top[i], keys[q]));
+		}
+		rdc_json_obj_end(j);
+	}
+	rdc_json_arr_end(j);
+}
+
 size_t rdc_db_print_relevant(FILE *f, const char *dir, const char *target, uint16_t vendor, uint16_t device,
 			     const char *rocm)
 {
-	char *def = NULL;
-	if (!dir) {
-		char *t = rdc_tables_dir();
-		if (!t)
-			return 0;
-		struct rdc_sbuf b = { 0 };
-		rdc_sb_printf(&b, "%s/reports", t);
-		free(t);
-		def = b.s;
-	}
 	struct rdc_report *reps = NULL;
 	bool ok;
-	size_t n = rdc_reports_load_dir(dir ? dir : def, &reps, &ok);
+	size_t n = dir ? rdc_reports_load_dir(dir, &reps, &ok) : rdc_db_load_default(&reps);
 	const struct rdc_report *top[TOP];
 	size_t k = rdc_db_relevant(reps, n, target, vendor, device, rocm, top, TOP);
 	if (k) {
@@ -130,7 +157,6 @@ size_t rdc_db_print_relevant(FILE *f, const char *dir, const char *target, uint1
 			rdc_db_print_line(f, "  ", top[i]);
 	}
 	rdc_reports_free(reps, n);
-	free(def);
 	return k;
 }
 

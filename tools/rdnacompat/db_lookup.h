@@ -35,4 +35,16 @@ size_t rdc_db_print_relevant(FILE *f, const char *dir, const char *target, uint1
 /* doctor: the reports for each AMD GPU `si` found, for its installed ROCm. */
 void rdc_db_doctor_reports(FILE *f, const struct rdc_sysinfo *si);
 
+/* The reports beside the tables (tables/reports), loaded: the count, 0
+ * when they cannot be read.  Free with rdc_reports_free. */
+size_t rdc_db_load_default(struct rdc_report **out);
+
+struct rdc_json;
+/* --json: the same up to three reports rdc_db_print_relevant prints, as an
+ * array of objects (report, rocm_version, card, result,
+ * result_with_workaround, symptom, message, workaround, source); [] when
+ * none. */
+void rdc_db_json_relevant(struct rdc_json *j, const struct rdc_report *reps, size_t n, const char *target,
+			  uint16_t vendor, uint16_t device, const char *rocm);
+
 #endif
