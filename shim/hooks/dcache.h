@@ -69,11 +69,14 @@ void rdc_dcache_flush(void);
 int rdc_decide_bundle_at(const struct rdc_bundle *b, const char *lib, long index,
 			 const char *source, const char *path, uint64_t file_offset,
 			 struct rdc_add *add, size_t *n_add);
-/* The same for bytes read from an open file whose fstat is `st` (NULL: no
- * cache): hipModuleLoad's code-object files (rocBLAS's Tensile objects). */
+/* The same with the cache `cache_name` of the file whose fstat is `st`,
+ * the decision stored under `key` (st NULL: no cache).  hipModuleLoad: the
+ * code-object file itself, key 0; hipModuleLoadData*: the loading library
+ * (rocBLAS reads its Tensile objects and hands HIP the bytes), key a digest
+ * of the image's bytes and size. */
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
-			 const char *source, const struct stat *st, uint64_t file_offset,
-			 struct rdc_add *add, size_t *n_add);
+			 const char *source, const char *cache_name, const struct stat *st,
+			 uint64_t key, struct rdc_add *add, size_t *n_add);
 /* The digest of a set of tables (decision-relevant rows). */
 uint64_t rdc_tables_digest(const struct rdc_tables *t);
 

@@ -275,9 +275,9 @@ int rdc_decide_bundle_at(const struct rdc_bundle *b, const char *lib, long index
 }
 
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
-			 const char *source, const struct stat *st, uint64_t file_offset,
-			 struct rdc_add *add, size_t *n_add)
+			 const char *source, const char *cache_name, const struct stat *st,
+			 uint64_t key, struct rdc_add *add, size_t *n_add)
 {
-	struct rdc_dc_lib *L = st ? rdc_dcache_lib_st(lib, st) : NULL;
-	return decide(b, lib, index, source, L, file_offset, add, n_add);
+	struct rdc_dc_lib *L = st && cache_name ? rdc_dcache_lib_st(cache_name, st) : NULL;
+	return decide(b, lib, index, source, L, key, add, n_add);
 }

@@ -9,10 +9,11 @@
  * (remap.c rdc_remap_copy) instead, freed when the module is unloaded.
  * Inputs are cached by (pointer, size, content hash) — or, for
  * hipModuleLoad, by (device, inode, mtime, size) — so the same input is
- * decided once and shared by every module loaded from it.  hipModuleLoad's
- * decisions also go to the persistent decision cache (dcache.c), keyed by
- * the file as fstat saw it: rocBLAS loads its Tensile objects this way in
- * every process.
+ * decided once and shared by every module loaded from it.  The decisions
+ * also go to the persistent decision cache (dcache.c): hipModuleLoad's under
+ * the file as fstat saw it, hipModuleLoadData*'s under the loading library
+ * and a digest of the image (rocBLAS 6.4 reads each Tensile object and loads
+ * it with hipModuleLoadData in every process).
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <dlfcn.h>
@@ -98,8 +99,14 @@ static int elf_as_bundle(const void *p, size_t n, struct rdc_bundle *b,
  * needed.  st: the image is that whole file (hipModuleLoad), so the decision
  * goes through the persistent cache (dcache.c) like a fat binary's.  Guard
  * set, rdc_module_lock held. */
+struct dckey {                   /* where the decision is cached (dcache.c) */
+	const char *name;        /* the cache's name; NULL: not cached */
+	struct stat st;          /* the file it belongs to */
+	uint64_t key;            /* the record's key in it */
+};
+
 static void decide_image(struct mentry *e, const void *p, uint64_t n, const char *what,
-			 const char *source, const struct stat *st, bool decide)
+			 const char *source, const struct dckey *dk, bool decide)
 {
 	struct rdc_bundle b;
 	struct rdc_bundle_entry ents[2];
@@ -121,7 +128,8 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 	if (decide) {
 		struct rdc_add add[RDC_MAX_DEVICES];
 		size_t n_add = 0;
-		rdc_decide_bundle_st(&b, what, 0, source, st, 0, add, &n_add);
+		rdc_decide_bundle_st(&b, what, 0, source, dk->name, dk->name ? &dk->st : NULL,
+				     dk->key, add, &n_add);
 		if (n_add > sizeof e->add / sizeof e->add[0]) {
 			rdc_logf(RDC_LOG_WARN, "%s: %s: %zu targets to add, keeping the first %zu", source,
 				 what, n_add, sizeof e->add / sizeof e->add[0]);
@@ -152,7 +160,7 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
  * reference on it: pass it to track() after a successful load or give it
  * back with release(). */
 static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t n, const char *what,
-				       const char *source, const struct stat *st)
+				       const char *source, const struct dckey *dk)
 {
 	pthread_mutex_lock(&rdc_module_lock);
 	struct mentry *e;
@@ -161,11 +169,11 @@ static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t 
 			break;
 	if (!e && (e = calloc(1, sizeof *e))) {
 		e->key = key;
-		decide_image(e, p, n, what, source, st, true);
+		decide_image(e, p, n, what, source, dk, true);
 		e->next = cache;
 		cache = e;
 	} else if (e && e->n_add && !e->region.bundle) {
-		decide_image(e, p, n, what, source, st, false);
+		decide_image(e, p, n, what, source, dk, false);
 	}
 	if (e && e->region.bundle)
 		e->refs++;
@@ -219,6 +227,25 @@ static const char *data_name(const void *image, const void *caller, char *buf, s
 	return buf;
 }
 
+/* The persistent cache of images loaded from memory: one per loading
+ * library (the object holding the image, else the caller), named after it
+ * with ".modules"; a new build of that library starts it afresh.  NULL when
+ * neither is a file. */
+static const char *loader_cache(const void *image, const void *caller, char *buf, size_t n,
+				struct stat *st)
+{
+	Dl_info info;
+	const char *f = NULL;
+	if (dladdr(image, &info) && info.dli_fname && info.dli_fname[0] == '/')
+		f = info.dli_fname;
+	else if (caller && dladdr(caller, &info) && info.dli_fname && info.dli_fname[0] == '/')
+		f = info.dli_fname;
+	if (!f || stat(f, st) != 0 || !S_ISREG(st->st_mode) ||
+	    (size_t)snprintf(buf, n, "%s.modules", f) >= n)
+		return NULL;
+	return buf;
+}
+
 static hipError_t load_data(hipModule_t *module, const void *image, unsigned int numOptions,
 			    hipJitOption *options, void **optionValues, bool ex, const void *caller)
 {
@@ -244,9 +271,11 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 						     : rdc_elf_extent(image, avail, &n);
 		if (rc == 0) {
 			struct mkey key = { (uintptr_t)image, n, fnv(image, (size_t)n), 0 };
-			char what[300];
+			char what[300], cname[300];
+			struct dckey dk = { .key = key.c ^ (n * 0x9e3779b97f4a7c15ull) };
+			dk.name = loader_cache(image, caller, cname, sizeof cname, &dk.st);
 			e = lookup_or_decide(key, image, n, data_name(image, caller, what, sizeof what),
-					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData", NULL);
+					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData", &dk);
 		}
 	}
 	if (rdc_runtime_up())
@@ -306,8 +335,8 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 			struct mkey key = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
 					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 						    (uint64_t)st.st_mtim.tv_nsec };
-			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, "hipModuleLoad",
-					     &st);
+			struct dckey dk = { .name = fname, .st = st };
+			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, "hipModuleLoad", &dk);
 			munmap(m, (size_t)st.st_size);
 		}
 	}

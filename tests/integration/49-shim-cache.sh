@@ -8,8 +8,9 @@
 # again from the cache, with its log line and the diagnosis; a garbage or
 # truncated cache file is ignored (debug log) and replaced; a cache directory
 # others can write is not used; RDNACOMPAT_CACHE=0 writes nothing;
-# hipModuleLoad's decisions (rocBLAS's Tensile objects) are cached too, and
-# a module file changed on disk is decided afresh.
+# hipModuleLoad's and hipModuleLoadData's decisions (rocBLAS's Tensile
+# objects) are cached too, and a module file changed on disk is decided
+# afresh.
 . "$(dirname "$0")/shim/common.sh"
 build vadd1030 "$S/vadd.hip" --offload-arch=gfx1030
 C=$T/cache49
@@ -113,11 +114,11 @@ build modload "$S/modload.cpp" -lpthread
 K=$T/kern49.co
 hipcc --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$K" >"$T/kern49.log" 2>&1 ||
   { cat "$T/kern49.log" >&2; fail "hipcc --genco"; }
-mrun() { # mrun LOGFILE: modload of $K under the shim, rc in $rc
+mrun() { # mrun LOGFILE [MODE]: modload of $K under the shim, rc in $rc
   rm -f "$T/c.trace"
   rc=0; env RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$1" RDNACOMPAT_SIM_TRACE="$T/c.trace" \
     LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
-    timeout 120 "$T/modload" file "$K" >"$T/c.out" 2>"$T/c.err" || rc=$?
+    timeout 120 "$T/modload" "${2:-file}" "$K" >"$T/c.out" 2>"$T/c.err" || rc=$?
 }
 mline="info: map: lib=$K bundle=0 .*target=gfx1031 .*verdict=mapped .*chosen=gfx1030"
 for i in 1 2; do
@@ -133,4 +134,15 @@ cp "$K" "$K.new" && touch -m -d "@$(( $(date +%s) + 20 ))" "$K.new" && mv "$K.ne
 mrun "$T/c83.log"
 [ "$rc" -eq 0 ] || fail "module run after rewrite rc=$rc"
 grep -E "$mline" "$T/c83.log" | grep -q "(cached)" && fail "stale module decision used after rewrite"
+# hipModuleLoadData of a heap copy (what rocBLAS 6.4 does with its Tensile
+# objects): cached under the loading program, keyed by the image's bytes.
+dline="info: map: lib=\"?image@.*loaded by modload.* source=hipModuleLoadData .*target=gfx1031 .*verdict=mapped"
+for i in 1 2; do
+  mrun "$T/c9$i.log" data
+  [ "$rc" -eq 0 ] || { cat "$T/c.err" "$T/c9$i.log" >&2; fail "data run $i rc=$rc"; }
+  kernels_on "$T/c.trace" gfx1031 >/dev/null || fail "data run $i: kernels not from gfx1031 code"
+done
+grep -E "$dline" "$T/c91.log" | grep -qv "(cached)" || { cat "$T/c91.log" >&2; fail "data run 1: no fresh map line"; }
+grep -E "$dline" "$T/c92.log" | grep -q "(cached)" || { cat "$T/c92.log" >&2; fail "hipModuleLoadData decision not cached"; }
+ls "$C"/rdnacompat/modload.modules-*.dc >/dev/null 2>&1 || fail "no cache file for the loading program"
 echo "49-shim-cache: ok"
