@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * diagnose.c — the answer to hipErrorNoBinaryForGpu.  When a device has no
+ * diagnose.c — the answer to "no code for this card".  When a device has no
  * compatible code in a bundle, the decision is recorded here; one block is
- * printed before HIP 5.2 aborts (it digests every registered fat binary
+ * printed before HIP fails (HIP 5.2 digests every registered fat binary
  * right after its own hsa_init, so the hsa_init hook flushes; when HIP is
- * already up the registration itself digests, so the registration flushes).
- * The block names each library and bundle without code for the card, what
- * it has, what the card would need, and what to do.
+ * already up — HIP >= 6 registers lazily — the registration itself
+ * digests, so the registration flushes).  The block names each library and
+ * bundle without code for the card, what it has, what the card would need,
+ * what the loaded HIP will do about it, and what to do.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,8 +91,41 @@ size_t rdc_diag_pending(void)
 	return n;
 }
 
+/* What the HIP in this process does when a kernel has no code for the
+ * device, by the libamdhip64 soname loaded (seen on the simulated card with
+ * Debian's 5.2.3, 6.4.3 and 7.2.4; docs/SHIM.md).  Called before taking the
+ * lock: dlopen takes the loader's lock, which a registering constructor
+ * holds while it waits for ours. */
+static const char *hip_outcome(void)
+{
+	static const struct {
+		const char *soname, *what;
+	} by_so[] = {
+		{ "libamdhip64.so.7",
+		  "HIP 7 fails the kernel's launch (7.2.4 logs \"No compatible code objects\n"
+		  "rdnacompat:   found\" and then crashes with SIGSEGV instead of returning\n"
+		  "rdnacompat:   hipErrorInvalidDeviceFunction)" },
+		{ "libamdhip64.so.6",
+		  "HIP 6 returns hipErrorInvalidDeviceFunction (\"invalid device function\")\n"
+		  "rdnacompat:   at the kernel's launch" },
+		{ "libamdhip64.so.5", "HIP will report hipErrorNoBinaryForGpu" },
+	};
+	for (size_t i = 0; i < sizeof by_so / sizeof by_so[0]; i++) {
+		void *h = dlopen(by_so[i].soname, RTLD_LAZY | RTLD_NOLOAD);
+		if (h) {
+			dlclose(h);   /* NOLOAD handle: only drops the count it added */
+			return by_so[i].what;
+		}
+	}
+	return "HIP will report hipErrorNoBinaryForGpu (HIP 5) or \"invalid device\n"
+	       "rdnacompat:   function\" at the kernel's launch (HIP >= 6)";
+}
+
 void rdc_diag_flush(void)
 {
+	if (!rdc_diag_pending())
+		return;
+	const char *outcome = hip_outcome();
 	pthread_mutex_lock(&rdc_diag_lock);
 	if (!n_rec && !n_more) {
 		pthread_mutex_unlock(&rdc_diag_lock);
@@ -107,7 +142,7 @@ void rdc_diag_flush(void)
 		}                                                                         \
 	} while (0)
 	OUT("rdnacompat: ---------------------------------------------------------------\n");
-	OUT("rdnacompat: no compatible GPU code: HIP will report hipErrorNoBinaryForGpu\n");
+	OUT("rdnacompat: no compatible GPU code: %s\n", outcome);
 	for (size_t i = 0; i < n_rec; i++) {
 		const struct missing *m = &rec[i];
 		OUT("rdnacompat:   %s, bundle %ld: device %d (%s) has no usable entry\n", m->lib,
@@ -132,6 +167,7 @@ void rdc_diag_flush(void)
 	n_more = 0;
 	rdc_log_block(buf, pos);   /* lock order: diag -> log */
 	pthread_mutex_unlock(&rdc_diag_lock);
-	/* HIP is about to abort (no destructors run): keep what was decided. */
+	/* HIP may be about to abort or crash (no destructors run): keep what
+	 * was decided. */
 	rdc_dcache_flush();
 }
