@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: MIT
 # common.sh — sourced by tests/integration/40-shim-*.sh: locate the build,
 # skip (77) when the simulator, the shim or hipcc is missing, and build the
-# small HIP programs of tests/integration/shim/ into $B/shimtest once.
+# small HIP programs of tests/integration/shim/ into $B/shimtest/RELEASE once,
+# with that release's hipcc (RDC_HIPCC; a 6.4 program links libamdhip64.so.6,
+# which the host does not have).  REL is the release (5.2, 6.4, 7.2).
 set -u
 B=$1
 S=${RDC_SRCDIR:-$(pwd)}/tests/integration/shim
-T=$B/shimtest
+REL=${RDC_ROCM:-5.2}
+HIPCC=${RDC_HIPCC:-hipcc}
+T=$B/shimtest/$REL
 SHIM=$B/librdnacompat.so
 SIM=$B/sim
 mkdir -p "$T"
@@ -13,15 +17,16 @@ skip() { echo "skip: $*" >&2; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -f "$SHIM" ] || skip "no $SHIM"
 [ -f "$SIM/librdnacompat-sim.so" ] || skip "no simulator at $SIM"
-command -v hipcc >/dev/null || skip "no hipcc"
-[ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 ] || skip "no libamdhip64.so.5"
+command -v "$HIPCC" >/dev/null || skip "no hipcc ($HIPCC) for ROCm $REL"
+case $REL in 5.2) HIPSO=5;; 6.*) HIPSO=6;; 7.*) HIPSO=7;; *) skip "unknown ROCm release $REL";; esac
+[ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.$HIPSO ] || skip "no libamdhip64.so.$HIPSO for ROCm $REL"
 PY=/usr/bin/python3
 
 # build NAME SRC ARGS... : hipcc SRC into $T/NAME unless up to date.
 build() {
   local name=$1 src=$2; shift 2
   if [ ! -x "$T/$name" ] || [ "$src" -nt "$T/$name" ]; then
-    hipcc "$@" "$src" -o "$T/$name.tmp" >"$T/$name.build.log" 2>&1 ||
+    "$HIPCC" "$@" "$src" -o "$T/$name.tmp" >"$T/$name.build.log" 2>&1 ||
       { cat "$T/$name.build.log" >&2; fail "hipcc $name"; }
     mv "$T/$name.tmp" "$T/$name"
   fi
