@@ -11,7 +11,7 @@
 # would do for gfx1031 (gfx1030's files), gfx1100 (its own), gfx1151 (its own
 # where rocBLAS ships it, else only with --opt-in), --json agreeing with the
 # text; a made-up directory with a good and a bad .dat, a SQLite .kdb, a
-# symlink (skipped) and a text file.
+# symlink to the good .dat (the same file: counted once) and a text file.
 set -u
 BUILD=${1:?usage: $0 BUILD}
 rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
@@ -103,4 +103,4 @@ grep -q "^$d: directory: 5 files: 0 libraries with device code, 3 per-arch data 
 grep -q "TensileLibrary_lazy_gfx1100.dat: .dat but not a MessagePack map" "$tmp/de" || fail "bad .dat not named: $(cat "$tmp/de")"
 grep -q "per-arch files by kind: tensile-dat 1 miopen-text-db 1 miopen-db 1" "$tmp/d" || fail "kinds: $(cat "$tmp/d")"
 grep -q "redirects gfx1031 names to gfx1030 (compat rank 1): 2 files" "$tmp/d" || fail "made-up redirect: $(cat "$tmp/d")"
-ok "made-up directory: MessagePack .dat, SQLite .kdb and text db recognised, a bad .dat named on stderr, the symlink skipped"
+ok "made-up directory: MessagePack .dat, SQLite .kdb and text db recognised, a bad .dat named on stderr, the symlink to a counted file counted once"

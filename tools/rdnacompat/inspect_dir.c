@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * inspect_dir.c — `rdnacompat inspect DIR`.  Walks a directory tree (sorted
- * names, symlinks skipped so a library's soname links count once, at most 8
- * levels) and sorts its files three ways:
+ * names, at most 8 levels; symlinks to directories are not followed) and
+ * counts each real file once (by device and inode): regular files first under
+ * their own names, then symlinks to regular files whose target the walk did
+ * not meet (a directory of links into another tree), under the link's name.
+ * It sorts the files three ways:
  *   device code  host ELF / bundle / code object files without a target in
  *                their name (librocblas.so.4, libtorch_hip.so): inspected as
  *                single files are, one line per library with device code;
@@ -47,7 +50,66 @@ struct walk {
 	size_t n_arch;
 	size_t files, libs, nocode, other, bad, unnamed, by_kind[RDC_DATA_KINDS];
 	int worst;
+	struct seen { dev_t dev; ino_t ino; } *seen;   /* open addressing, ino 0 = free */
+	size_t n_seen, cap_seen;
+	struct link { char *path, *rel; } *links;       /* symlinks met, taken after the walk */
+	size_t n_links, cap_links;
 };
+
+static size_t seen_hash(const struct walk *w, dev_t dev, ino_t ino)
+{
+	return (size_t)(((uint64_t)ino * 0x9E3779B97F4A7C15ull) ^ (uint64_t)dev) & (w->cap_seen - 1);
+}
+
+/* true the first time (dev, ino) is offered; false after, or when out of memory. */
+static bool seen_first(struct walk *w, dev_t dev, ino_t ino)
+{
+	if (ino == 0)
+		return true;
+	if (2 * (w->n_seen + 1) > w->cap_seen) {
+		size_t cap = w->cap_seen ? 2 * w->cap_seen : 1024;
+		struct seen *n = calloc(cap, sizeof *n), *old = w->seen;
+		if (!n)
+			return false;
+		size_t oldcap = w->cap_seen;
+		w->seen = n;
+		w->cap_seen = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].ino) {
+				size_t h = seen_hash(w, old[i].dev, old[i].ino);
+				while (w->seen[h].ino)
+					h = (h + 1) & (cap - 1);
+				w->seen[h] = old[i];
+			}
+		free(old);
+	}
+	size_t h = seen_hash(w, dev, ino);
+	for (; w->seen[h].ino; h = (h + 1) & (w->cap_seen - 1))
+		if (w->seen[h].ino == ino && w->seen[h].dev == dev)
+			return false;
+	w->seen[h] = (struct seen){dev, ino};
+	w->n_seen++;
+	return true;
+}
+
+static void keep_link(struct walk *w, const char *path, const char *rel)
+{
+	if (w->n_links == w->cap_links) {
+		size_t cap = w->cap_links ? 2 * w->cap_links : 64;
+		struct link *n = realloc(w->links, cap * sizeof *n);
+		if (!n)
+			return;
+		w->links = n;
+		w->cap_links = cap;
+	}
+	char *p = strdup(path), *r = strdup(rel);
+	if (!p || !r) {
+		free(p);
+		free(r);
+		return;
+	}
+	w->links[w->n_links++] = (struct link){p, r};
+}
 
 bool rdc_inspect_is_dir(const char *path)
 {
@@ -162,11 +224,30 @@ static void walk(struct walk *w, const char *dir, const char *rel, int depth)
 		}
 		if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH)
 			walk(w, path, sub, depth + 1);
-		else if (S_ISREG(st.st_mode))
+		else if (S_ISREG(st.st_mode) && seen_first(w, st.st_dev, st.st_ino))
 			file(w, path, sub, name);
+		else if (S_ISLNK(st.st_mode))
+			keep_link(w, path, sub);
 		free(ents[i]);
 	}
 	free(ents);
+}
+
+/* Symlinks to regular files whose target the walk did not count. */
+static void walk_links(struct walk *w)
+{
+	for (size_t i = 0; i < w->n_links; i++) {
+		struct link *l = &w->links[i];
+		struct stat st;
+		if (stat(l->path, &st) == 0 && S_ISREG(st.st_mode) && seen_first(w, st.st_dev, st.st_ino)) {
+			const char *name = strrchr(l->rel, '/');
+			file(w, l->path, l->rel, name ? name + 1 : l->rel);
+		}
+		free(l->path);
+		free(l->rel);
+	}
+	free(w->links);
+	free(w->seen);
 }
 
 /* The target whose files the shim would use for the card: its own, else the
@@ -298,6 +379,7 @@ int rdc_inspect_dir(struct ictx *c, const char *path, rdc_inspect_file_fn one)
 	if (!c->json)
 		fprintf(c->out, "%s: directory\n", path);
 	walk(w, path, "", 0);
+	walk_links(w);
 	fclose(w->quiet);
 	qsort(w->arch, w->n_arch, sizeof w->arch[0], cmp_arch);
 	if (c->json)
