@@ -220,14 +220,24 @@ static hsa_code_object_reader_t remap(hsa_executable_t exec, const struct rdc_de
 	struct rdc_diag d = { 0 };
 	if (rdc_codeobj_parse(p, n, RDC_CO_HEADER_ONLY, &co, &d) != 0)
 		return none;
-	bool same = rdc_target_matches(&co.target, &dev->target) ||
-		    strcmp(co.target.proc, dev->target.proc) == 0 ||
-		    rdc_device_runtime_generic(dev, &co.target);
+	bool exact = rdc_target_matches(&co.target, &dev->target) ||
+		     strcmp(co.target.proc, dev->target.proc) == 0;
+	bool generic = !exact && rdc_device_runtime_generic(dev, &co.target);
 	char from[64], to[64];
 	rdc_target_format(&co.target, from, sizeof from);
 	rdc_target_format(&dev->target, to, sizeof to);
 	rdc_codeobj_free(&co);
-	if (same)
+	if (generic) {
+		/* ROCR lists the generic ISA for this agent and loads it itself. */
+		struct rdc_kv kv[] = {
+			RDC_KV_S("source", "hsa_executable_load_agent_code_object"),
+			RDC_KV_N("device", dev->index), RDC_KV_S("target", to), RDC_KV_S("code", from),
+			RDC_KV_S("verdict", "native"),
+			RDC_KV_S("reason", "the runtime lists this generic ISA for the agent and loads it itself"),
+		};
+		rdc_log_event(RDC_LOG_DEBUG, "native", kv, sizeof kv / sizeof kv[0]);
+	}
+	if (exact || generic)
 		return none;
 	struct rdc_choice c;
 	int rc = rdc_policy_choose_codeobj(rdc_tables(), &dev->target, p, n, rdc_policy_flags(), &c, &d);
