@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+# libs_run.py BUILD TMP N NAME -- CMD... — run inside a Debian root by
+# bench/libs-*.sh: CMD on a simulated gfx1031 three ways, interleaved, N rounds
+# after one warm-up run that fills the decision cache for "repeat":
+#   override  HSA_OVERRIDE_GFX_VERSION=10.3.0, no shim (the baseline)
+#   first     the shim, empty decision cache (a fresh XDG_CACHE_HOME per run)
+#   repeat    the shim, the decision cache of the warm-up run
+# Per run: start-up to first kernel (process start to the first dispatch that
+# is not a runtime blit, seen by polling the simulator's trace every 2 ms),
+# the whole run, peak RSS (ru_maxrss).  Every run is checked: exit 0 and all
+# non-blit kernels from gfx1030 code (override) or gfx1031 code (shim); the
+# shim's "repeat" runs must take every decision from the cache.  The shim's
+# extra RSS is set against the bytes of the code objects it chose ("bytes="
+# of its mapped lines).  Targets (issue 9): first <= 1.10x, repeat <= 1.03x
+# of the override, RSS <= override + 5% of the chosen code objects.
+# Simulated card: kernels are retired, not executed.
+import os, re, shutil, statistics, subprocess, sys, time
+
+B, tmp, n, name = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+cmd = sys.argv[sys.argv.index("--") + 1:]
+sim, shim = f"{B}/sim/librdnacompat-sim.so", f"{B}/librdnacompat.so"
+base = {k: v for k, v in os.environ.items() if not k.startswith(("RDNACOMPAT_", "HSA_OVERRIDE"))}
+base.update(RDNACOMPAT_SIM_GPUS="gfx1031", HSA_ENABLE_SDMA="0")
+KERNEL = re.compile(rb'"kernel":"(?!rocr-blit)')
+
+
+def run(kind, i):
+    env = dict(base)
+    trace, log = f"{tmp}/{kind}{i}.trace", f"{tmp}/{kind}{i}.log"
+    env.update(RDNACOMPAT_SIM_TRACE=trace)
+    if kind == "override":
+        env.update(LD_PRELOAD=sim, HSA_OVERRIDE_GFX_VERSION="10.3.0")
+    else:
+        cache = f"{tmp}/cache-first{i}" if kind == "first" else f"{tmp}/cache-warm"
+        if kind == "first":
+            shutil.rmtree(cache, ignore_errors=True)
+        env.update(LD_PRELOAD=f"{sim}:{shim}", XDG_CACHE_HOME=cache,
+                   RDNACOMPAT_LOG="info", RDNACOMPAT_LOG_FILE=log)
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    first = None
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if first is None:
+            try:
+                with open(trace, "rb") as f:
+                    if KERNEL.search(f.read()):
+                        first = time.monotonic() - t0
+            except FileNotFoundError:
+                pass
+        time.sleep(0.002)
+    total = time.monotonic() - t0
+    if status != 0:
+        sys.exit(f"{kind} run {i} failed (status {status})")
+    want = "gfx1030" if kind == "override" else "gfx1031"
+    tr = open(trace).read()
+    if not re.search(r'"target":"%s","kernel":"(?!rocr-blit)' % want, tr) or \
+            re.search(r'"target":"(?!%s)[^"]*","kernel":"(?!rocr-blit)' % want, tr):
+        sys.exit(f"{kind} run {i}: kernels not all from {want} code")
+    if first is None:
+        first = total
+    chosen = 0
+    if kind != "override":
+        lines = [l for l in open(log) if "info: map:" in l and "verdict=mapped" in l]
+        chosen = sum(int(m) for l in lines for m in re.findall(r" bytes=(\d+)", l))
+        cached = sum("(cached)" in l for l in lines)
+        if kind == "repeat" and i > 0 and cached != len(lines):
+            sys.exit(f"repeat run {i}: {cached} of {len(lines)} decisions from the cache")
+    return first, total, ru.ru_maxrss * 1024, chosen
+
+
+run("repeat", 0)
+res = {k: [] for k in ("override", "first", "repeat")}
+for i in range(1, n + 1):
+    order = list(res)[i % 3:] + list(res)[:i % 3]
+    for k in order:
+        res[k].append(run(k, i))
+med = {k: [statistics.median(r[j] for r in v) for j in range(4)] for k, v in res.items()}
+o = med["override"]
+print(f"{name}, simulated gfx1031, {n} interleaved rounds (order rotated), medians:")
+print(f"{'':9} {'to first kernel':>16} {'whole run':>10} {'peak RSS':>10}")
+for k in res:
+    m = med[k]
+    print(f"{k:9} {m[0]:14.3f} s {m[1]:8.3f} s {m[2]/2**20:7.0f} MiB" +
+          ("" if k == "override" else f"   x{m[0]/o[0]:.3f} / x{m[1]/o[1]:.3f}"))
+for k, lim in (("first", 1.10), ("repeat", 1.03)):
+    m = med[k]
+    print(f"{k}: start-up x{m[0]/o[0]:.3f}, whole run x{m[1]/o[1]:.3f} (target <= {lim:.2f}):",
+          "met" if max(m[0]/o[0], m[1]/o[1]) <= lim else "NOT met")
+for k in ("first", "repeat"):
+    extra, chosen = med[k][2] - o[2], med[k][3]
+    print(f"{k}: RSS {extra/2**20:+.1f} MiB vs the override; code objects chosen {chosen/2**20:.1f} MiB;"
+          f" {100*extra/max(chosen, 1):+.1f}% of them (target <= 5%):",
+          "met" if extra <= 0.05 * chosen else "NOT met")
