@@ -2,14 +2,20 @@
 /*
  * image.c — how many bytes an image handed over without a size may be read.
  * hipModuleLoadData(module, image) gives only a pointer: the readable bound
- * is the run of contiguous readable mappings from the pointer
- * (/proc/self/maps), and within it a bundle measures itself
+ * is, cheapest first, the rest of a rebuilt bundle the shim made (the
+ * registry below), the rest of the readable file-backed part of a loaded
+ * object's segment (dl_iterate_phdr), else the run of contiguous readable
+ * mappings from the pointer (/proc/self/maps: thousands of lines once a
+ * program like llama.cpp has 140 fat binaries mapped, and the kernel
+ * formats every one of them, so it is read only when the first two do not
+ * know the pointer).  Within that bound a bundle measures itself
  * (rdc_bundle_extent) and an ELF code object ends at the furthest of its
  * section table, program headers and section contents (each
  * bounds-checked against the readable bound).
  */
 #include <elf.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +25,74 @@
 #include "shim.h"
 
 
+struct known {                   /* a rebuilt bundle the shim made */
+	struct known *next;
+	uintptr_t start;
+	uint64_t size;
+};
+static struct known *knowns;     /* guarded by known_lock (a leaf lock) */
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void rdc_image_known(const void *p, uint64_t size)
+{
+	struct known *k = malloc(sizeof *k);
+	if (!k || !p || !size) {
+		free(k);
+		return; /* not known: the maps are read for it, as before */
+	}
+	k->start = (uintptr_t)p;
+	k->size = size;
+	pthread_mutex_lock(&known_lock);
+	k->next = knowns;
+	knowns = k;
+	pthread_mutex_unlock(&known_lock);
+}
+
+void rdc_image_forget(const void *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&known_lock);
+	for (struct known **kp = &knowns; *kp; kp = &(*kp)->next) {
+		if ((*kp)->start == (uintptr_t)p) {
+			struct known *k = *kp;
+			*kp = k->next;
+			free(k);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&known_lock);
+}
+
+static uint64_t known_extent(uintptr_t a)
+{
+	uint64_t n = 0;
+	pthread_mutex_lock(&known_lock);
+	for (struct known *k = knowns; k; k = k->next)
+		if (a >= k->start && a - k->start < k->size) {
+			n = k->size - (a - k->start);
+			break;
+		}
+	pthread_mutex_unlock(&known_lock);
+	return n;
+}
+
+static uint64_t maps_extent(uintptr_t a);
+
 uint64_t rdc_readable_extent(const void *p)
 {
-	uintptr_t a = (uintptr_t)p, end = 0;
+	uint64_t n = known_extent((uintptr_t)p);
+	if (n)
+		return n;
+	struct rdc_segment seg;
+	if (rdc_segment_find(p, &seg) == 0 && seg.file_backed && seg.readable && seg.avail)
+		return seg.avail;
+	return maps_extent((uintptr_t)p);
+}
+
+static uint64_t maps_extent(uintptr_t a)
+{
+	uintptr_t end = 0;
 	int fd = rdc_sys_open("/proc/self/maps", O_RDONLY);
 	if (fd < 0)
 		return 0;

@@ -65,6 +65,7 @@ const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, voi
 
 void rdc_region_free(struct rdc_region *r)
 {
+	rdc_image_forget(r->bundle);
 	if (r->base)
 		munmap(r->base, r->len);
 	free(r->heap);
@@ -228,6 +229,7 @@ int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_o
 	out->len = total;
 	out->bundle = R;
 	out->bundle_size = total;
+	rdc_image_known(R, total);
 	out->private_bytes = private_bytes;
 	out->file_mapped = true;
 	base = MAP_FAILED;
@@ -284,6 +286,7 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 	out->heap = buf;
 	out->bundle = buf;
 	out->bundle_size = len;
+	rdc_image_known(buf, len);
 	out->private_bytes = len;
 out:
 	for (size_t i = 0; ids && i < b->n_entries; i++)

@@ -34,6 +34,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 		struct rdc_segment *o = c->out;
 		o->start = (const void *)start;
 		o->file_backed = off < ph->p_filesz;
+		o->readable = (ph->p_flags & PF_R) != 0;
 		o->avail = o->file_backed ? ph->p_filesz - off : ph->p_memsz - off;
 		o->file_offset = ph->p_offset + off;
 		const char *name = info->dlpi_name;

@@ -235,6 +235,7 @@ struct rdc_segment {
 	uint64_t avail;          /* readable file-backed bytes from the pointer */
 	uint64_t file_offset;    /* file offset of the pointer */
 	bool file_backed;        /* pointer within p_filesz */
+	bool readable;           /* the segment is PF_R */
 	char path[512];          /* object path ("/proc/self/exe" for the program) */
 	char name[512];          /* for logs: the object's name as loaded */
 };
@@ -313,6 +314,11 @@ extern pthread_mutex_t rdc_diag_lock;
 /* ---- images without a size (image.c) ------------------------------------------ */
 /* Bytes readable from p through contiguous readable mappings; 0 if none. */
 uint64_t rdc_readable_extent(const void *p);
+/* Tell image.c that [p, p + size) is a readable image the shim made (a
+ * rebuilt bundle; remap.c), so measuring it reads no /proc/self/maps;
+ * forget it before it is unmapped or freed. */
+void rdc_image_known(const void *p, uint64_t size);
+void rdc_image_forget(const void *p);
 /* End of an AMDGPU ELF (furthest header/section/segment byte) within avail. */
 int rdc_elf_extent(const void *p, uint64_t avail, uint64_t *extent);
 
