@@ -12,12 +12,18 @@
  * nothing happens before the device registry exists; writes and creates
  * are never redirected; the shim's own file access bypasses these hooks
  * (sys.c).  RDNACOMPAT_REDIRECT_FILES=0 turns this off.
+ *
+ * State: `logged`, a fixed set of hashes of the (from, to) pairs already
+ * logged, so each redirected file is logged once per process although
+ * libraries probe a name several times (rocBLAS stats, then opens, its
+ * .dat); when the set is full, later redirections are logged every time.
  */
 #undef _FORTIFY_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +31,37 @@
 #include <unistd.h>
 
 #include "shim.h"
+
+#define LOGGED_SLOTS 256
+static uint64_t logged[LOGGED_SLOTS];
+
+/* True the first time this (from, to) pair is seen (or when the set is full). */
+static bool first_redirect(const char *from, const char *to)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = from; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	h = (h ^ 0xffu) * 1099511628211ull;
+	for (const char *p = to; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	if (h == 0)
+		h = 1;
+	for (size_t i = 0; i < LOGGED_SLOTS; i++) {
+		uint64_t *slot = &logged[(h + i) % LOGGED_SLOTS];
+		uint64_t seen = __atomic_load_n(slot, __ATOMIC_RELAXED);
+		if (seen == h)
+			return false;
+		if (seen == 0) {
+			uint64_t zero = 0;
+			if (__atomic_compare_exchange_n(slot, &zero, h, false, __ATOMIC_RELAXED,
+							__ATOMIC_RELAXED))
+				return true;
+			if (zero == h)
+				return false;
+		}
+	}
+	return true;
+}
 
 static bool exists_cb(const char *cand, void *arg)
 {
@@ -81,6 +118,8 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 				if (!ok || snprintf(out + pos, n - pos, "%s", s) >= (int)(n - pos))
 					continue;
 				if (accept(out, arg)) {
+					if (!first_redirect(path, out))
+						return true;
 					struct rdc_kv kv[] = {
 						RDC_KV_N("device", dev->index), RDC_KV_S("target", proc),
 						RDC_KV_S("from", path), RDC_KV_S("to", out),
