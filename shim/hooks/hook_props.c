@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hook_props.c — hipGetDeviceProperties, for spoof mode only.
+ * hook_props.c — hipGetDeviceProperties (and HIP 6's R0600 form), for
+ * spoof mode only.
  *
  * Map mode keeps every device's true identity.  Spoof mode additionally
  * tells the libraries named in RDNACOMPAT_SPOOF_FOR (default librocblas.so
@@ -19,6 +20,36 @@
 
 #include "shim.h"
 
+/* Rewrite the gcnArchName (and gcnArch when given) the real call returned
+ * for deviceId, in spoof mode, for a listed caller.  Only a name that begins
+ * with the device's true processor is touched. */
+static void spoof_props(char *arch, size_t len, int *gcn, int deviceId, void *caller)
+{
+	if (!arch || rdc_guard_active() || deviceId < 0)
+		return;
+	rdc_init();
+	const struct rdc_device *dev = rdc_device_by_hip(deviceId);
+	if (!dev || dev->mode != RDC_MODE_SPOOF || !dev->spoof_as[0])
+		return;
+	size_t plen = strlen(dev->target.proc);
+	if (strnlen(arch, len) == len || strncmp(arch, dev->target.proc, plen) != 0 ||
+	    (arch[plen] && arch[plen] != ':'))
+		return;
+	int saved = errno;
+	const char *who = rdc_spoof_caller(dev, caller);
+	if (who) {
+		/* Keep the feature suffix ("gfx90a:sramecc+:xnack-"). */
+		char name[256];
+		snprintf(name, sizeof name, "%s%s", dev->spoof_as, arch + plen);
+		snprintf(arch, len, "%s", name);
+		int g = rdc_proc_gcn_arch(dev->spoof_as);
+		if (gcn && g > 0)
+			*gcn = g;
+		rdc_spoof_log_once(dev, RDC_SPOOF_VIA_PROPS, name, who);
+	}
+	errno = saved;
+}
+
 RDC_HOOK hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
 {
 	__typeof__(&hipGetDeviceProperties) real = RDC_REAL(hipGetDeviceProperties);
@@ -26,25 +57,27 @@ RDC_HOOK hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
 		return hipErrorNotInitialized;
 	void *caller = __builtin_return_address(0);
 	hipError_t err = real(prop, deviceId);
-	if (err != hipSuccess || !prop || rdc_guard_active() || deviceId < 0)
-		return err;
-	rdc_init();
-	const struct rdc_device *dev = rdc_device_by_hip(deviceId);
-	if (!dev || dev->mode != RDC_MODE_SPOOF || !dev->spoof_as[0])
-		return err;
-	int saved = errno;
-	const char *who = rdc_spoof_caller(dev, caller);
-	if (who) {
-		/* Keep the feature suffix ("gfx90a:sramecc+:xnack-"). */
-		const char *feat = strchr(prop->gcnArchName, ':');
-		char name[sizeof prop->gcnArchName];
-		snprintf(name, sizeof name, "%s%s", dev->spoof_as, feat ? feat : "");
-		snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "%s", name);
-		int gcn = rdc_proc_gcn_arch(dev->spoof_as);
-		if (gcn > 0)
-			prop->gcnArch = gcn;
-		rdc_spoof_log_once(dev, RDC_SPOOF_VIA_PROPS, name, who);
-	}
-	errno = saved;
+	if (err == hipSuccess && prop)
+		spoof_props(prop->gcnArchName, sizeof prop->gcnArchName, &prop->gcnArch, deviceId, caller);
+	return err;
+}
+
+/* HIP >= 6 headers turn hipGetDeviceProperties into
+ * hipGetDevicePropertiesR0600@hip_6.0 (hipDeviceProp_tR0600, another
+ * layout): rocBLAS 4.4 and 5 (ROCm 6.4, 7.2) call only that.  The struct is
+ * not in the 5.2 headers the shim builds with; gcnArchName is char[256] at
+ * byte 1160 of it, and R0600 has no gcnArch (offsetof/sizeof with the 6.4
+ * and 7.2 roots' hip_runtime_api.h; struct size 1472). */
+#define R0600_ARCH_OFF 1160
+#define R0600_ARCH_LEN 256
+RDC_HOOK hipError_t hipGetDevicePropertiesR0600(void *prop, int deviceId)
+{
+	__typeof__(&hipGetDevicePropertiesR0600) real = RDC_REAL(hipGetDevicePropertiesR0600);
+	if (!real)
+		return hipErrorNotInitialized;
+	void *caller = __builtin_return_address(0);
+	hipError_t err = real(prop, deviceId);
+	if (err == hipSuccess && prop)
+		spoof_props((char *)prop + R0600_ARCH_OFF, R0600_ARCH_LEN, NULL, deviceId, caller);
 	return err;
 }

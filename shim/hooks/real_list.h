@@ -18,6 +18,7 @@ RDC_REAL_FN(hipModuleLoadData, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipModuleLoadDataEx, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipModuleUnload, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipGetDeviceProperties, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipGetDevicePropertiesR0600, "hip_6.0", RDC_LIB_HIP) /* HIP >= 6 only */
 
 /* HSA (libhsa-runtime64.so.1) */
 RDC_REAL_FN(hsa_init, "ROCR_1", RDC_LIB_HSA)
