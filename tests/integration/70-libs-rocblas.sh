@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 6.4 7.2
+# 70-libs-rocblas.sh BUILD — rocBLAS and hipBLAS (Debian's librocblas4 /
+# libhipblas2 inside the ROCm 6.4 and 7.2 roots) on simulated unsupported
+# cards.  libs/rocblas_gemm.cpp (sgemm, hgemm, strided batched sgemm) and
+# libs/hipblas_gemm.cpp (sgemm, strided batched sgemm), built once per
+# release into $BUILD/sim-tests/REL.  rocBLAS picks its Tensile files by the
+# device's gcnArchName (TensileLibrary_lazy_<arch>.dat, *_fallback_<arch>
+# .hsaco, Kernels.so-000-<arch>.hsaco) and loads the code objects through
+# hipModuleLoad; gfx1031/gfx1103 have none of them.  Each card three ways:
+#   without the shim: rocBLAS's own abort ("Cannot read .../TensileLibrary
+#            .dat ... for GPU arch : gfx1031"), quoted;
+#   HSA_OVERRIDE_GFX_VERSION=10.3.0 (gfx1031 only): runs, rocBLAS told gfx1030;
+#   with the shim (map mode): runs, rocBLAS sees the true name; every
+#            per-arch file it asks for is redirected to the mapped target's,
+#            logged once per file; each redirected code object is mapped at
+#            hipModuleLoadData (one "map:" line each); every traced dispatch
+#            comes from a code object retargeted to the card.
+# Spoof mode (the user's choice) is checked once: rocBLAS (RDNACOMPAT_SPOOF_FOR's
+# default) is told gfx1030 and opens gfx1030 files itself, so nothing is
+# redirected; the program itself still sees gfx1031.
+# Simulated card: kernels are retired, not executed; no output is compared.
+set -u
+BUILD=${1:?usage: $0 BUILD}
+rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
+fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
+skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
+ok() { echo "ok [ROCm $rel]: $*"; }
+here=$(cd "$(dirname "$0")" && pwd)
+SIM=$BUILD/sim/librdnacompat-sim.so
+SHIM=$BUILD/librdnacompat.so
+[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
+ls /usr/lib/x86_64-linux-gnu/librocblas.so.* >/dev/null 2>&1 || skip "librocblas not installed"
+[ -f /usr/include/hipblas/hipblas.h ] || skip "libhipblas-dev not installed"
+command -v "${RDC_HIPCC:-hipcc}" >/dev/null || skip "hipcc not installed"
+OUT=$BUILD/sim-tests/$rel; mkdir -p "$OUT"
+build() { # NAME LIB — libs/NAME.cpp -> $OUT/NAME, rebuilt only when the source is newer
+  local exe=$OUT/$1
+  if [ ! -x "$exe" ] || [ "$here/libs/$1.cpp" -nt "$exe" ]; then
+    "${RDC_HIPCC:-hipcc}" -O1 -o "$exe.tmp" "$here/libs/$1.cpp" "-l$2" >"$OUT/$1.build.log" 2>&1 ||
+      fail "hipcc $1: $(tail -5 "$OUT/$1.build.log")"
+    mv "$exe.tmp" "$exe"
+  fi
+}
+build rocblas_gemm rocblas
+build hipblas_gemm hipblas
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
+export XDG_CACHE_HOME=$tmp/cache HSA_ENABLE_SDMA=0
+
+# go NAME PROG GPU [SHIM] [ENV...] — PROG on the simulated GPU; $tmp/NAME.{out,trace,log,rc}
+go() {
+  local name=$1 prog=$2 gpu=$3; shift 3
+  local pre=$SIM rc=0
+  [ "${1:-}" = SHIM ] && { pre=$SIM:$SHIM; shift; }
+  { env "$@" LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
+    RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
+    timeout 120 "$OUT/$prog" >"$tmp/$name.out" 2>&1; } 2>/dev/null || rc=$?
+  echo $rc >"$tmp/$name.rc"
+}
+oks() { grep -c '^ok: ' "$tmp/$1.out"; }
+# libdisp NAME: the traced dispatches of library code (ROCr's blit kernels,
+# rocr-blit:*, and ROCclr's __amd_rocclr_* are the node's own code)
+libdisp() { grep -v '"kernel":"\(rocr-blit:\|__amd_rocclr\)' "$tmp/$1.trace" 2>/dev/null; }
+targets() { libdisp "$1" | sed -n 's/.*"target":"\([a-z0-9-]*\)".*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+ndisp() { libdisp "$1" | grep -c '"kernel":'; }
+redirects() { grep 'info: redirect: ' "$tmp/$1.log" 2>/dev/null; }
+
+expect_failure() { # NAME CARD
+  [ "$(cat "$tmp/$1.rc")" != 0 ] || fail "$2 without the shim ran: $(tail -5 "$tmp/$1.out")"
+  grep -q "Cannot read .*TensileLibrary.dat: No such file or directory for GPU arch : $2" "$tmp/$1.out" ||
+    fail "$2 without the shim: not rocBLAS's known failure: $(head -5 "$tmp/$1.out")"
+  ok "$2 $3 without the shim aborts as a user sees it: \"$(grep -m1 'Cannot read' "$tmp/$1.out" | sed 's/^ *//')\""
+}
+expect_run() { # NAME CARD CALLS DEVICE-NAME CODE-TARGET
+  [ "$(cat "$tmp/$1.rc")" = 0 ] || fail "$1: exited $(cat "$tmp/$1.rc"): $(tail -10 "$tmp/$1.out")"
+  [ "$(oks "$1")" = "$3" ] || fail "$1: expected $3 completed calls: $(cat "$tmp/$1.out")"
+  grep -qx "device: $4" "$tmp/$1.out" || fail "$1: the program was expected to be told $4: $(head -1 "$tmp/$1.out")"
+  [ "$(targets "$1")" = "$5" ] || fail "$1: dispatches from code objects for '$(targets "$1")', expected $5"
+  [ "$(ndisp "$1")" -ge "$3" ] || fail "$1: only $(ndisp "$1") dispatches traced for $3 calls"
+}
+# expect_shim NAME CARD CHOSEN-RE WHAT — the shim's run: true name, redirects, mapped objects
+expect_shim() {
+  local n=$1 card=$2 calls
+  calls=$(grep -c 'printf("ok: ' "$here/libs/${3%%:*}.cpp"); local chosen=${3#*:}
+  expect_run "$n" "$card" "$calls" "$card" "$card"
+  local dat; dat=$(redirects "$n" | grep -c "from=[^ ]*/TensileLibrary_lazy_$card\.dat to=[^ ]*/TensileLibrary_lazy_$chosen\.dat ")
+  [ "$dat" = 1 ] || fail "$n: TensileLibrary_lazy_$card.dat redirected $dat times in the log (expected once): $(redirects "$n" | head -3)"
+  local dup; dup=$(redirects "$n" | sed 's/.* from=\([^ ]*\) .*/\1/' | sort | uniq -d | head -1)
+  [ -z "$dup" ] || fail "$n: $dup redirect logged more than once"
+  local hsaco maps
+  hsaco=$(redirects "$n" | grep -c "from=[^ ]*$card\.hsaco to=[^ ]*$chosen\.hsaco ")
+  maps=$(grep -c "map: lib=\"image@[^ ]*(loaded by librocblas.so.[0-9]*)\" .*source=hipModuleLoadData device=0 target=$card .*verdict=mapped .*chosen=$chosen " "$tmp/$n.log")
+  [ "$hsaco" -gt 0 ] || fail "$n: no Tensile code object redirected: $(redirects "$n" | head -3)"
+  [ "$maps" -ge "$hsaco" ] || fail "$n: $hsaco code objects redirected but $maps hipModuleLoadData objects mapped"
+  local bad; bad=$(grep 'map: ' "$tmp/$n.log" | grep -v 'verdict=mapped' | head -1)
+  [ -z "$bad" ] || fail "$n: an object not mapped: $bad"
+  ok "$card $4 with the shim: $calls calls complete; told $card (true name); $(redirects "$n" | wc -l) per-arch files redirected, each logged once (TensileLibrary_lazy_$card.dat -> $(redirects "$n" | sed -n "s|.*/TensileLibrary_lazy_$card\.dat to=[^ ]*/\(TensileLibrary_lazy_[a-z0-9]*\.dat\) .*|\1|p")); $maps hipModuleLoadData objects mapped; $(ndisp "$n") dispatches, all from code retargeted to $card"
+}
+
+# --- rocBLAS on gfx1031: three ways, and spoof mode ------------------------------
+go none-1031 rocblas_gemm gfx1031
+expect_failure none-1031 gfx1031 rocBLAS
+go ovr-1031 rocblas_gemm gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0
+expect_run ovr-1031 gfx1031 3 gfx1030 gfx1030
+ok "gfx1031 rocBLAS with HSA_OVERRIDE_GFX_VERSION=10.3.0 runs; told gfx1030 (the lie); $(ndisp ovr-1031) dispatches from gfx1030 code"
+go shim-1031 rocblas_gemm gfx1031 SHIM
+expect_shim shim-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
+go spoof-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_MODE=spoof
+expect_run spoof-1031 gfx1031 3 gfx1031 gfx1031
+grep -q 'info: spoof: .*reported=gfx1030 caller=[^ ]*librocblas' "$tmp/spoof-1031.log" ||
+  fail "spoof mode: rocBLAS was not told gfx1030: $(grep -m2 'spoof' "$tmp/spoof-1031.log")"
+[ -z "$(redirects spoof-1031)" ] || fail "spoof mode: files redirected although rocBLAS was told gfx1030: $(redirects spoof-1031 | head -2)"
+ok "gfx1031 rocBLAS in spoof mode (the user's choice): rocBLAS told gfx1030 (logged), the program still gfx1031; rocBLAS opens gfx1030's files itself, nothing redirected; code retargeted to gfx1031"
+
+# --- rocBLAS on gfx1103 ----------------------------------------------------------
+go none-1103 rocblas_gemm gfx1103
+expect_failure none-1103 gfx1103 rocBLAS
+go shim-1103 rocblas_gemm gfx1103 SHIM
+expect_shim shim-1103 gfx1103 "rocblas_gemm:gfx110[0-2]" rocBLAS
+
+# --- hipBLAS (on rocBLAS) ----------------------------------------------------------
+go hnone-1031 hipblas_gemm gfx1031
+expect_failure hnone-1031 gfx1031 hipBLAS
+for card in gfx1031 gfx1103; do
+  go hshim-$card hipblas_gemm $card SHIM
+  case $card in gfx1031) c=gfx1030;; *) c="gfx110[0-2]";; esac
+  expect_shim hshim-$card $card "hipblas_gemm:$c" hipBLAS
+done
