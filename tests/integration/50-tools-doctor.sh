@@ -4,7 +4,9 @@
 # 50-tools-doctor.sh BUILD — `rdnacompat doctor --root` on fake machine trees
 # (tests/tools/mkfakeroot.sh): no AMD GPU, a gfx1031 card with permission,
 # version and MIOpen-cache problems, and an iGPU + dGPU machine; the
-# environment checks (overrides, visible devices, LD_PRELOAD); exit codes.
+# environment checks (overrides, visible devices, LD_PRELOAD); exit codes;
+# the release's own ROCm version from the HIP runtime libamdhip64.so
+# resolves to, and the other runtimes installed beside it (7.2 root).
 set -u
 B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/doctor
 SRC=${RDC_SRCDIR:-$(pwd)}
@@ -116,6 +118,21 @@ if command -v "$HIPCC" >/dev/null; then
   fi
 else
   echo "note: simulator cross-check skipped (no $HIPCC)" >&2
+fi
+
+# --- this machine's (this release's) ROCm: the HIP runtime libamdhip64.so
+# resolves to (what a program built here loads), not the first dpkg package
+# (the 7.2 root also has 6.4's libamdhip64-6 for ggml); other runtimes named.
+lib=/usr/lib/x86_64-linux-gnu
+if [ -e $lib/libamdhip64.so ]; then
+  hip=$(readlink -f $lib/libamdhip64.so); mm=$(basename "$hip" | sed -E 's/^libamdhip64\.so\.([0-9]+\.[0-9]+).*/\1/')
+  line=$(doc "$R" doctor 2>/dev/null | grep '^ok    rocm ')
+  echo "$line" | grep -q "ROCm $mm\.[0-9]* (from the HIP runtime a program built here loads: $hip" ||
+    fail "rocm: '$line' is not the runtime libamdhip64.so resolves to ($hip, $mm)"
+  others=$(find $lib -maxdepth 1 -type f -name 'libamdhip64.so.*' ! -samefile "$hip" | sort)
+  for o in $others; do echo "$line" | grep -qF "$o" || fail "rocm: $o installed, not named: '$line'"; done
+  [ -n "$others" ] || ! echo "$line" | grep -q 'also installed' || fail "rocm: 'also installed' with one runtime: '$line'"
+  echo "ok: ROCm $mm from $hip; $(echo $others | wc -w) other HIP runtime(s) named"
 fi
 
 # --- usage

@@ -395,7 +395,9 @@ static void check_versions(const struct rdc_sysinfo *si, struct rdc_checks *c)
 	    "kernel %s%s", si->kernel ? si->kernel : "unknown",
 	    si->amdgpu_module ? ", amdgpu module loaded" : "");
 	if (si->rocm_version)
-		add(c, "rocm", RDC_LVL_OK, NULL, "ROCm %s (from %s)", si->rocm_version, si->rocm_source);
+		add(c, "rocm", RDC_LVL_OK, NULL, "ROCm %s (from %s)%s%s%s", si->rocm_version, si->rocm_source,
+		    si->rocm_also ? "; also installed: " : "", si->rocm_also ? si->rocm_also : "",
+		    si->rocm_also ? " (programs linked against those sonames load them)" : "");
 	else
 		add(c, "rocm", RDC_LVL_WARN,
 		    "install ROCm (AMD's repository or the distribution's packages); a PyTorch wheel carries its own copy",

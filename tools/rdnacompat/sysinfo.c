@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "tool_util.h"
 
@@ -262,6 +263,106 @@ static char *dpkg_version(const struct rdc_sysinfo *si, const char *const *pkgs,
 	return best;
 }
 
+/* The HIP runtime the dynamic linker gives a program built here: the first
+ * library directory (ld.so's default order on Debian) holding libamdhip64.so
+ * (the link a build links against), else the highest libamdhip64.so.N.
+ * *real gets its real file's name (links resolved inside the root); every
+ * other libamdhip64.so.N.* real file there goes to *also, each once (by
+ * inode: /lib is /usr/lib on a merged-/usr system). */
+static const char *const lib_dirs[] = { "/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu",
+					"/usr/lib64", "/usr/lib", NULL };
+
+static char *resolve_in_root(const struct rdc_sysinfo *si, const char *dir, const char *name)
+{
+	struct rdc_sbuf cur = { 0 };
+	rdc_sb_printf(&cur, "%s/%s", dir, name);
+	for (int hop = 0; hop < 8; hop++) {
+		char *p = rdc_rooted(si->root, cur.s), tgt[1024];
+		struct stat st;
+		ssize_t n = lstat(p, &st) == 0 && S_ISLNK(st.st_mode) ? readlink(p, tgt, sizeof tgt - 1) : -1;
+		bool reg = n < 0 && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+		free(p);
+		if (reg)
+			return cur.s;
+		if (n <= 0)
+			break;
+		tgt[n] = '\0';
+		struct rdc_sbuf next = { 0 };
+		if (tgt[0] == '/')
+			rdc_sb_printf(&next, "%s", tgt);
+		else {
+			*strrchr(cur.s, '/') = '\0';
+			rdc_sb_printf(&next, "%s/%s", cur.s, tgt);
+		}
+		free(cur.s);
+		cur = next;
+	}
+	free(cur.s);
+	return NULL;
+}
+
+/* The real libamdhip64.so.N.* files of lib_dirs[d] (rooted glob; sorted). */
+static bool hip_files(const struct rdc_sysinfo *si, size_t d, glob_t *gl)
+{
+	char *dir = rdc_rooted(si->root, lib_dirs[d]);
+	struct rdc_sbuf g = { 0 };
+	rdc_sb_printf(&g, "%s/libamdhip64.so.*", dir);
+	free(dir);
+	memset(gl, 0, sizeof *gl);
+	bool ok = glob(g.s, 0, NULL, gl) == 0;
+	free(g.s);
+	return ok;
+}
+
+static char *hip_runtime_in_use(const struct rdc_sysinfo *si, char **also)
+{
+	char *real = NULL;
+	for (size_t d = 0; lib_dirs[d] && !real; d++)
+		real = resolve_in_root(si, lib_dirs[d], "libamdhip64.so");
+	for (size_t d = 0; lib_dirs[d] && !real; d++) {
+		glob_t gl;
+		/* No libamdhip64.so: the highest soname link (libamdhip64.so.N). */
+		if (hip_files(si, d, &gl))
+			for (size_t i = gl.gl_pathc; !real && i-- > 0;) {
+				const char *b = strrchr(gl.gl_pathv[i], '/') + 1;
+				if (!strchr(b + strlen("libamdhip64.so."), '.'))
+					real = resolve_in_root(si, lib_dirs[d], b);
+			}
+		globfree(&gl);
+	}
+	struct rdc_sbuf others = { 0 };
+	struct stat seen[16];
+	size_t nseen = 0;
+	if (real) {
+		char *p = rdc_rooted(si->root, real);
+		nseen = stat(p, &seen[0]) == 0;
+		free(p);
+	}
+	for (size_t d = 0; lib_dirs[d] && real; d++) {
+		glob_t gl;
+		if (hip_files(si, d, &gl))
+			for (size_t i = 0; i < gl.gl_pathc; i++) {
+				struct stat st;
+				const char *b = strrchr(gl.gl_pathv[i], '/') + 1;
+				struct rdc_sbuf p = { 0 };
+				rdc_sb_printf(&p, "%s/%s", lib_dirs[d], b);
+				bool dup = false;
+				if (lstat(gl.gl_pathv[i], &st) == 0)
+					for (size_t k = 0; k < nseen; k++)
+						dup |= seen[k].st_dev == st.st_dev && seen[k].st_ino == st.st_ino;
+				if (!dup && S_ISREG(st.st_mode) && strchr(b + strlen("libamdhip64.so."), '.') &&
+				    nseen < 16) {
+					seen[nseen++] = st;
+					rdc_sb_printf(&others, "%s%s", others.s ? ", " : "", p.s);
+				}
+				free(p.s);
+			}
+		globfree(&gl);
+	}
+	*also = others.s;
+	return real;
+}
+
 static void scan_rocm(struct rdc_sysinfo *si)
 {
 	char *v = rooted_read_line(si, "/opt/rocm/.info/version");
@@ -281,6 +382,32 @@ static void scan_rocm(struct rdc_sysinfo *si)
 		}
 		globfree(&g);
 		free(pat);
+	}
+	char *hip = si->rocm_version ? NULL : hip_runtime_in_use(si, &si->rocm_also);
+	if (hip) {
+		/* libamdhip64.so.7.2.53211: Debian names its package libamdhip64-7. */
+		const char *v = strrchr(hip, '/') + 1 + strlen("libamdhip64.so.");
+		unsigned ma = 0, mi = 0;
+		char pkg[32];
+		snprintf(pkg, sizeof pkg, "libamdhip64-%u", (unsigned)atoi(v));
+		const char *const pkgs[] = { pkg, NULL };
+		char *dv = dpkg_version(si, pkgs, NULL);
+		unsigned a, b;
+		bool same = dv && rdc_version_mm(dv, &a, &b) && sscanf(v, "%u.%u", &ma, &mi) == 2 && a == ma &&
+			    b == mi;
+		struct rdc_sbuf src = { 0 };
+		rdc_sb_printf(&src, "the HIP runtime a program built here loads: %s", hip);
+		if (same) {
+			si->rocm_version = clean_version(dv);
+			rdc_sb_printf(&src, ", dpkg package %s %s", pkg, dv);
+		} else
+			si->rocm_version = clean_version(v);
+		if (si->rocm_version)
+			si->rocm_source = src.s;
+		else
+			free(src.s);
+		free(dv);
+		free(hip);
 	}
 	if (!si->rocm_version) {
 		static const char *const pkgs[] = { "rocm-core", "hip-runtime-amd", "libamdhip64-6",
@@ -466,6 +593,7 @@ void rdc_sys_free(struct rdc_sysinfo *si)
 	free(si->distro);
 	free(si->rocm_version);
 	free(si->rocm_source);
+	free(si->rocm_also);
 	free(si->miopen_version);
 	free(si->torch_version);
 	free(si->torch_hip);

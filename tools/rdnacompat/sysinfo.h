@@ -53,6 +53,7 @@ struct rdc_sysinfo {
 	char *distro;              /* /etc/os-release PRETTY_NAME */
 	char *rocm_version;        /* "6.2.4", "5.2.3" or NULL */
 	char *rocm_source;         /* where rocm_version came from */
+	char *rocm_also;           /* other HIP runtimes installed beside it ("libamdhip64.so.6.4.43484"), or NULL */
 	char *miopen_version;      /* "3.2.0" or NULL */
 	char *torch_version;       /* torch/version.py __version__ */
 	char *torch_hip;           /* `hip = '...'`, NULL when None or absent */
