@@ -234,7 +234,11 @@ static void test_extents(void **state)
 	(void)state;
 	size_t n = 0;
 	uint8_t *co = load_fixture("co/gfx1030.co", &n);
-	assert_non_null(co);
+	if (!co) {
+		print_message("fixture co/gfx1030.co missing (make fixtures), skipped\n");
+		skip();
+		return; /* skip() longjmps; the compiler does not know */
+	}
 	uint64_t ext = 0;
 	assert_int_equal(rdc_elf_extent(co, n, &ext), 0);
 	assert_int_equal(ext, n);  /* clang puts the section table last */
@@ -282,6 +286,11 @@ static void test_remap_file_and_copy(void **state)
 {
 	(void)state;
 	char *path = fixture_path("bundle/iota-1030.bundle");
+	if (!path) {
+		print_message("fixture bundle/iota-1030.bundle missing (make fixtures), skipped\n");
+		skip();
+		return;
+	}
 	size_t n = 0;
 	uint8_t *before = slurp(path, &n);
 	assert_non_null(before);
