@@ -7,7 +7,8 @@
 #   repeat    the shim, the decision cache of the warm-up run
 # Per run: start-up to first kernel (process start to the first dispatch that
 # is not a runtime blit, seen by polling the simulator's trace every 2 ms),
-# the whole run, peak RSS (ru_maxrss).  Every run is checked: exit 0 and all
+# the whole run, its CPU time (user + sys: steadier than wall on a loaded
+# host), peak RSS (ru_maxrss).  Every run is checked: exit 0 and all
 # non-blit kernels from gfx1030 code (override) or gfx1031 code (shim); the
 # shim's "repeat" runs must take every decision from the cache.  The shim's
 # extra RSS is set against the bytes of the code objects it chose ("bytes="
@@ -68,7 +69,7 @@ def run(kind, i):
         cached = sum("(cached)" in l for l in lines)
         if kind == "repeat" and i > 0 and cached != len(lines):
             sys.exit(f"repeat run {i}: {cached} of {len(lines)} decisions from the cache")
-    return first, total, ru.ru_maxrss * 1024, chosen
+    return first, total, ru.ru_maxrss * 1024, chosen, ru.ru_utime + ru.ru_stime
 
 
 run("repeat", 0)
@@ -77,14 +78,15 @@ for i in range(1, n + 1):
     order = list(res)[i % 3:] + list(res)[:i % 3]
     for k in order:
         res[k].append(run(k, i))
-med = {k: [statistics.median(r[j] for r in v) for j in range(4)] for k, v in res.items()}
+med = {k: [statistics.median(r[j] for r in v) for j in range(5)] for k, v in res.items()}
 o = med["override"]
 print(f"{name}, simulated gfx1031, {n} interleaved rounds (order rotated), medians:")
-print(f"{'':9} {'to first kernel':>16} {'whole run':>10} {'peak RSS':>10}")
+print(f"{'':9} {'to first kernel':>16} {'whole run':>10} {'CPU':>8} {'peak RSS':>10}   ratios (first kernel / run / CPU)")
 for k in res:
     m = med[k]
-    print(f"{k:9} {m[0]:14.3f} s {m[1]:8.3f} s {m[2]/2**20:7.0f} MiB" +
-          ("" if k == "override" else f"   x{m[0]/o[0]:.3f} / x{m[1]/o[1]:.3f}"))
+    print(f"{k:9} {m[0]:14.3f} s {m[1]:8.3f} s {m[4]:6.3f} s {m[2]/2**20:7.0f} MiB" +
+          ("" if k == "override" else f"   x{m[0]/o[0]:.3f} / x{m[1]/o[1]:.3f} / x{m[4]/o[4]:.3f}"))
+print(f"load average after: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (wall times include the simulator)")
 for k, lim in (("first", 1.10), ("repeat", 1.03)):
     m = med[k]
     print(f"{k}: start-up x{m[0]/o[0]:.3f}, whole run x{m[1]/o[1]:.3f} (target <= {lim:.2f}):",
