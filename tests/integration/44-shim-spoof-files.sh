@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 44-shim-spoof-files.sh — modes and per-arch data files, with a stand-in
 # librocblas.so.0 that picks TensileLibrary_lazy_<gcnArchName>.dat like
 # rocBLAS: map mode keeps names true and redirects the missing gfx1031 file
 # (open, fopen, access, stat, __xstat) and code-object listing (glob) to
 # gfx1030's; spoof tells only librocblas gfx1030; off changes nothing;
-# RDNACOMPAT_DEVICE_<N> sets one device's mode.
+# RDNACOMPAT_DEVICE_<N> sets one device's mode.  Built by each release's
+# hipcc: HIP >= 6 programs call hipGetDevicePropertiesR0600@hip_6.0 (the
+# 6.x headers #define the name), which spoof mode answers too.
 . "$(dirname "$0")/shim/common.sh"
 build librocblas.so.0 "$S/fakeblas.cpp" -shared -fPIC -Wl,-soname,librocblas.so.0
 build spoofmain "$S/spoofmain.cpp" -L"$T" -l:librocblas.so.0 -Wl,-rpath,"$T"

@@ -2,8 +2,10 @@
 // fakeblas.cpp — built as librocblas.so.0: picks its data files by
 // gcnArchName the way rocBLAS does (TensileLibrary_lazy_<arch>.dat under a
 // library directory), probing with access() and stat(), reading with fopen()
-// and open(), and with __xstat() as binaries built before glibc 2.33 do;
+// and open(), and with __xstat@GLIBC_2.2.5 as binaries built before glibc
+// 2.33 do (looked up with dlvsym: newer glibc no longer links it);
 // lists its code objects with glob("<dir>/*<arch>*co") like rocBLAS.
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <hip/hip_runtime.h>
@@ -12,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-extern "C" int __xstat(int ver, const char *path, struct stat *st);
+typedef int xstat_fn(int ver, const char *path, struct stat *st);
 
 extern "C" const char *fake_arch(int dev)
 {
@@ -31,7 +33,8 @@ extern "C" void fake_load(const char *dir, const char *arch, char *out, size_t n
 	snprintf(path, sizeof path, "%s/TensileLibrary_lazy_%s.dat", dir, arch);
 	struct stat st;
 	int ok_access = access(path, R_OK) == 0, ok_stat = stat(path, &st) == 0;
-	int ok_xstat = __xstat(1 /* _STAT_VER_LINUX */, path, &st) == 0;
+	xstat_fn *xs = (xstat_fn *)dlvsym(RTLD_DEFAULT, "__xstat", "GLIBC_2.2.5");
+	int ok_xstat = xs && xs(1 /* _STAT_VER_LINUX */, path, &st) == 0;
 	FILE *f = fopen(path, "r");
 	if (f) {
 		if (!fgets(a, sizeof a, f))
