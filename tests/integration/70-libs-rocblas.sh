@@ -23,49 +23,12 @@
 # Simulated card: kernels are retired, not executed; no output is compared.
 set -u
 BUILD=${1:?usage: $0 BUILD}
-rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
-fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
-skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
-ok() { echo "ok [ROCm $rel]: $*"; }
 here=$(cd "$(dirname "$0")" && pwd)
-SIM=$BUILD/sim/librdnacompat-sim.so
-SHIM=$BUILD/librdnacompat.so
-[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
+. "$here/libs/libs_common.bash"
 ls /usr/lib/x86_64-linux-gnu/librocblas.so.* >/dev/null 2>&1 || skip "librocblas not installed"
 [ -f /usr/include/hipblas/hipblas.h ] || skip "libhipblas-dev not installed"
-command -v "${RDC_HIPCC:-hipcc}" >/dev/null || skip "hipcc not installed"
-OUT=$BUILD/sim-tests/$rel; mkdir -p "$OUT"
-build() { # NAME LIB — libs/NAME.cpp -> $OUT/NAME, rebuilt only when the source is newer
-  local exe=$OUT/$1
-  if [ ! -x "$exe" ] || [ "$here/libs/$1.cpp" -nt "$exe" ]; then
-    "${RDC_HIPCC:-hipcc}" -O1 -o "$exe.tmp" "$here/libs/$1.cpp" "-l$2" >"$OUT/$1.build.log" 2>&1 ||
-      fail "hipcc $1: $(tail -5 "$OUT/$1.build.log")"
-    mv "$exe.tmp" "$exe"
-  fi
-}
 build rocblas_gemm rocblas
 build hipblas_gemm hipblas
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
-export XDG_CACHE_HOME=$tmp/cache HSA_ENABLE_SDMA=0
-
-# go NAME PROG GPU [SHIM] [ENV...] — PROG on the simulated GPU; $tmp/NAME.{out,trace,log,rc}
-go() {
-  local name=$1 prog=$2 gpu=$3; shift 3
-  local pre=$SIM rc=0
-  [ "${1:-}" = SHIM ] && { pre=$SIM:$SHIM; shift; }
-  { env "$@" LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
-    RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
-    timeout 120 "$OUT/$prog" >"$tmp/$name.out" 2>&1; } 2>/dev/null || rc=$?
-  echo $rc >"$tmp/$name.rc"
-}
-oks() { grep -c '^ok: ' "$tmp/$1.out"; }
-# libdisp NAME: the traced dispatches of library code (ROCr's blit kernels,
-# rocr-blit:*, and ROCclr's __amd_rocclr_* are the node's own code)
-libdisp() { grep -v '"kernel":"\(rocr-blit:\|__amd_rocclr\)' "$tmp/$1.trace" 2>/dev/null; }
-targets() { libdisp "$1" | sed -n 's/.*"target":"\([a-z0-9-]*\)".*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
-ndisp() { libdisp "$1" | grep -c '"kernel":'; }
-redirects() { grep 'info: redirect: ' "$tmp/$1.log" 2>/dev/null; }
 
 expect_failure() { # NAME CARD
   [ "$(cat "$tmp/$1.rc")" != 0 ] || fail "$2 without the shim ran: $(tail -5 "$tmp/$1.out")"
