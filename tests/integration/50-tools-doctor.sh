@@ -6,7 +6,9 @@
 # version and MIOpen-cache problems, and an iGPU + dGPU machine; the
 # environment checks (overrides, visible devices, LD_PRELOAD); exit codes;
 # the release's own ROCm version from the HIP runtime libamdhip64.so
-# resolves to, and the other runtimes installed beside it (7.2 root).
+# resolves to, and the other runtimes installed beside it (7.2 root);
+# --libs: inspect's verdicts on the library directory for the card found,
+# else for the simulated cards.
 set -u
 B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/doctor
 SRC=${RDC_SRCDIR:-$(pwd)}
@@ -133,6 +135,38 @@ if [ -e $lib/libamdhip64.so ]; then
   for o in $others; do echo "$line" | grep -qF "$o" || fail "rocm: $o installed, not named: '$line'"; done
   [ -n "$others" ] || ! echo "$line" | grep -q 'also installed' || fail "rocm: 'also installed' with one runtime: '$line'"
   echo "ok: ROCm $mm from $hip; $(echo $others | wc -w) other HIP runtime(s) named"
+fi
+
+# --- doctor --libs: for the card found (rx6700: gfx1031), else the simulated
+# one (RDNACOMPAT_SIM_GPUS), inspect's verdicts on the root's library
+# directory: a library with gfx1030 code only (mapped), a per-arch data file
+# for gfx1030 (redirected); the section is exactly `inspect --gpu T DIR`.
+FIX=${RDC_FIXTURES:-$B/fixtures}
+if [ -f "$FIX/host/libiota-1030.so" ]; then
+  for s in rx6700 none; do
+    L=$T/$s/usr/lib/x86_64-linux-gnu; mkdir -p "$L"; cp "$FIX/host/libiota-1030.so" "$L/libiota.so.1"
+    printf '\x82\xa1a\x01\xa1b\x92\x01\x02' >"$L/TensileLibrary_lazy_gfx1030.dat"
+  done
+  L=$T/rx6700/usr/lib/x86_64-linux-gnu
+  doc "$R" doctor --libs --root "$T/rx6700" >"$T/libs.txt" 2>&1
+  grep -q "^libraries for gfx1031 (found on this machine): rdnacompat inspect --gpu gfx1031 $L\$" "$T/libs.txt" ||
+    fail "--libs: no section for the card found: $(tail -5 "$T/libs.txt")"
+  "$R" inspect --gpu gfx1031 "$L" >"$T/libs.want" 2>&1
+  sed -n '/^libraries for gfx1031/,$p' "$T/libs.txt" | tail -n +2 | cmp -s - "$T/libs.want" ||
+    fail "--libs section is not inspect's output: $(diff <(sed -n '/^libraries for/,$p' "$T/libs.txt") "$T/libs.want")"
+  grep -qE "^  libiota.so.1: [0-9]+ bundles?: 0 native, [1-9][0-9]* mapped, 0 missing" "$T/libs.txt" || fail "--libs: library verdict: $(cat "$T/libs.txt")"
+  grep -q "the shim redirects gfx1031 names to gfx1030 (compat rank 1): 1 file" "$T/libs.txt" || fail "--libs: data file verdict"
+  L=$T/none/usr/lib/x86_64-linux-gnu
+  RDNACOMPAT_SIM_GPUS=gfx1103,gfx1031@1002:73df doc "$R" doctor --libs --root "$T/none" >"$T/libs-sim.txt" 2>&1
+  for t in gfx1103 gfx1031; do
+    grep -q "^libraries for $t (simulated (RDNACOMPAT_SIM_GPUS)): rdnacompat inspect --gpu $t $L\$" "$T/libs-sim.txt" ||
+      fail "--libs: no section for simulated $t: $(cat "$T/libs-sim.txt")"
+  done
+  grep -qE "^  libiota.so.1: [0-9]+ bundles?: 0 native, 0 mapped, [1-9][0-9]* missing" "$T/libs-sim.txt" || fail "--libs: gfx1103 has no gfx1030 code: $(cat "$T/libs-sim.txt")"
+  rc=0; "$R" doctor --libs --json >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 4 ] || fail "--libs --json: exit $rc, want 4"
+  echo "ok: doctor --libs: inspect's verdicts for the card found and for simulated cards"
+else
+  echo "note: doctor --libs part skipped (no fixtures: make fixtures)" >&2
 fi
 
 # --- usage

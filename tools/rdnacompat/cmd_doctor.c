@@ -19,7 +19,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: rdnacompat doctor [--json] [--root DIR] [--user NAME]\n"
+	fputs("usage: rdnacompat doctor [--json | --libs] [--root DIR] [--user NAME]\n"
 	      "\n"
 	      "Checks: AMD GPUs (PCI id -> card table -> gfx target, official status), KFD\n"
 	      "topology, /dev/kfd and /dev/dri/renderD* access and render/video groups,\n"
@@ -30,6 +30,11 @@ static void usage(FILE *f)
 	      "  --json       print the results as one JSON object\n"
 	      "  --root DIR   read /sys, /proc, /dev, /etc, /opt, /var and $HOME under DIR (tests)\n"
 	      "  --user NAME  judge permissions and groups for NAME (from DIR/etc/passwd, group)\n"
+	      "  --libs       then, for each card found (else each simulated one, under\n"
+	      "               rdnacompat sim), which installed libraries and per-arch data files\n"
+	      "               lack its target and what the shim does about each: `inspect --gpu\n"
+	      "               TARGET` of /usr/lib/x86_64-linux-gnu and /opt/rocm/lib (slow: reads\n"
+	      "               every library; the exit status stays the checks')\n"
 	      "\n"
 	      "exit: 0 all ok, 1 warnings, 2 failures, 3 no AMD GPU found, 4 usage error\n",
 	      f);
@@ -123,7 +128,7 @@ static void print_text(const struct rdc_checks *c, int rc)
 
 int rdc_cmd_doctor(int argc, char **argv)
 {
-	bool json = false;
+	bool json = false, libs = false;
 	const char *root = NULL, *user = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (rdc_is_help(argv[i])) {
@@ -131,6 +136,8 @@ int rdc_cmd_doctor(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--libs")) {
+			libs = true;
 		} else if ((!strcmp(argv[i], "--root") || !strcmp(argv[i], "--user")) && i + 1 >= argc) {
 			fprintf(stderr, "rdnacompat doctor: missing value for '%s'\n", argv[i]);
 			usage(stderr);
@@ -144,6 +151,10 @@ int rdc_cmd_doctor(int argc, char **argv)
 			usage(stderr);
 			return 4;
 		}
+	}
+	if (json && libs) {
+		fprintf(stderr, "rdnacompat doctor: --libs is text only (for JSON: rdnacompat inspect --json --gpu TARGET DIR)\n");
+		return 4;
 	}
 	struct stat st;
 	if (root && (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))) {
@@ -167,6 +178,8 @@ int rdc_cmd_doctor(int argc, char **argv)
 		print_text(&c, rc);
 	if (!json)
 		rdc_db_doctor_reports(stdout, &si); /* db_lookup.c: sourced reports for each card */
+	if (libs)
+		rdc_doctor_libs(&si);
 	rdc_checks_free(&c);
 	rdc_sys_free(&si);
 	return rc;

@@ -41,4 +41,9 @@ const char *rdc_level_name(int level);
 /* Exit code: 3 no AMD GPU, else 2 any fail, 1 any warn, 0 all ok. */
 int rdc_doctor_exit(const struct rdc_checks *c);
 
+/* doctor --libs (doctor_libs.c): `inspect --gpu TARGET` on the library
+ * directories under si->root for each card found, else each simulated one;
+ * prints to stdout; returns inspect's worst exit status. */
+int rdc_doctor_libs(const struct rdc_sysinfo *si);
+
 #endif
