@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 43-shim-process.sh — the shim in the life of a process: a mixed
 # gfx1030+gfx1031 machine (each device its own choice); a library with GPU
 # code dlopen'ed after HIP is initialised; another library's constructor
@@ -12,7 +13,7 @@ build dlmain "$S/dlmain.cpp" -ldl
 build libearly.so "$S/early.cpp" -shared -fPIC
 build ctorprog "$S/vadd.hip" --offload-arch=gfx1030 -L"$T" -learly -Wl,-rpath,"$T"
 build forker "$S/forker.cpp" -lpthread
-[ -s "$T/kern1030.hsaco" ] || hipcc --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
+[ -s "$T/kern1030.hsaco" ] || "$HIPCC" --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
   "$S/kern.hip" -o "$T/kern1030.hsaco" >/dev/null 2>&1 || fail "hipcc --genco"
 
 # Mixed machine.
@@ -20,8 +21,8 @@ rm -f "$T/p.trace"
 rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1030,gfx1031 "$T/multi" \
   >"$T/p.out" 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "mixed: rc=$rc"; }
-grep -qx "device0 gfx1030 hipSuccess" "$T/p.out" || fail "mixed: device 0: $(cat "$T/p.out")"
-grep -qx "device1 gfx1031 hipSuccess" "$T/p.out" || fail "mixed: device 1: $(cat "$T/p.out")"
+grep -qxE "device0 gfx1030 (hipSuccess|no error)" "$T/p.out" || fail "mixed: device 0: $(cat "$T/p.out")"
+grep -qxE "device1 gfx1031 (hipSuccess|no error)" "$T/p.out" || fail "mixed: device 1: $(cat "$T/p.out")"
 $PY - "$T/p.trace" <<'PYEOF' || fail "mixed: trace"
 import json, sys
 k = [json.loads(l) for l in open(sys.argv[1]) if "fill_iota" in l]
@@ -73,14 +74,14 @@ grep -q '"target":"gfx1031","kernel":"_Z8lib_fillPii"' "$T/p.trace" || fail "pyt
 # A constructor calls HIP first.
 rc=0; RDNACOMPAT_LOG=info shim gfx1031 "$T/ctorprog" >"$T/p.out" 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "constructor: rc=$rc"; }
-grep -qx "early: devices 1 hipSuccess" "$T/p.out" || fail "constructor: $(cat "$T/p.out")"
-grep -qx "launch hipSuccess" "$T/p.out" || fail "constructor: launch"
+grep -qxE "early: devices 1 (hipSuccess|no error)" "$T/p.out" || fail "constructor: $(cat "$T/p.out")"
+launch_ok "$T/p.out" || fail "constructor: launch"
 
 # fork with the shim's locks busy in another thread.
 mkdir -p "$T/files" && echo one >"$T/files/x_gfx1030.dat" && rm -f "$T/files/x_gfx1031.dat"
 rc=0; shim gfx1031 "$T/forker" "$T/kern1030.hsaco" "$T/files/x_gfx1031.dat" >"$T/p.out" 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/p.err" "$T/p.out" >&2; fail "fork: rc=$rc"; }
-grep -qx "children ok 20/20 parent load hipSuccess" "$T/p.out" || fail "fork: $(cat "$T/p.out")"
+grep -qxE "children ok 20/20 parent load (hipSuccess|no error)" "$T/p.out" || fail "fork: $(cat "$T/p.out")"
 
 # Non-ROCm processes: identical output and status, nothing logged.
 for cmd in "/usr/bin/python3 -c 'print(sum(range(100)))'" "ls -la /usr/lib" "sort -r /etc/passwd" \

@@ -16,7 +16,7 @@ build spoofmain "$S/spoofmain.cpp" -L"$T" -l:librocblas.so.0 -Wl,-rpath,"$T"
 if [ ! -x "$T/hsaload" ] || [ "$S/hsaload.c" -nt "$T/hsaload" ]; then
   gcc -I/usr/include/hsa "$S/hsaload.c" -lhsa-runtime64 -o "$T/hsaload" || fail "build hsaload"
 fi
-[ -s "$T/kern1030.hsaco" ] || hipcc --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
+[ -s "$T/kern1030.hsaco" ] || "$HIPCC" --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
   "$S/kern.hip" -o "$T/kern1030.hsaco" >/dev/null 2>&1 || fail "hipcc --genco"
 mkdir -p "$T/tensile" && echo "lib-gfx1030" >"$T/tensile/TensileLibrary_lazy_gfx1030.dat"
 rm -f "$T/tensile/TensileLibrary_lazy_gfx1031.dat"

@@ -21,7 +21,7 @@ echo 'int main(void){return 0;}' >"$T/tsan-probe.c"
 gcc -fsanitize=thread "$T/tsan-probe.c" -o "$T/tsan-probe" 2>/dev/null && "$T/tsan-probe" 2>/dev/null ||
   skip "TSan binaries do not run here (address-space layout)"
 build modload "$S/modload.cpp" -lpthread
-[ -s "$T/kern1030.hsaco" ] || hipcc --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
+[ -s "$T/kern1030.hsaco" ] || "$HIPCC" --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
   "$S/kern.hip" -o "$T/kern1030.hsaco" >/dev/null 2>&1 || fail "hipcc --genco"
 [ -x "$T/hsaload" ] || gcc -I/usr/include/hsa "$S/hsaload.c" -lhsa-runtime64 -o "$T/hsaload" || fail "build hsaload"
 

@@ -21,6 +21,19 @@ command -v "$HIPCC" >/dev/null || skip "no hipcc ($HIPCC) for ROCm $REL"
 case $REL in 5.2) HIPSO=5;; 6.*) HIPSO=6;; 7.*) HIPSO=7;; *) skip "unknown ROCm release $REL";; esac
 [ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.$HIPSO ] || skip "no libamdhip64.so.$HIPSO for ROCm $REL"
 PY=/usr/bin/python3
+# A C compiler for the small C helpers: the host's cc, else (inside a root,
+# which has no gcc) the clang that the root's hipcc uses.
+CC_TEST=$(command -v cc || command -v gcc || ls /usr/lib/llvm-*/bin/clang 2>/dev/null | tail -n 1)
+# What the release's HIP says when a program has no code for the device:
+# 5.2 aborts at start (hipErrorNoBinaryForGpu), 6.4 fails the launch
+# ("invalid device function"); 7.2 crashes on the simulated card (an open
+# simulator question, docs/SIMGPU.md): empty, tests check only rc != 0.
+case $REL in 5.2) nobin=hipErrorNoBinaryForGpu;; 6.*) nobin='invalid device function';; *) nobin=;; esac
+# nobin_in FILE: the release's no-code failure is in FILE (true where unknown).
+nobin_in() { [ -z "$nobin" ] || grep -qF "$nobin" "$1"; }
+# launch_ok FILE: vadd's "launch" line says success (HIP 5.2 spells it
+# hipSuccess, HIP >= 6 "no error").
+launch_ok() { grep -qxE 'launch (hipSuccess|no error)' "$1"; }
 
 # build NAME SRC ARGS... : hipcc SRC into $T/NAME unless up to date.
 build() {

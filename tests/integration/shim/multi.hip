@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// multi.hip — every device: its gcnArchName and one launch of a kernel.
+// multi.hip — every device: its gcnArchName and one launch of a kernel; the
+// status printed is the launch's own error (HIP >= 6 reports missing code
+// there) or else the synchronize's.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 __global__ void fill_iota(int *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] = i; }
@@ -15,7 +17,10 @@ int main()
 		int *d;
 		hipMalloc(&d, 64 * sizeof(int));
 		hipLaunchKernelGGL(fill_iota, dim3(1), dim3(64), 0, 0, d, 64);
-		hipError_t e = hipDeviceSynchronize();
+		hipError_t e = hipGetLastError();
+		hipError_t s = hipDeviceSynchronize();
+		if (e == hipSuccess)
+			e = s;
 		printf("device%d %s %s\n", dev, prop.gcnArchName, hipGetErrorString(e));
 		bad += e != hipSuccess;
 		hipFree(d);
