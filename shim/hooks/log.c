@@ -174,19 +174,40 @@ size_t rdc_log_format(char *buf, size_t n, bool json, int pid, enum rdc_level lv
 	return pos;
 }
 
+/* Write all of buf to fd; 0, or the errno of the failed write. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : ENOSPC;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* A log file that stops taking lines (a full disk, /dev/full, a quota):
+ * one line on stderr says why, and this line and the later ones go there,
+ * as when the file cannot be opened. */
 static void emit(const char *buf, size_t len)
 {
 	pthread_mutex_lock(&rdc_log_lock);
 	if (log_state == 0)
 		open_lazily();
-	while (len > 0) {
-		ssize_t w = write(log_fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		buf += w;
-		len -= (size_t)w;
+	int err = write_all(log_fd, buf, len);
+	if (err && log_fd > 2) {
+		char line[sizeof log_path + 160];
+		int n = snprintf(line, sizeof line,
+				 "rdnacompat[%d]: warn: cannot write RDNACOMPAT_LOG_FILE %s: %s (logging to stderr)\n",
+				 (int)getpid(), log_path, strerror(err));
+		close(log_fd);
+		log_fd = 2;
+		if (n > 0)
+			(void)write_all(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+		(void)write_all(2, buf, len);
 	}
 	pthread_mutex_unlock(&rdc_log_lock);
 }
