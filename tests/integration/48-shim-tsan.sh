@@ -29,28 +29,8 @@ tsan() {
   env LD_PRELOAD="$TSAN_RT $SIM/librdnacompat-sim.so $TB/librdnacompat.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
     HSA_ENABLE_SDMA=0 TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 history_size=4" timeout 300 "$@"
 }
-# ours LOG: how many reports are about the shim's own code.
-ours() {
-  $PY - "$1" <<'PYEOF'
-import re, sys
-text = open(sys.argv[1], errors="replace").read()
-reports = text.split("WARNING: ThreadSanitizer: ")[1:]
-mine = 0
-for r in reports:
-    kind = r.split("\n", 1)[0]
-    if not kind.startswith("data race"):
-        mine += "librdnacompat.so" in r
-        continue
-    # each access: its stack's first frame outside libtsan
-    for block in re.split(r"\n  (?=Previous |Write |Read |Atomic )|\n  Location", r)[:2]:
-        for fr in re.findall(r"#\d+ .*\((\S+?)\+0x[0-9a-f]+\)", block):
-            if "libtsan" in fr:
-                continue
-            mine += "librdnacompat.so" in fr
-            break
-print(mine, len(reports))
-PYEOF
-}
+# ours LOG: how many reports are about the shim's own code (shim/tsan_ours.py).
+ours() { $PY "$S/tsan_ours.py" "$1"; }
 total=0
 for run in "modload data $T/kern1030.hsaco 16 4" "modload file $T/kern1030.hsaco 16 4" \
            "hsaload $T/kern1030.hsaco file"; do
