@@ -76,7 +76,7 @@ TGEN     := $(BUILD)/host/tablegen
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check deps roots demo asan tsan install clean fixtures unit integration exports fuzz-smoke
+.PHONY: all check deps roots demo asan tsan load install clean fixtures unit integration exports fuzz-smoke
 all: $(SHIM) $(TOOL) $(if $(SIM_SRC),$(SIM))
 
 $(BUILD)/obj/%.o: %.c
@@ -259,6 +259,11 @@ asan: deps
 # 16 threads loading modules on the simulator (also part of integration).
 tsan: all
 	bash tests/run-integration.sh $(BUILD) tests/integration/48-shim-tsan.sh
+
+# The load tests run longer (outside CI): 20 s of 64 threads, TSan included.
+load: all
+	RDC_LOAD_SECONDS=20 bash tests/run-integration.sh $(BUILD) tests/integration/48-shim-load.sh \
+		tests/integration/48-shim-load-tsan.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/reports \
