@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 50-tools-report.sh BUILD — `rdnacompat report` on a fake gfx1031 machine
 # with a shim log: the report has the card, target, versions, the shim's
 # decisions and the doctor's results, passes `db check`, and carries no
 # personal data (user name, host name — the fake tree's and this machine's —
-# or home paths, even when the notes and the log contain them).
+# or home paths, even when the notes and the log contain them); a simulated
+# report on the release itself names the ROCm of the HIP runtime a program
+# built there loads (the 7.2 root, with 6.4's libamdhip64 too, said 6.4.3).
 set -u
 B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/report
 SRC=${RDC_SRCDIR:-$(pwd)}
@@ -61,6 +64,14 @@ rc=0; env HOME=/home/tester "$R" report --root "$T/nogpu" >/dev/null 2>&1 || rc=
 [ "$rc" -eq 1 ] || fail "no GPU: exit $rc"
 env HOME=/home/tester "$R" report --root "$T/nogpu" --simulated --card 1002:73ff:c7 --no-doctor >"$T/sim.report" || fail "simulated"
 grep -q "^simulated: yes$" "$T/sim.report" && grep -q "^result: untested$" "$T/sim.report" || fail "simulated fields"
+hip=$(readlink -f /usr/lib/x86_64-linux-gnu/libamdhip64.so 2>/dev/null)
+if [ -f "$hip" ]; then
+  mm=$(basename "$hip" | sed -E 's/^libamdhip64\.so\.([0-9]+\.[0-9]+).*/\1/')
+  mkdir -p "$T/rel"; rm -f "$T/rel/"*
+  env HOME=/home/tester "$R" report --simulated --card 1002:73df:c1 --no-doctor -o "$T/rel/sim-rel.report" 2>/dev/null || fail "report on this release"
+  grep -q "^rocm_version: $mm\.[0-9]*$" "$T/rel/sim-rel.report" || fail "release report: $(grep ^rocm "$T/rel/sim-rel.report"), want $mm (from $hip)"
+  "$R" db check --reports "$T/rel" >"$T/check.out" || fail "db check rejects the release report: $(cat "$T/check.out")"
+fi
 rc=0; "$R" report --card 1002:ffff >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 1 ] || fail "unknown card: exit $rc"
 rc=0; "$R" report --bogus >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 2 ] || fail "usage: exit $rc"
 echo "50-tools-report: ok"
