@@ -162,6 +162,13 @@ $(BUILD)/tests/test_shim_hsa: tests/unit/test_shim_hsa.c $(CORE_LIB) $(SHIM_HSA_
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Ishim/hooks $< $(SHIM_HSA_TEST_OBJ) $(CORE_LIB) $(CORE_LIBS) \
 		-lcmocka -ldl -lpthread -o $@
 
+# Unit tests of the tool's pure parts (tests/unit/test_tool_*.c) link the
+# tool's objects but main.o.
+$(BUILD)/tests/test_tool_%: tests/unit/test_tool_%.c $(CORE_LIB) $(filter-out %/main.o,$(TOOL_OBJ)) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -Itools/rdnacompat $< $(filter-out %/main.o,$(TOOL_OBJ)) $(CORE_LIB) \
+		$(TOOL_LIBS) -lcmocka -o $@
+
 fixtures: all
 	bash tests/fixtures/build.sh $(BUILD)/fixtures
 
