@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <hip/hip_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -95,6 +96,35 @@ uint32_t rdc_route_runtime(void)
 		atomic_store(&ver, (uint32_t)r);
 	atomic_store(&asked, 1);
 	return atomic_load(&ver);
+}
+
+/* The HIP runtime version without asking HIP (asking inside
+ * __hipRegisterFatBinary would start it): the file name of the loaded
+ * libamdhip64 carries it exactly — libamdhip64.so.6.4.43484 is 60443484,
+ * what hipRuntimeGetVersion answers (checked on 5.2, 6.4 and 7.2).  0 when
+ * the name has another form (then every range counts, as before). */
+static uint32_t runtime_from_file(void)
+{
+	static _Atomic uint32_t ver;
+	static atomic_int done;
+	if (atomic_load(&done))
+		return atomic_load(&ver);
+	uint32_t v = 0;
+	void *sym = (void *)RDC_REAL(hipRuntimeGetVersion);
+	Dl_info info;
+	char real[PATH_MAX];
+	if (sym && dladdr(sym, &info) && info.dli_fname && realpath(info.dli_fname, real)) {
+		const char *base = strrchr(real, '/');
+		base = base ? base + 1 : real;
+		unsigned a, b, c;
+		int used = 0;
+		if (sscanf(base, "libamdhip64.so.%u.%u.%u%n", &a, &b, &c, &used) == 3 &&
+		    base[used] == '\0' && a < 400 && b < 100 && c < 100000)
+			v = a * 10000000u + b * 100000u + c;
+	}
+	atomic_store(&ver, v);
+	atomic_store(&done, 1);
+	return v;
 }
 
 bool rdc_route_rule_live(const struct rdc_kernel_rule *rule)
@@ -360,12 +390,15 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 	if (!t || !t->n_rules || !image || !owner)
 		return;
 	/* The runtime version is checked when a rule is used: asking HIP now
-	 * (inside __hipRegisterFatBinary) would start it early. */
+	 * (inside __hipRegisterFatBinary) would start it early.  Its library's
+	 * file name already excludes rows for other runtimes (llama.cpp on 6.4:
+	 * no code object parsed for the >=7.1 flash_attn_tile rows). */
 	char devs[RDC_MAX_DEVICES][RDC_PROC_MAX];
 	size_t nd = 0;
 	for (size_t i = 0; i < rdc_devices_count() && nd < RDC_MAX_DEVICES; i++) {
 		const struct rdc_device *d = rdc_device_get(i);
-		if (!d || d->mode == RDC_MODE_OFF || !rdc_rules_any_for(t, d->target.proc, 0, rdc_cfg.opt_in))
+		if (!d || d->mode == RDC_MODE_OFF ||
+		    !rdc_rules_any_for(t, d->target.proc, runtime_from_file(), rdc_cfg.opt_in))
 			continue;
 		size_t j;
 		for (j = 0; j < nd && strcmp(devs[j], d->target.proc); j++)
