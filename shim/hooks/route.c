@@ -121,6 +121,15 @@ static uint32_t runtime_from_file(void)
 		if (sscanf(base, "libamdhip64.so.%u.%u.%u%n", &a, &b, &c, &used) == 3 &&
 		    base[used] == '\0' && a < 400 && b < 100 && c < 100000)
 			v = a * 10000000u + b * 100000u + c;
+		if (v) {
+			char num[16];
+			snprintf(num, sizeof num, "%u", v);
+			rdc_log_event(RDC_LOG_INFO, "rule-runtime",
+				      (struct rdc_kv[]){ RDC_KV_S("runtime", num), RDC_KV_S("lib", real),
+							 RDC_KV_S("reason", "from the file name; rows for "
+								   "other runtimes are not armed") },
+				      3);
+		}
 	}
 	atomic_store(&ver, v);
 	atomic_store(&done, 1);
