@@ -45,8 +45,8 @@ static void *worker(void *arg)
 			goto bad;
 		}
 	}
-	hipFree(d);
-	hipStreamDestroy(s);
+	(void)hipFree(d);
+	(void)hipStreamDestroy(s);
 	free(h);
 	free(back);
 	return NULL;
