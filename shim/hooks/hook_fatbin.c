@@ -187,6 +187,8 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 			pthread_mutex_unlock(&rdc_fatbin_lock);
 			if (e->region.bundle)
 				e->wrapper.binary = e->region.bundle;
+		} else {
+			rdc_logf(RDC_LOG_WARN, "__hipRegisterFatBinary: out of memory; passing the fat binary through");
 		}
 	}
 	if (rdc_runtime_up())
