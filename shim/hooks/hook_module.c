@@ -114,9 +114,11 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 	struct rdc_diag d = { 0 };
 	bool parsed = false;
 	if (rdc_is_bundle(p, n)) {
-		if (rdc_bundle_parse(p, n, &b, &d) != 0) {
-			rdc_logf(RDC_LOG_INFO, "%s: %s: not a readable bundle (%s); passing through", source,
-				 what, d.msg);
+		int rc = rdc_bundle_parse(p, n, &b, &d);
+		if (rc != 0) {
+			/* out of memory is ours, not the input's: said at warn */
+			rdc_logf(rc == RDC_E_NOMEM ? RDC_LOG_WARN : RDC_LOG_INFO,
+				 "%s: %s: not a readable bundle (%s); passing through", source, what, d.msg);
 			return;
 		}
 		parsed = true;
@@ -174,6 +176,8 @@ static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t 
 		cache = e;
 	} else if (e && e->n_add && !e->region.bundle) {
 		decide_image(e, p, n, what, source, dk, false);
+	} else if (!e) {
+		rdc_logf(RDC_LOG_WARN, "%s: %s: out of memory for the decision; passing it through", source, what);
 	}
 	if (e && e->region.bundle)
 		e->refs++;
