@@ -158,8 +158,11 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 	size_t ntc = 0;
 	size_t ndev = rdc_devices_count();
 	*n_add = 0;
-	if (!tc)
+	if (!tc) {
+		rdc_logf(RDC_LOG_WARN, "%s: %s bundle %ld: out of memory for the decision; passing it through",
+			 source, lib, index);
 		return RDC_E_NOMEM;
+	}
 	for (size_t i = 0; i < ndev; i++) {
 		const struct rdc_device *dev = rdc_device_get(i);
 		if (!dev || dev->mode == RDC_MODE_OFF)
