@@ -11,7 +11,8 @@
 #   - with the shim the program gets the descriptor-derived count (>= 1, and
 #     equal to what HIP 5.2's own LDS-per-workgroup arithmetic answers), one
 #     log line says so, and the trace shows the kernel dispatched;
-#   - with the real HIP 5.2 version (no fake) the >= 7.1 row does not apply.
+#   - with the real HIP 5.2 version (no fake) the >= 7.1 row does not apply,
+#     not even as a load-time `rule:` line (version from the file name).
 . "$(dirname "$0")/shim/common.sh"
 WANT='_ZL15flash_attn_tileILi256ELi256ELi4ELi8ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil'
 mkdir -p "$T/ggml"
@@ -52,8 +53,10 @@ PYEOF
 fi
 
 # 1. HIP 5.2 alone answers >= 1 (its LDS budget is per workgroup): the reference.
-rc=0; shim gfx1031 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
+rc=0; RDNACOMPAT_LOG=info shim gfx1031 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/o.err" >&2; fail "HIP 5.2 run: rc=$rc"; }
+# the load-time rule line is truthful: libamdhip64.so.5.2.* is not >= 7.1
+grep -q "rule: kernel=$WANT" "$T/o.err" && fail "load-time rule line for a >= 7.1 row under HIP 5.2"
 ref=$(sed -n 's/^occupancy=\([0-9-]*\) err=0$/\1/p' "$T/o.out")
 [ -n "$ref" ] && [ "$ref" -ge 1 ] || fail "HIP 5.2 occupancy '$ref'"
 grep -q "rule-occupancy" "$T/o.err" && fail "occupancy row applied under HIP 5.2 (runtime >= 7.1)"
