@@ -25,18 +25,6 @@ else
   echo "note: no gfx1100 program on 5.2 (its device libraries have no gfx1100)" >&2
 fi
 build vadd900 "$S/vadd.hip" --offload-arch=gfx900
-ran_ok() { grep -qxE "launch (hipSuccess|no error)" "$1"; }
-
-# nocode_failed RC OUT ERR: the release's own failure for a kernel without
-# code for the device (none of them may exit 0).
-nocode_failed() {
-  [ "$1" -ne 0 ] || return 1
-  case $REL in
-    5.2) grep -q hipErrorNoBinaryForGpu "$3";;
-    6.*) grep -qx "launch invalid device function" "$2";;
-    *) [ "$1" -eq 139 ];;   # 7.2.4: SIGSEGV in hipLaunchKernel (ROCm/rocm-systems#2484)
-  esac
-}
 
 # 1. Without the shim: the release's failure, for gfx1030 code on gfx1031
 #    and gfx1100 code on gfx1101; under HSA_OVERRIDE_GFX_VERSION both run
@@ -47,7 +35,7 @@ for pair in $pairs; do
   nocode_failed "$rc" "$T/b.out" "$T/b.err" ||
     fail "gfx$code-only program on $card without the shim: not HIP $REL's failure (rc=$rc): $(cat "$T/b.out" "$T/b.err")"
   rc=0; HSA_OVERRIDE_GFX_VERSION=$ver sim "$card" "$T/vadd$code" >"$T/b.out" 2>"$T/b.err" || rc=$?
-  [ "$rc" -eq 0 ] && ran_ok "$T/b.out" || fail "override $ver on $card: rc=$rc $(cat "$T/b.out" "$T/b.err")"
+  [ "$rc" -eq 0 ] && launch_ok "$T/b.out" || fail "override $ver on $card: rc=$rc $(cat "$T/b.out" "$T/b.err")"
   grep -qx "device0 gfx$code" "$T/b.out" || fail "override $ver: gcnArchName is not the borrowed gfx$code"
 done
 echo "ok: no-code failure of HIP $REL and HSA_OVERRIDE_GFX_VERSION under the borrowed name ($pairs)"
@@ -58,7 +46,7 @@ rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/b.trace" shim gfx1031 "$T/vad
   >"$T/b.out" 2>"$T/b.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/b.err" >&2; fail "with the shim: rc=$rc"; }
 grep -qx "device0 gfx1031" "$T/b.out" || fail "gcnArchName is not gfx1031: $(cat "$T/b.out")"
-ran_ok "$T/b.out" || fail "launch failed: $(cat "$T/b.out")"
+launch_ok "$T/b.out" || fail "launch failed: $(cat "$T/b.out")"
 kernels_on "$T/b.trace" gfx1031 || fail "trace"
 grep -E "info: map: lib=$T/vadd1030 bundle=0 .*device=0 target=gfx1031 .*chosen=gfx1030 kernels=1 refused=0" \
   "$T/b.err" >/dev/null || { cat "$T/b.err" >&2; fail "log does not name the mapping"; }
@@ -68,7 +56,7 @@ if [ "$REL" != 5.2 ]; then
   rm -f "$T/c.trace"
   rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/c.trace" shim gfx1101 "$T/vadd1100" \
     >"$T/b.out" 2>"$T/b.err" || rc=$?
-  [ "$rc" -eq 0 ] && ran_ok "$T/b.out" || fail "gfx1100 code on gfx1101 with the shim: rc=$rc $(cat "$T/b.out" "$T/b.err")"
+  [ "$rc" -eq 0 ] && launch_ok "$T/b.out" || fail "gfx1100 code on gfx1101 with the shim: rc=$rc $(cat "$T/b.out" "$T/b.err")"
   grep -qx "device0 gfx1101" "$T/b.out" || fail "gcnArchName is not gfx1101: $(cat "$T/b.out")"
   kernels_on "$T/c.trace" gfx1101 || fail "trace gfx1101"
   grep -q "info: map: lib=$T/vadd1100 .*target=gfx1101 .*chosen=gfx1100" "$T/b.err" || fail "no gfx1100->gfx1101 mapping logged"

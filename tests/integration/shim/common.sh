@@ -26,11 +26,24 @@ PY=/usr/bin/python3
 CC_TEST=$(command -v cc || command -v gcc || ls /usr/lib/llvm-*/bin/clang 2>/dev/null | tail -n 1)
 # What the release's HIP says when a program has no code for the device:
 # 5.2 aborts at start (hipErrorNoBinaryForGpu), 6.4 fails the launch
-# ("invalid device function"); 7.2 crashes on the simulated card (an open
-# simulator question, docs/SIMGPU.md): empty, tests check only rc != 0.
+# ("invalid device function"); 7.2.4 crashes with SIGSEGV inside
+# hipLaunchKernel right after logging "No compatible code objects found"
+# (HIP's own bug, ROCm/rocm-systems#2484; not the simulator): empty, so
+# nobin_in checks nothing there — nocode_failed checks the signal.
 case $REL in 5.2) nobin=hipErrorNoBinaryForGpu;; 6.*) nobin='invalid device function';; *) nobin=;; esac
 # nobin_in FILE: the release's no-code failure is in FILE (true where unknown).
 nobin_in() { [ -z "$nobin" ] || grep -qF "$nobin" "$1"; }
+# nocode_failed RC OUT ERR: a vadd-like program failed as the release fails
+# without code for the device (5.2: the abort's message on stderr; 6.x: the
+# "launch invalid device function" line; 7.x: SIGSEGV, exit 139).
+nocode_failed() {
+  [ "$1" -ne 0 ] || return 1
+  case $REL in
+    5.2) grep -q hipErrorNoBinaryForGpu "$3";;
+    6.*) grep -qx "launch invalid device function" "$2";;
+    *) [ "$1" -eq 139 ];;
+  esac
+}
 # launch_ok FILE: vadd's "launch" line says success (HIP 5.2 spells it
 # hipSuccess, HIP >= 6 "no error").
 launch_ok() { grep -qxE 'launch (hipSuccess|no error)' "$1"; }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 6.4 7.2
+# 41-shim-vgpr.sh — a gfx1100 kernel that needs more than 128 VGPRs at 1024
+# threads (tests/integration/shim/vgprhog.hip, built by the release's own
+# hipcc: 192 with clang 21/22), launched with 1024 threads under the shim on
+# simulated cards with ROCm 6.4/7.2 (real HIP, ROCR and a comgr that knows
+# gfx11): mapped and dispatched from gfx1101 code on gfx1101 (1.5x VGPR
+# file, like gfx1100); refused on gfx1102 and gfx1103 (1024-entry file) with
+# the kernel, the check and the numbers in the log and the diagnosis block,
+# and HIP's own no-code failure.  Not on 5.2: its hipcc has no gfx1100
+# device libraries and its comgr knows no gfx11.
+. "$(dirname "$0")/shim/common.sh"
+build vgprhog1100 "$S/vgprhog.hip" --offload-arch=gfx1100 -O2
+K=_Z8vgpr_hogPfPKfi
+
+rm -f "$T/v.trace"
+rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/v.trace" shim gfx1101 "$T/vgprhog1100" >"$T/v.out" 2>"$T/v.err" || rc=$?
+[ "$rc" -eq 0 ] && launch_ok "$T/v.out" || fail "gfx1101: rc=$rc $(cat "$T/v.out" "$T/v.err")"
+grep -qx "device0 gfx1101" "$T/v.out" || fail "gfx1101: gcnArchName is not gfx1101"
+grep -q "info: map: lib=$T/vgprhog1100 .*target=gfx1101 .*verdict=mapped .*chosen=gfx1100 kernels=1 refused=0" "$T/v.err" ||
+  fail "gfx1101: no mapping logged: $(cat "$T/v.err")"
+kernels_on "$T/v.trace" gfx1101 || fail "gfx1101: trace"
+echo "ok: mapped on gfx1101, 1024 threads dispatched from gfx1101 code"
+
+for card in gfx1102 gfx1103; do
+  rc=0; RDNACOMPAT_LOG=info shim "$card" "$T/vgprhog1100" >"$T/v.out" 2>"$T/v.err" || rc=$?
+  [ "$rc" -ne 0 ] || fail "$card: the kernel ran"
+  nocode_failed "$rc" "$T/v.out" "$T/v.err" || fail "$card: not HIP $REL's no-code failure (rc=$rc)"
+  line=$(grep "warn: refused: lib=$T/vgprhog1100 bundle=0 device=0 kernel=$K check=vgpr " "$T/v.err") ||
+    fail "$card: no refusal with kernel and check: $(cat "$T/v.err")"
+  need=$(sed -nE 's/.*reason="([0-9]+) VGPRs x 8 waves\/SIMD \(1024 threads, WGP mode\) needs 1536, '"$card"' has 1024.*/\1/p' <<<"$line")
+  [ -n "$need" ] && [ "$need" -gt 128 ] || fail "$card: refusal reason lacks the numbers: $line"
+  grep -q "info: map:" "$T/v.err" && fail "$card: mapped despite the refusal"
+  grep -q "refused: *$K (vgpr)" "$T/v.err" || fail "$card: the diagnosis block does not name the refused kernel"
+  grep -q "$T/vgprhog1100, bundle 0: device 0 ($card) has no usable entry" "$T/v.err" || fail "$card: no diagnosis block"
+done
+echo "ok: refused on gfx1102 and gfx1103 ($need VGPRs x 8 waves needs 1536, the card has 1024)"
+echo "41-shim-vgpr: ok"
