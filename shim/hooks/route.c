@@ -18,6 +18,7 @@
 #include "route.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -139,6 +140,28 @@ static uint32_t runtime_from_file(void)
 bool rdc_route_rule_live(const struct rdc_kernel_rule *rule)
 {
 	return rule && rdc_rule_runtime_ok(rule, rdc_route_runtime());
+}
+
+bool rdc_route_denied(const void *key, const char *api)
+{
+	if (rdc_guard_active())
+		return false;
+	struct rdc_route *r = rdc_route_find_key(key);
+	if (!r || !r->deny)
+		return false;
+	int saved = errno;
+	rdc_guard_enter();
+	bool live = rdc_route_rule_live(r->deny);
+	if (live && !atomic_exchange(&r->logged_deny, 1))
+		rdc_log_event(RDC_LOG_INFO, "rule-deny",
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name), RDC_KV_S("device", r->device),
+						 RDC_KV_S("answer", "hipErrorInvalidDeviceFunction"),
+						 RDC_KV_S("api", api), RDC_KV_S("reason", r->deny->reason),
+						 RDC_KV_S("source", r->deny->source) },
+			      6);
+	rdc_guard_leave();
+	errno = saved;
+	return live;
 }
 
 bool rdc_route_current_device(char buf[RDC_PROC_MAX])
@@ -266,6 +289,10 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 	struct rdc_codeobj co;
 	if (rdc_codeobj_parse(p, n, RDC_CO_DESCRIPTORS, &co, NULL) != 0)
 		return;
+	/* rows for another runtime neither match nor log here when the loaded
+	 * libamdhip64's file name says which runtime this is; else the range
+	 * is checked at first use */
+	uint32_t rt = runtime_from_file();
 	for (size_t i = 0; i < co.n_kernels; i++) {
 		const struct rdc_kernel *k = &co.kernels[i];
 		if (!k->name)
@@ -274,7 +301,8 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 		bool have_dem = rdc_demangle(k->name, dem, sizeof dem) == 0;
 		struct rdc_rule_subject s = { .name = k->name, .demangled = have_dem ? dem : NULL,
 					      .lib = lib, .sha256 = sum, .device = dev,
-					      .runtime_later = true, .provisional = rdc_cfg.opt_in };
+					      .runtime = rt, .runtime_later = rt == 0,
+					      .provisional = rdc_cfg.opt_in };
 		struct rdc_rule_match m;
 		if (rdc_rules_match(t, &s, &m) <= 0) {
 			if (m.allow)
