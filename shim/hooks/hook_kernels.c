@@ -6,7 +6,8 @@
  * to its route), __hipRegisterFunction (host stub -> device kernel name, the
  * `<<<>>>` path), hipModuleLaunchKernel and hipLaunchKernel (a route whose
  * fallback applies launches the fallback with the caller's arguments, whose
- * layout route.c checked equal).
+ * layout route.c checked equal; a host stub with a `deny` rule is launched
+ * as HIP launches a function it does not know: NULL).
  *
  * Launch fast path: with no route in the process and the real function
  * resolved, two atomic loads and a tail call (bench/rules-launch.sh).
@@ -141,6 +142,10 @@ __attribute__((noinline)) static hipError_t launch_slow(const void *function_add
 	if (!real)
 		return hipErrorNotInitialized;
 	if (!NO_ROUTES()) {
+		/* denied (the <<<>>> path): HIP itself answers for a function it
+		 * does not know, so its last error says so too */
+		if (rdc_route_denied(function_address, "hipLaunchKernel"))
+			return real(NULL, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 		const void *fb = routed(function_address);
 		__typeof__(&hipModuleLaunchKernel) mlaunch = RDC_REAL(hipModuleLaunchKernel);
 		if (fb != function_address && mlaunch)

@@ -9,8 +9,9 @@
  * from the runtime is replaced by the count computed from the kernel
  * descriptor and the device's true limits (rdc_rules_occupancy), when that is
  * at least 1; logged once per kernel.  For a kernel routed to a fallback,
- * the queries answer with the fallback's values.  Everything else: the real
- * function's answer, untouched.
+ * the queries answer with the fallback's values.  A host stub with a `deny`
+ * rule: hipErrorInvalidDeviceFunction, as for a function HIP does not know.
+ * Everything else: the real function's answer, untouched.
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <errno.h>
@@ -25,6 +26,13 @@ static struct rdc_route *route_of(const void *key)
 	if (!atomic_load_explicit(&rdc_route_active, memory_order_relaxed) || rdc_guard_active())
 		return NULL;
 	return rdc_route_find_key(key);
+}
+
+/* A host stub with a live `deny` rule: the queries answer as for a function
+ * HIP does not know (hipErrorInvalidDeviceFunction). */
+static bool is_denied(const struct rdc_route *r, const void *key, const char *api)
+{
+	return r->deny && rdc_route_denied(key, api);
 }
 
 /* Rewrite the runtime's answer for route r.  `err`/`*n`: the runtime's. */
@@ -82,6 +90,8 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
 		return hipErrorNotInitialized;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk);
 	struct rdc_route *r = route_of(f);
+	if (r && is_denied(r, f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
+		return hipErrorInvalidDeviceFunction;
 	return r ? fix(r, numBlocks, blockSize, dynSharedMemPerBlk, err,
 		       "hipOccupancyMaxActiveBlocksPerMultiprocessor")
 		 : err;
@@ -98,6 +108,8 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
 		return hipErrorNotInitialized;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
 	struct rdc_route *r = route_of(f);
+	if (r && is_denied(r, f, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
+		return hipErrorInvalidDeviceFunction;
 	return r ? fix(r, numBlocks, blockSize, dynSharedMemPerBlk, err,
 		       "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags")
 		 : err;
@@ -140,6 +152,8 @@ RDC_HOOK hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const v
 		return hipErrorNotInitialized;
 	hipError_t err = real(attr, func);
 	struct rdc_route *r = err == hipSuccess && attr ? route_of(func) : NULL;
+	if (r && is_denied(r, func, "hipFuncGetAttributes"))
+		return hipErrorInvalidDeviceFunction;
 	if (!r || !r->fallback)
 		return err;
 	int saved = errno;
@@ -198,6 +212,8 @@ RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockS
 		return hipErrorNotInitialized;
 	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
 	struct rdc_route *r = gridSize && blockSize ? route_of(f) : NULL;
+	if (r && is_denied(r, f, "hipOccupancyMaxPotentialBlockSize"))
+		return hipErrorInvalidDeviceFunction;
 	if (!r || (err == hipSuccess && *gridSize > 0 && *blockSize > 0))
 		return err;
 	int saved = errno;

@@ -35,6 +35,7 @@ struct rdc_route {
 	struct rdc_kernel fb_k;         /* the fallback's metadata (for occupancy/attributes) */
 	atomic_int logged_occ;          /* occupancy line written */
 	atomic_int logged_route;        /* routed line written */
+	atomic_int logged_deny;         /* deny line written (host-stub path) */
 };
 
 /* Non-zero once any route exists (the hooks' fast-path test). */
@@ -83,6 +84,11 @@ bool rdc_route_prefers_fallback(const struct rdc_route *r);
 /* Is `rule` non-NULL and within its HIP runtime range (asked of HIP at the
  * first use, when the program has started HIP itself)? */
 bool rdc_route_rule_live(const struct rdc_kernel_rule *rule);
+
+/* Is `key` (a host stub or hipFunction_t) a kernel with a live `deny` rule
+ * on the current device?  Logs once per kernel (`api`: the asking hook).
+ * Only call when rdc_route_active is non-zero. */
+bool rdc_route_denied(const void *key, const char *api);
 
 /* The current HIP device's true processor into buf; false if unknown. */
 bool rdc_route_current_device(char buf[RDC_PROC_MAX]);

@@ -11,7 +11,12 @@
 #     the other solver runs, MIOpenCvBwdWrW is never dispatched, exit 0;
 #   - the same code object loaded by another library: the row does not apply;
 #   - a sha256-scoped user row denies it for any library;
-#   - an allow row for gfx1032 over a deny for all: gfx1032 runs it, gfx1031 does not.
+#   - an allow row for gfx1032 over a deny for all: gfx1032 runs it, gfx1031 does not;
+#   - the <<<>>> path (host stub registered by __hipRegisterFunction): test
+#     60's stand-in libggml-hip.so under a user deny row — the occupancy,
+#     potential block size queries and the launch answer
+#     hipErrorInvalidDeviceFunction (the launch through HIP's own error, so
+#     hipGetLastError says it), one log line, nothing dispatched, no crash.
 . "$(dirname "$0")/shim/common.sh"
 mkdir -p "$T/miopen"
 co=$T/miopen/kern1030.hsaco   # a bare code object: its SHA-256 is the file's
@@ -75,6 +80,37 @@ for case in "gfx1032 MIOpenCvBwdWrW" "gfx1031 other_solver"; do
     "$T/miopen_main" "$co" >"$T/d.out" 2>"$T/d.err" || rc=$?
   [ "$rc" -eq 0 ] || { cat "$T/d.err" >&2; fail "allow on $1: rc=$rc"; }
   [ "$(ran "$T/d.trace")" = "$2" ] || fail "allow on $1: ran $(ran "$T/d.trace"), want $2"
+done
+
+# 6. deny on the <<<>>> path
+mkdir -p "$T/ggml"
+build ggml/libggml-hip.so "$S/fattn.hip" --offload-arch=gfx1030 -shared -fPIC
+build fa_main "$S/fa_main.cpp" -L"$T/ggml" -lggml-hip -Wl,-rpath,"$T/ggml"
+for dev in gfx1031 gfx1032; do
+  printf '[kernels]\n_ZL15flash_attn_tile*\tlibggml-hip.so*\t%s\t*\tdeny\treviewed\ttest\t61\n' $dev >"$T/g$dev.tsv"
+done
+idf=$(sed -n 's/^ *hipErrorInvalidDeviceFunction = \([0-9]*\),.*/\1/p' /usr/include/hip/hip_runtime_api.h)
+[ -n "$idf" ] || fail "hipErrorInvalidDeviceFunction not in the header"
+for dev in gfx1032 gfx1031; do # the row for gfx1032 does not apply on gfx1031: the reference
+  rm -f "$T/d.trace"
+  rc=0; RDNACOMPAT_TABLES="$T/g$dev.tsv" RDC_FA_NO_ASSERT=1 RDNACOMPAT_LOG=info \
+    RDNACOMPAT_SIM_TRACE="$T/d.trace" shim gfx1031 "$T/fa_main" >"$T/d.out" 2>"$T/d.err" || rc=$?
+  if [ "$dev" = gfx1032 ]; then
+    [ "$rc" -eq 0 ] && grep -q "^launch err=0" "$T/d.out" || { cat "$T/d.err" "$T/d.out" >&2; fail "<<<>>> reference"; }
+    ran "$T/d.trace" | grep -q flash_attn_tile || fail "<<<>>> reference: not dispatched"
+    continue
+  fi
+  [ "$rc" -eq 3 ] || [ "$rc" -eq 0 ] || { cat "$T/d.err" "$T/d.out" >&2; fail "<<<>>> deny: rc=$rc"; }
+  grep -q "^occupancy=[0-9-]* err=$idf\$" "$T/d.out" || fail "occupancy of a denied stub: $(cat "$T/d.out")"
+  grep -q "^potential .* err=$idf " "$T/d.out" || fail "potential block size of a denied stub: $(cat "$T/d.out")"
+  grep -q "^launch err=$idf\$" "$T/d.out" || fail "<<<>>> launch of a denied stub: $(cat "$T/d.out")"
+  [ -z "$(ran "$T/d.trace")" ] || fail "denied kernel dispatched: $(ran "$T/d.trace")"
+  [ "$(grep -c 'rule-deny: kernel=_ZL15flash_attn_tile.* device=gfx1031 answer=hipErrorInvalidDeviceFunction' "$T/d.err")" -eq 1 ] ||
+    { cat "$T/d.err" >&2; fail "want one rule-deny line for the stub"; }
+  # truthful load-time line: the built-in >= 7.1 rows are not armed under HIP 5.2
+  grep -q "rule: kernel=_ZL15flash_attn_tile.* device=gfx1031 actions=deny runtime=\* source=61" "$T/d.err" ||
+    { grep "rule:" "$T/d.err" >&2; fail "load-time rule line lists rows for another runtime"; }
+  grep -q "rule-fallback-refused" "$T/d.err" && fail "fallback checked for a row of another runtime"
 done
 
 echo "61-rules-deny: ok"
