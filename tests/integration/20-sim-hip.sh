@@ -151,6 +151,15 @@ out=$(sim RDNACOMPAT_SIM_GPUS=gfx1100 HSA_OVERRIDE_GFX_VERSION=10.3.0 -- "$exe" 
 echo "$out" | grep -q 'device 0: AMD Radeon RX 7900 XTX gcnArchName=gfx1030' || fail "gfx1100 as 10.3.0: $out"
 echo "ok: gfx1100 runs when overridden to 10.3.0${RDC_ROCM:+ (release $RDC_ROCM)}; on 5.2 it fails cleanly (hipErrorNoDevice)"
 
+# 5d. RDNA2 APUs: ROCR >= 6.4's addrlib (image support, set up at start)
+# aborts on a Van Gogh or Rembrandt revision outside its range; the simulated
+# cards carry amdgpu.ids' revisions, so the runtime starts on them.
+for t in gfx1033 gfx1035; do
+  out=$(sim RDNACOMPAT_SIM_GPUS=$t HSA_OVERRIDE_GFX_VERSION=10.3.0 -- "$exe" 2>&1) || fail "$t as 10.3.0: rc=$? $out"
+  echo "$out" | grep -q 'memcpy round trip: ok' || fail "$t as 10.3.0: $out"
+done
+echo "ok: gfx1033 and gfx1035 (APUs) start and copy"
+
 # 6. the tool.
 tool="$BUILD/bin/rdnacompat"
 if [ -x "$tool" ]; then

@@ -40,23 +40,24 @@ struct card_default {
 	unsigned vram_mb;
 	const char *name;
 	const char *codename;
+	uint8_t rev; /* PCI revision of that name in libdrm's amdgpu.ids */
 };
 
 static const struct card_default defaults[] = {
-	{ 0x73BF, "gfx1030", 72, 16384, "AMD Radeon RX 6800 XT", "SIENNA_CICHLID" },
-	{ 0x73A5, "gfx1030", 80, 16384, "AMD Radeon RX 6950 XT", "SIENNA_CICHLID" },
-	{ 0x73DF, "gfx1031", 40, 12288, "AMD Radeon RX 6700 XT", "NAVY_FLOUNDER" },
-	{ 0x73FF, "gfx1032", 32, 8192, "AMD Radeon RX 6600 XT", "DIMGREY_CAVEFISH" },
-	{ 0x163F, "gfx1033", 8, 1024, "AMD Custom GPU 0405 (Van Gogh)", "VanGogh" },
-	{ 0x743F, "gfx1034", 16, 4096, "AMD Radeon RX 6500 XT", "BEIGE_GOBY" },
-	{ 0x1681, "gfx1035", 12, 2048, "AMD Radeon 680M", "YELLOW_CARP" },
-	{ 0x164E, "gfx1036", 2, 512, "AMD Radeon Graphics (Raphael)", NULL },
-	{ 0x744C, "gfx1100", 96, 24576, "AMD Radeon RX 7900 XTX", NULL },
-	{ 0x747E, "gfx1101", 60, 16384, "AMD Radeon RX 7800 XT", NULL },
-	{ 0x7480, "gfx1102", 32, 8192, "AMD Radeon RX 7600", NULL },
-	{ 0x15BF, "gfx1103", 12, 2048, "AMD Radeon 780M", NULL },
-	{ 0x150E, "gfx1150", 16, 2048, "AMD Radeon 890M Graphics", NULL },
-	{ 0x1586, "gfx1151", 40, 32768, "AMD Radeon 8060S Graphics", NULL },
+	{ 0x73BF, "gfx1030", 72, 16384, "AMD Radeon RX 6800 XT", "SIENNA_CICHLID", 0xC1 },
+	{ 0x73A5, "gfx1030", 80, 16384, "AMD Radeon RX 6950 XT", "SIENNA_CICHLID", 0xC0 },
+	{ 0x73DF, "gfx1031", 40, 12288, "AMD Radeon RX 6700 XT", "NAVY_FLOUNDER", 0xC1 },
+	{ 0x73FF, "gfx1032", 32, 8192, "AMD Radeon RX 6600 XT", "DIMGREY_CAVEFISH", 0xC1 },
+	{ 0x163F, "gfx1033", 8, 1024, "AMD Custom GPU 0405 (Van Gogh)", "VanGogh", 0xAE },
+	{ 0x743F, "gfx1034", 16, 4096, "AMD Radeon RX 6500 XT", "BEIGE_GOBY", 0xC1 },
+	{ 0x1681, "gfx1035", 12, 2048, "AMD Radeon 680M", "YELLOW_CARP", 0xC8 },
+	{ 0x164E, "gfx1036", 2, 512, "AMD Radeon Graphics (Raphael)", NULL, 0xD8 },
+	{ 0x744C, "gfx1100", 96, 24576, "AMD Radeon RX 7900 XTX", NULL, 0xC8 },
+	{ 0x747E, "gfx1101", 60, 16384, "AMD Radeon RX 7800 XT", NULL, 0xC8 },
+	{ 0x7480, "gfx1102", 32, 8192, "AMD Radeon RX 7600", NULL, 0xCF },
+	{ 0x15BF, "gfx1103", 12, 2048, "AMD Radeon 780M", NULL, 0xC1 },
+	{ 0x150E, "gfx1150", 16, 2048, "AMD Radeon 890M Graphics", NULL, 0xC1 },
+	{ 0x1586, "gfx1151", 40, 32768, "AMD Radeon 8060S Graphics", NULL, 0xC1 },
 };
 #define N_DEFAULTS (sizeof defaults / sizeof defaults[0])
 
@@ -175,6 +176,7 @@ static void apply_default(struct rdc_sim_gpu *g, const struct card_default *d)
 	g->device_id = d->did;
 	snprintf(g->name, sizeof g->name, "%s", d->name);
 	g->codename = d->codename;
+	g->revision = d->rev;
 }
 
 /* CARD: a PCI id or a name; fills what it knows.  Returns -1 if unknown,
@@ -244,7 +246,12 @@ static int apply_card(struct rdc_sim_gpu *g, const char *card, bool have_proc)
 	else if (pd)
 		apply_default(g, pd);
 	g->device_id = did;
-	g->revision = rev >= 0 ? (uint8_t)rev : 0;
+	/* No revision given: the default card's own (ROCR 6.4+'s addrlib aborts
+	 * on revision 0 for Van Gogh and Rembrandt: Gfx10Lib::HwlConvertChipFamily). */
+	if (rev >= 0)
+		g->revision = (uint8_t)rev;
+	else
+		g->revision = d && d->did == did ? d->rev : 0;
 	if (tc && tc->name) {
 		size_t n = strcspn(tc->name, ";");
 		if (n >= sizeof g->name)

@@ -151,6 +151,28 @@ static uint32_t family(const struct rdc_sim_gpu *g, bool *apu)
 	}
 }
 
+/* amdgpu's external revision (chip_external_rev): the PCI revision plus a
+ * per-ASIC offset, as Linux nv.c nv_common_early_init sets external_rev_id
+ * for GC 10.3.x. ROCR hands it to addrlib (image support), whose
+ * Gfx10Lib::HwlConvertChipFamily asserts on a revision outside the ASIC's
+ * range (amdgpu_asic_addr.h), e.g. Rembrandt's 0x01..0xFF: 0 aborted gfx1035.
+ * gfx11 keeps 0 (soc21.c's offsets not checked here; addrlib accepted it). */
+static uint32_t external_rev(const struct rdc_sim_gpu *g)
+{
+	if (g->major != 10 || g->minor != 3)
+		return 0;
+	switch (g->step) {
+	case 0: return g->revision + 0x28u;  /* GC 10.3.0 Sienna Cichlid */
+	case 1: return g->revision + 0x32u;  /* GC 10.3.2 Navy Flounder */
+	case 2: return g->revision + 0x3cu;  /* GC 10.3.4 Dimgrey Cavefish */
+	case 3: return g->revision + 0x01u;  /* GC 10.3.1 Van Gogh */
+	case 4: return g->revision + 0x46u;  /* GC 10.3.5 Beige Goby */
+	case 5: return g->device_id == 0x1681 ? 0x20u : g->revision + 0x01u; /* GC 10.3.3 Yellow Carp */
+	case 6: return g->revision + 0x01u;  /* GC 10.3.6 */
+	default: return 0;
+	}
+}
+
 RDC_SIM_API int amdgpu_query_gpu_info(amdgpu_device_handle d, struct amdgpu_gpu_info *info)
 {
 	if (!ours(d)) {
@@ -167,6 +189,7 @@ RDC_SIM_API int amdgpu_query_gpu_info(amdgpu_device_handle d, struct amdgpu_gpu_
 	info->asic_id = g->device_id;
 	info->chip_rev = g->revision;
 	info->pci_rev_id = g->revision;
+	info->chip_external_rev = external_rev(g);
 	info->family_id = family(g, &apu);
 	info->ids_flags = apu ? AMDGPU_IDS_FLAGS_FUSION : 0;
 	info->max_engine_clk = 2500000; /* kHz */
