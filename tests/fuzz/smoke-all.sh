@@ -68,6 +68,15 @@ done
 for h in "$build"/fixtures/host/*.so; do
   [ -s "$h" ] && objcopy -O binary --only-section=.hip_fatbin "$h" "$d/seed-fatbin-$(basename "$h")" 2>/dev/null || true
 done
+# Real inputs cut small (tests/fuzz/cut_bundle.py, 16 KiB each): the host's
+# librocsparse fat binary and, where the roots are built, two Tensile code
+# objects of a root's rocBLAS.  Absent files are skipped.
+real=()
+for f in /usr/lib/x86_64-linux-gnu/librocsparse.so.0 /opt/rocm/lib/librocsparse.so.0; do
+  [ -s "$f" ] && { real+=("$f"); break; }
+done
+while IFS= read -r f; do real+=("$f"); done < <(ls /var/cache/rdnacompat/roots/*/usr/lib/x86_64-linux-gnu/rocblas/*/library/TensileLibrary_*gfx1030*.co 2>/dev/null | head -2)
+[ ${#real[@]} -eq 0 ] || echo "fuzz-smoke (fatbin): $(python3 "$src/tests/fuzz/cut_bundle.py" "$d" seed-cut 16384 "${real[@]}") seeds cut from ${#real[@]} real files"
 
 rc=0
 for t in target tables dcache fatbin; do
