@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# 20-sim-rocminfo.sh BUILD — Debian's real rocminfo on the simulated GPU:
+# releases: 5.2 6.4 7.2
+# 20-sim-rocminfo.sh BUILD — each release's real rocminfo on the simulated GPU:
 # names one agent, two mixed agents, HSA_OVERRIDE_GFX_VERSION (global; the
-# per-node variable is not known to Debian's thunk 5.2.3, so it changes
-# nothing), a bad override value, and a gfx11 GPU that this ROCR does not
-# know (clear error, no hang).  rocminfo runs without helpers: its lsmod and
+# per-node variable: unknown to Debian's thunk 5.2.3, so it changes nothing,
+# honoured by the thunk in ROCR 6.4/7.2), bad override values, and gfx11
+# (ROCR 5.2.3 does not know it: clear error, no hang; 6.4/7.2 list it).  rocminfo runs without helpers: its lsmod and
 # /dev/kfd pre-checks are answered by the simulator.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
@@ -26,10 +27,13 @@ out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0 2>
 echo "$out" | grep -q 'Marketing Name: *AMD Radeon RX 6700 XT' || fail "the card itself should stay a 6700 XT"
 echo "ok: global override"
 
-# The real thunk decides now: libhsakmt 5.2.3 reads only the global variable.
+# The real thunk decides now: libhsakmt 5.2.3 reads only the global variable;
+# the thunk inside ROCR 6.4/7.2 honours HSA_OVERRIDE_GFX_VERSION_<node>.
+rel=${RDC_ROCM:-5.2}
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031,gfx1031 HSA_OVERRIDE_GFX_VERSION_2=10.3.0 2>&1) || fail "per-node: $out"
-[ "$(echo "$out" | agents)" = "gfx1031 gfx1031" ] || fail "thunk 5.2.3 has no per-node override, got '$(echo "$out" | agents)'"
-echo "ok: the per-node override is the thunk's business (5.2.3 ignores it)"
+if [ "$rel" = 5.2 ]; then want="gfx1031 gfx1031"; else want="gfx1031 gfx1030"; fi
+[ "$(echo "$out" | agents)" = "$want" ] || fail "per-node override on $rel: '$want' expected, got '$(echo "$out" | agents)'"
+echo "ok: the per-node override is the thunk's business ($rel: $want)"
 
 for bad in 10.3 10.3.0x 10.3.0.1 abc 64.0.0; do
   # The real thunk fails its topology snapshot (its pr_err shows at
@@ -39,20 +43,28 @@ for bad in 10.3 10.3.0x 10.3.0.1 abc 64.0.0; do
   [ -z "$(echo "$out" | agents)" ] || fail "override '$bad' accepted: $(echo "$out" | agents)"
 done
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=0.0.0 2>&1); rc=$?
-[ $rc -eq 134 ] || fail "override 0.0.0 should abort like the assert-enabled thunk, rc=$rc"
-echo "$out" | grep -qF 'HSA_OVERRIDE_GFX_VERSION may be needed' || fail "override 0.0.0: assertion text missing: $out"
+if [ "$rel" = 5.2 ]; then
+  [ $rc -eq 134 ] || fail "override 0.0.0 should abort like the assert-enabled thunk 5.2.3, rc=$rc"
+  echo "$out" | grep -qF 'HSA_OVERRIDE_GFX_VERSION may be needed' || fail "override 0.0.0: assertion text missing: $out"
+else # the thunk in ROCR 6.4/7.2 leaves the node as it is
+  [ $rc -eq 0 ] && [ "$(echo "$out" | agents)" = gfx1031 ] || fail "override 0.0.0 on $rel: rc=$rc $(echo "$out" | agents)"
+fi
 echo "ok: bad override values fail like the thunk"
 
 start=$(date +%s)
 # ROCR 5.2 warns "Agent creation failed" and goes on without that agent.
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 2>&1); rc=$?
 [ $rc -ne 124 ] || fail "gfx1100: rocminfo hung"
-[ -z "$(echo "$out" | agents)" ] || fail "gfx1100 should give no GPU agent on ROCR 5.2.3"
-echo "$out" | grep -q 'unrecognized id' || fail "ROCR's own 'unrecognized id' message missing"
+if [ "$rel" = 5.2 ]; then
+  [ -z "$(echo "$out" | agents)" ] || fail "gfx1100 should give no GPU agent on ROCR 5.2.3"
+  echo "$out" | grep -q 'unrecognized id' || fail "ROCR's own 'unrecognized id' message missing"
+else
+  [ $rc -eq 0 ] && [ "$(echo "$out" | agents)" = gfx1100 ] || fail "gfx1100 on ROCR $rel: rc=$rc $(echo "$out" | agents)"
+fi
 [ $(( $(date +%s) - start )) -lt 60 ] || fail "gfx1100 took too long (hang?)"
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 HSA_OVERRIDE_GFX_VERSION=10.3.0 2>&1) || fail "gfx1100 overridden to 10.3.0: $out"
 [ "$(echo "$out" | agents)" = "gfx1030" ] || fail "gfx1100 overridden should show gfx1030"
-echo "ok: gfx11 is a clear error on ROCR 5.2.3; overriding it works"
+echo "ok: gfx11 ($rel: $([ "$rel" = 5.2 ] && echo 'a clear error' || echo listed)); overriding it works"
 
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1030@73a5 2>&1) || fail "card by PCI id: $out"
 echo "$out" | grep -q 'Chip ID: *29605(0x73a5)' || fail "PCI id 73a5 not reported"
