@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 43-shim-interposers.sh — the shim never bypasses another interposer
 # (issue 8).  An unrelated interposer (shim/countcalls.c: unversioned open,
 # open64, openat, fopen, fopen64, access, stat, __xstat, glob, as faketime
@@ -15,9 +16,10 @@
 . "$(dirname "$0")/shim/common.sh"
 build librocblas.so.0 "$S/fakeblas.cpp" -shared -fPIC -Wl,-soname,librocblas.so.0
 build spoofmain "$S/spoofmain.cpp" -L"$T" -l:librocblas.so.0 -Wl,-rpath,"$T"
-CC=${CC:-cc}
+CC=${CC:-$CC_TEST}
+[ -n "$CC" ] || skip "no C compiler"
 if [ ! -f "$T/libcountcalls.so" ] || [ "$S/countcalls.c" -nt "$T/libcountcalls.so" ]; then
-  $CC -shared -fPIC -O1 -o "$T/libcountcalls.so" "$S/countcalls.c" -ldl || fail "build countcalls"
+  "$CC" -shared -fPIC -O1 -o "$T/libcountcalls.so" "$S/countcalls.c" -ldl || fail "build countcalls"
 fi
 D=$T/interpose43
 rm -rf "$D" && mkdir -p "$D/data"
@@ -29,7 +31,7 @@ for order in "after" "before"; do
   if [ "$order" = after ]; then pre="$SHIM:$T/libcountcalls.so"; else pre="$T/libcountcalls.so:$SHIM"; fi
   rm -f "$D/counts"
   rc=0; timeout 60 env LD_PRELOAD="$SIM/librdnacompat-sim.so:$pre" COUNTCALLS_OUT="$D/counts" RDNACOMPAT_LOG=info \
-    LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
+    RDNACOMPAT_SIM_GPUS=gfx1031 HSA_ENABLE_SDMA=0 \
     "$T/spoofmain" "$D/data" >"$D/out" 2>"$D/err" || rc=$?
   [ "$rc" -eq 0 ] || { cat "$D/err" >&2; fail "interposer $order the shim: rc=$rc"; }
   grep -qx "device0 app=gfx1031 rocblas=gfx1031 $ok" "$D/out" ||

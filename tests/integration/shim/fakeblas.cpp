@@ -3,7 +3,7 @@
 // gcnArchName the way rocBLAS does (TensileLibrary_lazy_<arch>.dat under a
 // library directory), probing with access() and stat(), reading with fopen()
 // and open(), and with __xstat@GLIBC_2.2.5 as binaries built before glibc
-// 2.33 do (looked up with dlvsym: newer glibc no longer links it);
+// 2.33 do (looked up at run time: newer glibc no longer links it);
 // lists its code objects with glob("<dir>/*<arch>*co") like rocBLAS.
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -33,7 +33,13 @@ extern "C" void fake_load(const char *dir, const char *arch, char *out, size_t n
 	snprintf(path, sizeof path, "%s/TensileLibrary_lazy_%s.dat", dir, arch);
 	struct stat st;
 	int ok_access = access(path, R_OK) == 0, ok_stat = stat(path, &st) == 0;
-	xstat_fn *xs = (xstat_fn *)dlvsym(RTLD_DEFAULT, "__xstat", "GLIBC_2.2.5");
+	// As the loader binds an old binary's __xstat@GLIBC_2.2.5 reference: to
+	// the first definition in scope, an interposer's unversioned one
+	// included (dlsym), else libc's compat one (dlvsym; not a default
+	// version, so dlsym cannot see it).
+	xstat_fn *xs = (xstat_fn *)dlsym(RTLD_DEFAULT, "__xstat");
+	if (!xs)
+		xs = (xstat_fn *)dlvsym(RTLD_DEFAULT, "__xstat", "GLIBC_2.2.5");
 	int ok_xstat = xs && xs(1 /* _STAT_VER_LINUX */, path, &st) == 0;
 	FILE *f = fopen(path, "r");
 	if (f) {
