@@ -6,6 +6,7 @@
 #   build NAME LIB        libs/NAME.cpp -> $OUT/NAME (-lLIB), rebuilt when newer
 #   go NAME PROG GPU [SHIM] [ENV...]
 #                         PROG on the simulated GPU; $tmp/NAME.{out,trace,log,rc}
+#                         (shim log at info unless ENV sets RDNACOMPAT_LOG)
 #   oks NAME              the "ok: " lines PROG printed
 #   targets NAME / ndisp NAME
 #                         code-object targets / count of traced library
@@ -39,8 +40,8 @@ go() {
   local name=$1 prog=$2 gpu=$3; shift 3
   local pre=$SIM rc=0
   [ "${1:-}" = SHIM ] && { pre=$SIM:$SHIM; shift; }
-  { env "$@" LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
-    RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
+  { env RDNACOMPAT_LOG=info "$@" LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
+    RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
     timeout 120 "$OUT/$prog" >"$tmp/$name.out" 2>&1; } 2>/dev/null || rc=$?
   echo $rc >"$tmp/$name.rc"
 }

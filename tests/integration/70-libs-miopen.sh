@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 7.2
+# 70-libs-miopen.sh BUILD — MIOpen (Debian's libmiopen1 7.2.4, ROCm 7.2 root;
+# its GEMM convolutions run on rocBLAS 5) on a simulated gfx1031, with
+# libs/miopen_conv.cpp: a 3x3 convolution forward (miopenFind..., then
+# miopenConvolutionForward) and a spatial batch-norm forward inference.
+# Two things on the way are not the card's fault and are shown on a simulated
+# gfx1030 (a supported target) too:
+#   - Debian's MIOpen 7.2.4 lacks its assembly kernel sources ("Failed to load
+#     kernel source: Conv_Winograd_v30_..."): MIOPEN_DEBUG_GCN_ASM_KERNELS=0;
+#   - the simulator retires kernels with no dispatch time, so MIOpen's
+#     benchmarking find rejects every solver ("Invalid elapsed time"):
+#     MIOPEN_FIND_MODE=FAST (no benchmarking).
+# With both set: without the shim gfx1031 fails in rocBLAS (quoted); with the
+# shim conv and batch norm complete, rocBLAS's Tensile objects are mapped
+# to gfx1031, and the kernels MIOpen compiles at run time (comgr) for the
+# true target are left alone: each logged "native" (RDNACOMPAT_LOG=debug).
+# Simulated card: kernels are retired, not executed; no output is compared.
+set -u
+BUILD=${1:?usage: $0 BUILD}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/libs/libs_common.bash"
+[ -f /usr/include/miopen/miopen.h ] || skip "libmiopen-dev not installed"
+build miopen_conv MIOpen
+export HOME=$tmp/home
+MI=(MIOPEN_DEBUG_GCN_ASM_KERNELS=0 MIOPEN_FIND_MODE=FAST)
+
+# --- what is not the card's fault (gfx1030, supported, no shim) -----------------------
+go asm-1030 miopen_conv gfx1030
+grep -q 'Failed to load kernel source: Conv_Winograd' "$tmp/asm-1030.out" && [ "$(cat "$tmp/asm-1030.rc")" != 0 ] ||
+  fail "gfx1030, MIOpen defaults: expected Debian's missing assembly sources: $(tail -3 "$tmp/asm-1030.out")"
+ok "gfx1030 (supported) with MIOpen's defaults fails too: \"$(grep -m1 'Failed to load kernel source' "$tmp/asm-1030.out" | sed 's/.*kernel.cpp:[0-9]*: //')\" (Debian's libmiopen1 build)"
+go find-1030 miopen_conv gfx1030 MIOPEN_DEBUG_GCN_ASM_KERNELS=0
+grep -q 'Invalid elapsed time' "$tmp/find-1030.out" && [ "$(cat "$tmp/find-1030.rc")" != 0 ] ||
+  fail "gfx1030, benchmarking find: expected the zero-time rejection: $(tail -3 "$tmp/find-1030.out")"
+ok "gfx1030 with MIOpen's benchmarking find: every solver rejected (\"Invalid elapsed time detected in EvaluateInvokers\"): the simulated card gives dispatches no time"
+
+# --- gfx1031 --------------------------------------------------------------------------
+go none-1031 miopen_conv gfx1031 "${MI[@]}"
+[ "$(cat "$tmp/none-1031.rc")" != 0 ] || fail "gfx1031 without the shim ran: $(tail -3 "$tmp/none-1031.out")"
+grep -q "TensileLibrary.dat: No such file or directory for GPU arch : gfx1031" "$tmp/none-1031.out" ||
+  fail "gfx1031 without the shim: not rocBLAS's known failure: $(grep -v 'time stamps' "$tmp/none-1031.out" | tail -5)"
+ok "gfx1031 without the shim: MIOpen's GEMM convolution aborts in rocBLAS: \"$(grep -m1 'Cannot read' "$tmp/none-1031.out" | sed 's/^ *//')\""
+go shim-1031 miopen_conv gfx1031 SHIM "${MI[@]}" RDNACOMPAT_LOG=debug
+[ "$(cat "$tmp/shim-1031.rc")" = 0 ] && [ "$(oks shim-1031)" = 2 ] || fail "gfx1031 with the shim: $(grep -v 'time stamps' "$tmp/shim-1031.out" | tail -5)"
+grep -qx 'device: gfx1031' "$tmp/shim-1031.out" || fail "gfx1031 with the shim: not told gfx1031"
+[ "$(targets shim-1031)" = gfx1031 ] || fail "gfx1031 with the shim: dispatches from '$(targets shim-1031)'"
+mapped=$(grep -c 'map: lib="image@[^ ]*(loaded by librocblas.so.[0-9]*)" .*target=gfx1031 .*verdict=mapped' "$tmp/shim-1031.log")
+native=$(grep -c 'native: lib="image@[^ ]*(loaded by libMIOpen.so.[0-9]*)" .*target=gfx1031 .*verdict=native entry=[^ ]*gfx1031 ' "$tmp/shim-1031.log")
+[ "$mapped" -gt 0 ] || fail "gfx1031 with the shim: no rocBLAS object mapped"
+[ "$native" -gt 0 ] || fail "gfx1031 with the shim: no MIOpen run-time object logged native: $(grep -m3 'libMIOpen' "$tmp/shim-1031.log")"
+! grep 'loaded by libMIOpen' "$tmp/shim-1031.log" | grep -q 'verdict=mapped' || fail "gfx1031: a MIOpen run-time object was retargeted"
+ok "gfx1031 with the shim: conv (algo $(sed -n 's/^conv algo: //p' "$tmp/shim-1031.out")) and batch norm complete; $mapped rocBLAS objects mapped; $native objects MIOpen compiled for gfx1031 left alone (logged native); $(ndisp shim-1031) dispatches ($(libdisp shim-1031 | sed -n 's/.*"kernel":"\([A-Za-z0-9]*\).*/\1/p' | cut -c1-24 | sort -u | tr '\n' ' ')), all gfx1031 code"
