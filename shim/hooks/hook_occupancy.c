@@ -3,7 +3,8 @@
  * hook_occupancy.c — how kernels are sized: hipOccupancyMaxActiveBlocks-
  * PerMultiprocessor[WithFlags] (host stub), hipModuleOccupancyMaxActive-
  * BlocksPerMultiprocessor[WithFlags] (hipFunction_t), hipOccupancyMax-
- * PotentialBlockSize, hipFuncGetAttributes and hipFuncGetAttribute.
+ * PotentialBlockSize, hipModuleOccupancyMaxPotentialBlockSize[WithFlags],
+ * hipFuncGetAttributes and hipFuncGetAttribute.
  *
  * For a kernel with an `occupancy` rule, an answer of 0 blocks (or an error)
  * from the runtime is replaced by the count computed from the kernel
@@ -203,16 +204,14 @@ RDC_HOOK hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib
 /* The block size with the most resident blocks and the grid that fills the
  * device.  For an `occupancy` kernel the runtime said none fits: answered
  * from the descriptor (block = the kernel's flat limit, or blockSizeLimit,
- * in whole waves; grid = blocks per multiprocessor x multiprocessors). */
-RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f,
-						      size_t dynSharedMemPerBlk, int blockSizeLimit)
+ * in whole waves; grid = blocks per multiprocessor x multiprocessors).  A
+ * routed kernel: the fallback's.  `err`, `*gridSize`, `*blockSize`: the
+ * runtime's; `key`: the host stub or hipFunction_t asked about. */
+static hipError_t potential(const void *key, hipError_t err, int *gridSize, int *blockSize,
+			    size_t dynSharedMemPerBlk, int blockSizeLimit, const char *api)
 {
-	__typeof__(&hipOccupancyMaxPotentialBlockSize) real = RDC_REAL(hipOccupancyMaxPotentialBlockSize);
-	if (!real)
-		return hipErrorNotInitialized;
-	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
-	struct rdc_route *r = gridSize && blockSize ? route_of(f) : NULL;
-	if (r && is_denied(r, f, "hipOccupancyMaxPotentialBlockSize"))
+	struct rdc_route *r = gridSize && blockSize ? route_of(key) : NULL;
+	if (r && is_denied(r, key, api))
 		return hipErrorInvalidDeviceFunction;
 	if (!r || (err == hipSuccess && *gridSize > 0 && *blockSize > 0))
 		return err;
@@ -239,7 +238,7 @@ RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockS
 				rdc_log_event(RDC_LOG_INFO, "rule-occupancy",
 					      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name),
 								 RDC_KV_S("device", r->device),
-								 RDC_KV_S("api", "hipOccupancyMaxPotentialBlockSize"),
+								 RDC_KV_S("api", api),
 								 RDC_KV_N("runtime_error", err),
 								 RDC_KV_N("block", block), RDC_KV_N("grid", *gridSize) },
 					      6);
@@ -249,4 +248,40 @@ RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockS
 	rdc_guard_leave();
 	errno = saved;
 	return err;
+}
+
+RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f,
+						      size_t dynSharedMemPerBlk, int blockSizeLimit)
+{
+	__typeof__(&hipOccupancyMaxPotentialBlockSize) real = RDC_REAL(hipOccupancyMaxPotentialBlockSize);
+	if (!real)
+		return hipErrorNotInitialized;
+	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
+	return potential(f, err, gridSize, blockSize, dynSharedMemPerBlk, blockSizeLimit,
+			 "hipOccupancyMaxPotentialBlockSize");
+}
+
+RDC_HOOK hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f,
+							    size_t dynSharedMemPerBlk, int blockSizeLimit)
+{
+	__typeof__(&hipModuleOccupancyMaxPotentialBlockSize) real =
+		RDC_REAL(hipModuleOccupancyMaxPotentialBlockSize);
+	if (!real)
+		return hipErrorNotInitialized;
+	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
+	return potential(f, err, gridSize, blockSize, dynSharedMemPerBlk, blockSizeLimit,
+			 "hipModuleOccupancyMaxPotentialBlockSize");
+}
+
+RDC_HOOK hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize,
+								     hipFunction_t f, size_t dynSharedMemPerBlk,
+								     int blockSizeLimit, unsigned int flags)
+{
+	__typeof__(&hipModuleOccupancyMaxPotentialBlockSizeWithFlags) real =
+		RDC_REAL(hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
+	if (!real)
+		return hipErrorNotInitialized;
+	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
+	return potential(f, err, gridSize, blockSize, dynSharedMemPerBlk, blockSizeLimit,
+			 "hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
 }

@@ -61,5 +61,7 @@ RDC_REAL_FN(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, "hip_4.
 RDC_REAL_FN(hipFuncGetAttributes, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipFuncGetAttribute, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipOccupancyMaxPotentialBlockSize, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleOccupancyMaxPotentialBlockSize, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipModuleOccupancyMaxPotentialBlockSizeWithFlags, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipDeviceGetAttribute, "hip_4.2", RDC_LIB_HIP)          /* not hooked */
 RDC_REAL_FN(hipExtModuleLaunchKernel, "hip_4.2", RDC_LIB_HIP)       /* C name: HIP >= 6 only */

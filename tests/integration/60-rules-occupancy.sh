@@ -98,6 +98,32 @@ assert k[0]["grid"] == [2 * 32, blocks * 8, 1], k[0]["grid"]
 print("dispatched", want[:40], "grid", k[0]["grid"])
 PYEOF
 
+# 5. the hipFunction_t forms: hipModuleOccupancyMaxPotentialBlockSize[WithFlags]
+#    of the same kernel loaded by hipModuleLoad (a user row: the built-in one
+#    is scoped to libggml-hip.so); fake71 answers 0/0, the shim the same
+#    descriptor-derived block and grid as in step 3.
+co=$T/fattn1030.hsaco
+if [ ! -s "$co" ] || [ "$S/fattn.hip" -nt "$co" ]; then
+  "$HIPCC" --genco --offload-arch=gfx1030 "$S/fattn.hip" -o "$co" >"$T/fattn.log" 2>&1 ||
+    { cat "$T/fattn.log" >&2; fail "hipcc --genco fattn.hip"; }
+fi
+build modpot "$S/modpot.cpp"
+printf '[kernels]\n_ZL15flash_attn_tile*\t*\tgfx1031\t*\toccupancy\treviewed\ttest\t60\n' >"$T/m.tsv"
+for pre in "$T/fake71.so" "$SHIM:$T/fake71.so"; do
+  ovr=HSA_OVERRIDE_GFX_VERSION=10.3.0 # without the shim gfx1030 code loads only as gfx1030
+  [ "$pre" = "$T/fake71.so" ] || ovr=RDC_UNUSED=1
+  rc=0; env LD_PRELOAD="$SIM/librdnacompat-sim.so:$pre" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1031 \
+    HSA_ENABLE_SDMA=0 "$ovr" RDNACOMPAT_TABLES="$T/m.tsv" RDNACOMPAT_LOG=info \
+    timeout 120 "$T/modpot" "$co" "$WANT" >"$T/m.out" 2>"$T/m.err" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$T/m.err" "$T/m.out" >&2; fail "modpot ($pre): rc=$rc"; }
+  for api in potential potentialwf; do
+    if [ "$pre" = "$T/fake71.so" ]; then want="grid=0 block=0 err=0"; else want="grid=$((got * mps)) block=256 err=0"; fi
+    grep -q "^$api $want mps=$mps\$" "$T/m.out" || { cat "$T/m.err" >&2; fail "$api ($pre): $(cat "$T/m.out"), want $want"; }
+  done
+done
+[ "$(grep -c 'rule-occupancy: .*api=hipModuleOccupancyMaxPotentialBlockSize ' "$T/m.err")" -eq 1 ] ||
+  { cat "$T/m.err" >&2; fail "want one rule-occupancy line for the module query"; }
+
 # 4. RDNACOMPAT_MODE=off: the shim does nothing, the assert trips again.
 rc=0; env LD_PRELOAD="$SIM/librdnacompat-sim.so:$SHIM:$T/fake71.so" LD_LIBRARY_PATH="$SIM" RDNACOMPAT_SIM_GPUS=gfx1030 \
   RDNACOMPAT_MODE=off HSA_ENABLE_SDMA=0 timeout 120 "$T/fa_main" >"$T/o.out" 2>"$T/o.err" || rc=$?
