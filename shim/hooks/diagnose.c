@@ -104,10 +104,12 @@ static const char *hip_outcome(void)
 		{ "libamdhip64.so.7",
 		  "HIP 7 fails the kernel's launch (7.2.4 logs \"No compatible code objects\n"
 		  "rdnacompat:   found\" and then crashes with SIGSEGV instead of returning\n"
-		  "rdnacompat:   hipErrorInvalidDeviceFunction)" },
+		  "rdnacompat:   hipErrorInvalidDeviceFunction); hipModuleLoad* fail the load\n"
+		  "rdnacompat:   instead (hipErrorNoBinaryForGpu or hipErrorInvalidImage)" },
 		{ "libamdhip64.so.6",
 		  "HIP 6 returns hipErrorInvalidDeviceFunction (\"invalid device function\")\n"
-		  "rdnacompat:   at the kernel's launch" },
+		  "rdnacompat:   at the kernel's launch; hipModuleLoad* fail the load instead\n"
+		  "rdnacompat:   (hipErrorNoBinaryForGpu or hipErrorInvalidValue)" },
 		{ "libamdhip64.so.5", "HIP will report hipErrorNoBinaryForGpu" },
 	};
 	for (size_t i = 0; i < sizeof by_so / sizeof by_so[0]; i++) {
