@@ -13,7 +13,7 @@
 . "$(dirname "$0")/shim/common.sh"
 P=${RDC_SRCDIR:-$(pwd)}/tests/integration/progs
 build load_storm "$P/load_storm.hip" --offload-arch=gfx1030 -lpthread -ldl
-[ -s "$T/kern1030.co" ] || hipcc --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$T/kern1030.co" >/dev/null 2>&1 ||
+[ -s "$T/kern1030.co" ] || "$HIPCC" --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$T/kern1030.co" >/dev/null 2>&1 ||
   fail "hipcc --genco"
 D=$(cd "$T" && pwd)/disk46   # XDG_CACHE_HOME must be absolute
 rm -rf "$D" && mkdir -p "$D/cache"

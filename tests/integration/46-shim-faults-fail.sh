@@ -17,7 +17,7 @@
 . "$(dirname "$0")/shim/common.sh"
 P=${RDC_SRCDIR:-$(pwd)}/tests/integration/progs
 build load_storm_native "$P/load_storm.hip" --offload-arch=gfx1030 --offload-arch=gfx1031 -lpthread -ldl
-[ -s "$T/kern1030.co" ] || hipcc --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$T/kern1030.co" >/dev/null 2>&1 ||
+[ -s "$T/kern1030.co" ] || "$HIPCC" --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$T/kern1030.co" >/dev/null 2>&1 ||
   fail "hipcc --genco"
 D=$(cd "$T" && pwd)/failreal46
 rm -rf "$D" && mkdir -p "$D"
@@ -38,7 +38,7 @@ while read -r fn lib; do
   case $fn in __hipUnregisterFatBinary|__hipRegisterFunction) continue;; esac   # void: nothing to fail
   ret=1; [ "$lib" = HSA ] && ret=4096; [ "$fn" = __hipRegisterFatBinary ] && ret=0
   so=$D/fail-$fn.so
-  ${RDC_CC:-cc} -std=c11 -shared -fPIC -DRDC_FN="$fn" -DRDC_RET="$ret" "$P/load_failreal.c" -o "$so" ||
+  "$CC_TEST" -std=c11 -shared -fPIC -DRDC_FN="$fn" -DRDC_RET="$ret" "$P/load_failreal.c" -o "$so" ||
     fail "build load_failreal for $fn"
   run with gfx1031 "$SIM/librdnacompat-sim.so:$SHIM:$so"
   run without gfx1030 "$SIM/librdnacompat-sim.so:$so"

@@ -21,7 +21,7 @@ make -s -C "${RDC_SRCDIR:-.}" BUILD="$TB" CC=gcc SAN=-fsanitize=thread OPT="-O1 
 P=${RDC_SRCDIR:-$(pwd)}/tests/integration/progs
 build load_storm "$P/load_storm.hip" --offload-arch=gfx1030 -lpthread -ldl
 build libkern.so "$S/libkern.hip" --offload-arch=gfx1030 -shared -fPIC
-[ -s "$T/kern1030.co" ] || hipcc --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$T/kern1030.co" >/dev/null 2>&1 ||
+[ -s "$T/kern1030.co" ] || "$HIPCC" --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$T/kern1030.co" >/dev/null 2>&1 ||
   fail "hipcc --genco"
 secs=${RDC_LOAD_SECONDS:-5}
 rc=0
