@@ -95,6 +95,15 @@ grep -q '"kernel":"rocr-blit:copy-' "$trace" || fail "HSA_ENABLE_SDMA=0: no ROCR
 check_trace "$trace" 0 gfx1030
 echo "ok: HSA_ENABLE_SDMA=0 (blit-kernel copies)"
 
+# 3c. every copy and fill kind moves the right bytes (progs/sim_copies.hip:
+# small/large H2D/D2D/D2H, pinned, hipMemset, hipMemsetD32, hipMemcpy2D); D2D
+# copies and fills are ROCclr's blit kernels, whose effect is emulated in the
+# release's own argument layout (HIP 5.2's differs from 6.4/7.2's).
+copies=$(build_hip sim_copies gfx1030) || exit $?
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$copies" 2>&1) || fail "sim_copies: rc=$? $out"
+[ "$(echo "$out" | grep -c '^ok: ')" = 8 ] || fail "sim_copies: 8 ok lines expected: $out"
+echo "ok: copies and fills move the right bytes (8 checks)"
+
 # 4. two GPUs, mixed: the global override makes both usable (Debian's thunk
 # 5.2.3 has no per-node variable).  Without it HIP 5.2 aborts at start (all
 # devices need code); HIP >= 6.4 loads lazily and runs on device 0.

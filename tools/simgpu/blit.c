@@ -22,9 +22,8 @@
  *       pattern (pattern_size elements of alignment bytes) repeated over
  *       [buf, end_ptr).
  * The layouts are checked (sizes, alignment 1/2/4/8/16, end_ptr inside
- * the range) before anything is written; HIP 5.2's older layouts of the
- * same names are not recognised (its D2D copies and hipMemset kernels stay
- * without effect, as before).
+ * the range) before anything is written.  HIP 5.2's older layouts of the
+ * same names (below) are tried when the newer one does not fit.
  */
 #include <hsa.h>
 #include <string.h>
@@ -84,19 +83,67 @@ static const char *rocclr_fill(const uint8_t *ka)
 	return "rocclr-blit:fillBufferAligned";
 }
 
+/* HIP 5.2's layouts (clr rocm-5.2 blitcl.cpp; device-libs amdblit.cl):
+ * copyBuffer(srcI, dstI, ulong srcOrigin, ulong dstOrigin, ulong size,
+ * uint remain): remain 8 means size bytes; otherwise size - 1 uints and
+ * remain (< 4) trailing bytes. */
+static const char *rocclr52_copy(const uint8_t *ka)
+{
+	uint64_t src = u64at(ka, 0) + u64at(ka, 16), dst = u64at(ka, 8) + u64at(ka, 24);
+	uint64_t size = u64at(ka, 32);
+	uint32_t rem = u32at(ka, 40);
+	if (!size || (rem != 8 && rem >= 4) || size > (1ull << 40))
+		return NULL;
+	uint64_t n = rem == 8 ? size : (size - 1) * 4 + rem;
+	if (!n || !copy(src, dst, n))
+		return NULL;
+	return "rocclr-blit:copyBuffer(5.2)";
+}
+
+/* fillBufferAligned(uchar*, ushort*, uint*, ulong*, pattern, uint
+ * patternSize, ulong offset, ulong size): the one non-null buffer pointer
+ * gives the element width; size repetitions of patternSize elements from
+ * element offset. */
+static const char *rocclr52_fill(const uint8_t *ka)
+{
+	uint64_t buf = 0, pat = u64at(ka, 32), off = u64at(ka, 48), size = u64at(ka, 56);
+	uint32_t n = u32at(ka, 40), w = 0, set = 0;
+	for (unsigned i = 0; i < 4; i++)
+		if (u64at(ka, 8 * i)) {
+			buf = u64at(ka, 8 * i);
+			w = 1u << i;
+			set++;
+		}
+	if (set != 1 || !n || n > 16 || !size || size > (1ull << 40) || off > (1ull << 40))
+		return NULL;
+	uint64_t unit = (uint64_t)n * w, len = size * unit;
+	const uint8_t *pp = rdc_sim_mem_ptr(pat, unit);
+	uint8_t *d = rdc_sim_mem_ptr(buf + off * w, len);
+	if (!pp || !d)
+		return NULL;
+	uint8_t pattern[128];
+	memcpy(pattern, pp, unit);
+	for (uint64_t i = 0; i < len; i += unit)
+		memcpy(d + i, pattern, unit);
+	return "rocclr-blit:fillBufferAligned(5.2)";
+}
+
 const char *rdc_sim_blit_emulate(const void *packet, const char *kernel, uint32_t *kernarg_size)
 {
 	hsa_kernel_dispatch_packet_t pk;
 	memcpy(&pk, packet, sizeof pk);
 	if (kernel[0] && pk.kernarg_address) {
-		const uint8_t *ka = rdc_sim_mem_ptr((uint64_t)(uintptr_t)pk.kernarg_address, 40);
+		const uint8_t *ka = rdc_sim_mem_ptr((uint64_t)(uintptr_t)pk.kernarg_address, 64);
 		if (!ka)
 			return NULL;
-		if (!strcmp(kernel, "__amd_rocclr_copyBuffer"))
-			return rocclr_copy(ka);
-		if (!strcmp(kernel, "__amd_rocclr_fillBufferAligned"))
-			return rocclr_fill(ka);
-		return NULL;
+		/* The 6.x/7.x layout first; HIP 5.2's fails its checks (its
+		 * aligned_size would be the high half of srcOrigin/dstOrigin). */
+		const char *r = NULL;
+		if (!strcmp(kernel, "__amd_rocclr_copyBuffer") && !(r = rocclr_copy(ka)))
+			r = rocclr52_copy(ka);
+		if (!strcmp(kernel, "__amd_rocclr_fillBufferAligned") && !(r = rocclr_fill(ka)))
+			r = rocclr52_fill(ka);
+		return r;
 	}
 	/* ROCR's kernels lie in no ELF code object. */
 	if (kernel[0] || !pk.kernel_object || !pk.kernarg_address)
