@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 6.4 7.2
+# 63-rules-llama-fallback.sh BUILD — Debian's llama-bench (ggml 0.27's HIP
+# backend) with flash attention on a simulated gfx1031 under the shim, its
+# flash-attention tile kernels routed to the embedded v5 fallback bundle.
+# The built-in fallback rows are for HIP >= 7.1 and ggml links HIP 6.4 in
+# both roots, so a user tables file repeats them for any runtime.  Checks:
+#   - the run completes (pp16 and tg4 rows);
+#   - every traced tile dispatch is a rdnacompat_fb_fattn_tile_* kernel,
+#     none is ggml's; the refusals name hidden_hostcall_buffer (the ggml tile
+#     instances whose metadata declares it; docs/FALLBACKS.md);
+#   - against an unrouted run (built-in tables: not armed on 6.4), dispatch
+#     for dispatch the same grid, workgroup and kernarg size (464), and the
+#     first dispatch's kernarg bytes 64..463 (every scalar and hidden
+#     argument) identical; bytes 0..63 are ggml's eight pointers, whose
+#     values two processes need not share.
+# Simulated card: kernels are retired, not executed; no output is compared.
+set -u
+BUILD=${1:?usage: $0 BUILD}
+rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
+fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
+skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
+here=$(cd "$(dirname "$0")" && pwd)
+SIM=$BUILD/sim/librdnacompat-sim.so
+SHIM=$BUILD/librdnacompat.so
+[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
+command -v llama-bench >/dev/null || skip "llama-bench (llama.cpp-tools) not installed"
+ggml=$(ls /usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so 2>/dev/null) || skip "libggml0-backend-hip not installed"
+python3 -c 'import gguf, numpy' 2>/dev/null || skip "python3-gguf not installed"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+python3 "$here/libs/llama_model.py" "$tmp/tiny.gguf" || fail "writing the tiny model"
+for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
+export XDG_CACHE_HOME=$tmp/cache HSA_ENABLE_SDMA=0
+{ echo '[kernels]'
+  grep -v '^#' "$here/../../tables/kernels.tsv" |
+    awk -F'\t' 'BEGIN { OFS = "\t" } $5 ~ /^fallback:/ { $4 = "*"; $8 = "63"; print }'; } >"$tmp/fb.tsv"
+[ "$(grep -c fallback: "$tmp/fb.tsv")" -ge 10 ] || fail "no fallback rows in tables/kernels.tsv"
+run() { # NAME ENV...
+  local name=$1; shift
+  env "$@" LD_PRELOAD="$SIM:$SHIM" RDNACOMPAT_SIM_GPUS=gfx1031 RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
+    RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
+    timeout 300 llama-bench -m "$tmp/tiny.gguf" -p 16 -n 4 -r 1 -fa 1 >"$tmp/$name.out" 2>&1 ||
+    { tail -5 "$tmp/$name.out" >&2; fail "$name: llama-bench rc=$?"; }
+  [ "$(grep -cE '^\| llama .*\| +1 \| +(pp16|tg4) \| +[0-9.]+ ± ' "$tmp/$name.out")" = 2 ] ||
+    fail "$name: no pp16/tg4 rows: $(tail -3 "$tmp/$name.out")"
+}
+run orig
+run routed RDNACOMPAT_TABLES="$tmp/fb.tsv"
+refused=$(grep -c 'rule-fallback-refused' "$tmp/routed.log")
+hostcall=$(grep -c 'rule-fallback-refused.*hidden_hostcall_buffer' "$tmp/routed.log")
+python3 - "$tmp/orig.trace" "$tmp/routed.trace" <<'PYEOF' || fail "traces"
+import json, sys
+def tiles(path, prefix):
+    return [d for d in (json.loads(l) for l in open(path)) if d["kernel"].startswith(prefix)]
+o = tiles(sys.argv[1], "_ZL15flash_attn_tile")
+r = tiles(sys.argv[2], "rdnacompat_fb_fattn_tile")
+assert o, "the unrouted run dispatched no flash_attn_tile"
+assert not tiles(sys.argv[2], "_ZL15flash_attn_tile"), "ggml's tile kernel dispatched despite the route"
+assert len(r) == len(o), (len(r), len(o))
+for a, b in zip(o, r):
+    assert (a["grid"], a["workgroup"], a["kernarg_size"]) == (b["grid"], b["workgroup"], b["kernarg_size"]) and \
+        a["kernarg_size"] == 464, (a["kernel"], a["grid"], b["grid"], a["kernarg_size"], b["kernarg_size"])
+x, y = bytes.fromhex(o[0]["kernarg"]), bytes.fromhex(r[0]["kernarg"])
+assert len(x) == len(y) == 464 and x[64:] == y[64:], [i for i in range(64, 464) if x[i] != y[i]]
+print("63: %d tile dispatches routed to %s; first kernarg bytes 64..463 identical" %
+      (len(r), sorted({d["kernel"] for d in r})))
+PYEOF
+echo "63-rules-llama-fallback [ROCm $rel]: ok ($refused tile instances refused, $hostcall of them for hidden_hostcall_buffer; simulated gfx1031)"
