@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 20-sim-events.sh BUILD — Debian's real thunk 5.2.3 on the simulated KFD: event wake-ups against KFD's
 # semantics (progs/sim_events.c, threads asleep in hsaKmtWaitOnEvent): a set
 # goes to every thread asleep on the event, not to a wait that starts after
@@ -9,6 +10,7 @@
 # lost wake-up fails in seconds.  Then the same under valgrind memcheck.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
+[ -z "${RDC_ROOT:-}" ] || skip "ROCm ${RDC_ROCM:-} links its thunk into libhsa-runtime64 (no libhsakmt.so to drive); its events run under HIP in 20-sim-hip"
 [ -f /usr/include/hsakmt.h ] || skip "libhsakmt-dev (hsakmt.h) not installed"
 lib="$SIM"
 src="$(dirname "$0")/progs/sim_events.c"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
 # 20-sim-valgrind.sh BUILD — valgrind memcheck on the simulator:
 #   rocminfo on two simulated GPUs (ROCR calls hsa_shut_down, so every queue,
 #   event and allocation of the simulator is torn down): no errors, and no
@@ -13,6 +14,7 @@
 #   findings inside ROCR/HIP.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
+[ -z "${RDC_ROOT:-}" ] || skip "no valgrind in the Debian root ${RDC_ROOT:-}"
 command -v valgrind >/dev/null || skip "valgrind not installed"
 supp="$(dirname "$0")/progs/sim_valgrind.supp"
 vg=(valgrind --error-exitcode=99 --num-callers=40 --suppressions="$supp")
