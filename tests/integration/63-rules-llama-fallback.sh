@@ -16,32 +16,22 @@
 #     argument) identical; bytes 0..63 are ggml's eight pointers, whose
 #     values two processes need not share.
 # Simulated card: kernels are retired, not executed; no output is compared.
-set -u
 BUILD=${1:?usage: $0 BUILD}
-rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
-fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
-skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-SIM=$BUILD/sim/librdnacompat-sim.so
-SHIM=$BUILD/librdnacompat.so
-[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
+. "$(dirname "$0")/libs/libs_common.bash"   # fail/skip, SIM, SHIM, tmp, clean environment
 command -v llama-bench >/dev/null || skip "llama-bench (llama.cpp-tools) not installed"
-ggml=$(ls /usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so 2>/dev/null) || skip "libggml0-backend-hip not installed"
+[ -f /usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so ] || skip "libggml0-backend-hip not installed"
 python3 -c 'import gguf, numpy' 2>/dev/null || skip "python3-gguf not installed"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-python3 "$here/libs/llama_model.py" "$tmp/tiny.gguf" || fail "writing the tiny model"
-for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
-export XDG_CACHE_HOME=$tmp/cache HSA_ENABLE_SDMA=0
+python3 "$libs/llama_model.py" "$tmp/tiny.gguf" || fail "writing the tiny model"
 { echo '[kernels]'
-  grep -v '^#' "$here/../../tables/kernels.tsv" |
+  grep -v '^#' "$libs/../../../tables/kernels.tsv" |
     awk -F'\t' 'BEGIN { OFS = "\t" } $5 ~ /^fallback:/ { $4 = "*"; $8 = "63"; print }'; } >"$tmp/fb.tsv"
 [ "$(grep -c fallback: "$tmp/fb.tsv")" -ge 10 ] || fail "no fallback rows in tables/kernels.tsv"
 run() { # NAME ENV...
-  local name=$1; shift
+  local name=$1 rc=0; shift
   env "$@" LD_PRELOAD="$SIM:$SHIM" RDNACOMPAT_SIM_GPUS=gfx1031 RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
     RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
-    timeout 300 llama-bench -m "$tmp/tiny.gguf" -p 16 -n 4 -r 1 -fa 1 >"$tmp/$name.out" 2>&1 ||
-    { tail -5 "$tmp/$name.out" >&2; fail "$name: llama-bench rc=$?"; }
+    timeout 300 llama-bench -m "$tmp/tiny.gguf" -p 16 -n 4 -r 1 -fa 1 >"$tmp/$name.out" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || { tail -5 "$tmp/$name.out" >&2; fail "$name: llama-bench rc=$rc"; }
   [ "$(grep -cE '^\| llama .*\| +1 \| +(pp16|tg4) \| +[0-9.]+ ± ' "$tmp/$name.out")" = 2 ] ||
     fail "$name: no pp16/tg4 rows: $(tail -3 "$tmp/$name.out")"
 }
