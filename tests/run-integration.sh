@@ -5,6 +5,8 @@
 #
 #   # releases: 5.2 6.4 7.2      (a header line in the first 20 lines;
 #                                 without one a test runs on 5.2 only)
+#   # releases: 5.2 — REASON     (after the versions, why the others are
+#                                 not run; printed once per test)
 #
 # 5.2 is Debian 12's ROCm on this host; 6.4 and 7.2 run the whole test inside
 # the Debian roots rocm-6.4 and rocm-7.2 (tests/roots/pins) through
@@ -33,11 +35,22 @@ declare -A pass fail skip
 for r in "${known[@]}"; do pass[$r]=0; fail[$r]=0; skip[$r]=0; done
 failed=(); bad=0
 
-# releases_of TEST: the releases its header declares (default 5.2).
+# releases_of TEST: the releases its header declares (default 5.2): the
+# leading words that look like versions (N.N); the rest of the line is the
+# reason the other releases are not run (releases_why).
+releases_line() {
+  head -n 20 "$1" | grep -m1 -E '^#[[:space:]]*releases:' | sed -E 's/^#[[:space:]]*releases:[[:space:]]*//'
+}
 releases_of() {
-  local line
-  line=$(head -n 20 "$1" | grep -m1 -E '^#[[:space:]]*releases:' | sed -E 's/^#[[:space:]]*releases:[[:space:]]*//')
-  echo "${line:-5.2}"
+  local w out=
+  for w in $(releases_line "$1"); do
+    [[ $w =~ ^[0-9]+\.[0-9]+$ ]] || break
+    out+="$w "
+  done
+  echo "${out:-5.2}"
+}
+releases_why() {
+  releases_line "$1" | sed -E 's/^([0-9]+\.[0-9]+[[:space:]]*)*//; s/^[^[:alnum:]]*//'
 }
 
 # root_skip REL: why release REL cannot run here (empty if it can).
@@ -49,6 +62,8 @@ root_skip() {
 
 for t in "${tests[@]}"; do
   [ -f "$t" ] || continue
+  why_not=$(releases_why "$t")
+  [ -z "$why_not" ] || echo "== $t: on $(releases_of "$t")only: $why_not"
   for rel in $(releases_of "$t"); do
     case " ${known[*]} " in *" $rel "*) ;; *)
       echo "== $t [$rel] FAIL: unknown release '$rel' in its releases: line (known: ${known[*]})"

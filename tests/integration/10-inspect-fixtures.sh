@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — inspect reads the fixture files only; no ROCm runtime runs (72-inspect-dirs reads the 6.4/7.2 libraries)
 # 10-inspect-fixtures.sh BUILD — `rdnacompat inspect` on the built fixtures:
 # verdicts, chosen entries, reasons and exit codes in --json and text, raw
 # bundles, raw code objects, a host object with .hip_fatbin, the clang-16

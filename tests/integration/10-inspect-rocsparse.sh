@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — its input is Debian 12's librocsparse0 5.2 (72-inspect-dirs reads the 6.4/7.2 libraries)
 # 10-inspect-rocsparse.sh BUILD — real data: Debian's librocsparse.so.0
 # (111 bundles, gfx803..gfx1030).  gfx1031: 111 mapped from gfx1030;
 # gfx1030: 111 native; gfx1101: 111 missing (RDNA2 code on an RDNA3 card),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — inspect's input checks; no ROCm runtime runs
 # 10-inspect-unreadable.sh BUILD — unreadable input makes `rdnacompat inspect`
 # exit 2 with a message naming the file and the byte offset (text and JSON),
 # never crash; other files given on the same command line are still reported.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — it drives the 6.4 and 7.2 roots itself, from the host
 # 20-sim-roots.sh BUILD — the simulator, built on this host, runs Debian's
 # unmodified ROCm 6.4 and 7.2 (thunk linked into libhsa-runtime64) inside
 # the Debian roots of tests/roots (skipped where a root is not built):

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the tool's own file handling; no ROCm runtime runs
 # 30-tools-special-files.sh — every input the rdnacompat tool opens by a
 # name the user gives (inspect FILE, RDNACOMPAT_TABLES, explain --log,
 # explain --table, report --log) refuses a FIFO, socket, directory,

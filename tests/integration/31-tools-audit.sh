@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the tool's fixes of the audit; the release does not change them
 # 31-tools-audit.sh — the tool's answers to audit 2026-12-02 W2, W4, W6,
 # N9, M2, M3, N7: inspect decides opt-in edges as the shim does
 # (RDNACOMPAT_OPT_IN with the shim's spellings, --opt-in) and says how to

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — its library is Debian 12's librocsparse0 5.2 (20-sim-rocsparse runs the roots' rocSPARSE)
 # 41-shim-rocsparse.sh — Debian's librocsparse (111 bundles, gfx803..gfx1030,
 # no gfx1031) on a simulated gfx1031: a handle and saxpyi work under the
 # shim, all 111 bundles are mapped, the kernel runs from gfx1031 code, and the

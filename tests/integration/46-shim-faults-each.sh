@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — every real function missing in turn; 46-shim-faults and 46-shim-faults-fail cover the failure paths, 43-shim-exports each release's symbols
 # 46-shim-faults-each.sh — every entry of the real-function table missing in
 # turn (the seam: RDNACOMPAT_TEST_UNRESOLVED, shim/hooks/real.c), on the
 # simulated gfx1031, with the fat-binary program and, for the libc file

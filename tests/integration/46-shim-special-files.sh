@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the shim's log, tables and cache paths do not depend on the release
 # 46-shim-special-files.sh — nothing the shim opens by a user-given name can
 # block or redirect it, and its configuration fails safe (audit 2026-12-02
 # H1, H2, S1, M5, M6, W1, N6).  On the simulated gfx1031, for

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the roots have no valgrind
 # 47-shim-valgrind.sh — the shim under memcheck with the real HIP 5.2 + ROCR
 # on the simulator: a static fat binary mapped, modules loaded and unloaded
 # from two threads, a direct ROCR load, spoof with file redirection.  No

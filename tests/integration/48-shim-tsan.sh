@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the TSan-built shim against HIP 5.2; 48-shim-load runs the load on 6.4 and 7.2
 # 48-shim-tsan.sh — thread-safety evidence: the shim built with
 # -fsanitize=thread (its own build dir, BUILD/tsan) preloaded after the TSan
 # runtime into 16 threads loading, launching and unloading modules at once

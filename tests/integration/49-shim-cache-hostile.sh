@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the cache's file handling does not depend on the release; 49-shim-cache runs on 6.4 and 7.2
 # 49-shim-cache-hostile.sh — the decision cache (shim/hooks/dcache.c) against
 # files that are whole but wrong, or not files at all, on the simulated
 # gfx1031.  Audit 2026-12-02 C1: a record with a valid checksum whose fields

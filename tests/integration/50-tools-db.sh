@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the database tools read tables/reports only
 # 50-tools-db.sh BUILD — `rdnacompat db check` accepts the shipped reports
 # (schema 1 runs and schema 2 sourced reports) and rejects broken ones with
 # file:line; `db build` writes an SQLite database whose rows match the report

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the site is built from tables/reports only
 # 50-tools-html.sh BUILD — the compatibility site `rdnacompat db build`
 # writes, loaded in headless Chromium (no network):
 #   - index: one row per reported card, a column per ROCm minor version; each

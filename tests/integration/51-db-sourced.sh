@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the sourced reports are text; no ROCm runtime runs
 # 51-db-sourced.sh BUILD — schema 2 sourced reports (written from public
 # threads): the shipped set covers the targets and ROCm 5.x-7.x; `db check`
 # refuses a sourced report without a URL and other bad fields with

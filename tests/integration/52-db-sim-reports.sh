@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — it drives the 6.4 and 7.2 roots itself, from the host
 # 52-db-sim-reports.sh BUILD — tools/sim-reports.sh refreshes the shim's own
 # evidence on the simulated GPU: on this machine's ROCm (host release) it
 # writes valid "simulated: yes" reports for the RDNA2 cards ROCR 5.2.3 knows,

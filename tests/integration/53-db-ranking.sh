@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — the ranking reads made-up reports only
 # 53-db-ranking.sh BUILD — which sourced reports `cards` and `doctor` show
 # for a card (tools/rdnacompat/db_lookup.c): only sourced reports of the
 # card's target; the same ROCm major.minor first, then the same major, then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — its stand-in HIP 7.1 (fake71.so) is built with the host's gcc and read with llvm-nm-15, which the roots lack; 61-rules-deny and 63-rules-llama-fallback run the rules on 6.4 and 7.2
 # 60-rules-occupancy.sh — the built-in `occupancy` row of tables/kernels.tsv
 # (ggml flash attention on RDNA2 with HIP >= 7.1) on a simulated gfx1031
 # running gfx1030 code.  A stand-in libggml-hip.so holds a kernel with ggml's

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — it compares code objects (the embedded fallback bundle and ggml's kernels); no ROCm runtime runs
 # 62-fallback-abi.sh BUILD — the fallback bundle embedded in librdnacompat.so
 # (shim/fallback, docs/FALLBACKS.md) declares ggml's argument layouts exactly:
 #   - rdc_fallback_bundle in the shim is byte for byte BUILD/gen/fallback.bundle

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — HIP 6.4 and 7.2 fill pointer-valued hidden arguments per process, so its byte-for-byte kernarg comparison holds on 5.2 only; 63-rules-llama-fallback routes on 6.4 and 7.2
 # 62-rules-fallback.sh — the built-in `fallback` row for ggml's
 # flash_attn_tile<256,256,...> (fallback:rdnacompat_fb_fattn_tile_dv256) on
 # a simulated gfx1031 running gfx1030 code, HIP 5.2 answering as 7.1 through

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# releases: 5.2 — it checks our retargeted objects against comgr 5.2.3's reader (the roots' comgr reads them in every 6.4/7.2 shim test)
 # codeobj_comgr.sh BUILD — does the real comgr (Debian libamd-comgr2 5.2.3,
 # what CLR reads code objects with) accept our retargeted code objects?
 # Same-length (gfx1030 -> gfx1031, gfx1031 -> gfx1032: in-place) and different-length
