@@ -13,7 +13,7 @@
 # says why it is not.  Found: an allocation failing in
 # __hipRegisterFatBinary or in the decision passed the fat binary through
 # without a word (HIP then aborted as without the shim).
-# releases: 5.2
+# releases: 5.2 — the allocation injector (progs/load_failmalloc.c) counts the shim's own allocations under HIP 5.2; the release does not change the shim's paths it fails
 . "$(dirname "$0")/shim/common.sh"
 P=${RDC_SRCDIR:-$(pwd)}/tests/integration/progs
 build load_storm "$P/load_storm.hip" --offload-arch=gfx1030 -lpthread -ldl

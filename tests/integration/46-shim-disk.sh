@@ -9,7 +9,7 @@
 # a cache directory on a full 16 KiB tmpfs gives "cache: writing ... failed:
 # No space left on device" (debug) and leaves no partial file behind.  The
 # tmpfs part skips (77) where mount is not allowed.
-# releases: 5.2
+# releases: 5.2 — a full disk for the shim's log and cache; the release does not change how the shim writes them
 . "$(dirname "$0")/shim/common.sh"
 P=${RDC_SRCDIR:-$(pwd)}/tests/integration/progs
 build load_storm "$P/load_storm.hip" --offload-arch=gfx1030 -lpthread -ldl

@@ -13,7 +13,7 @@
 # on the card the code is for (a simulated gfx1030: without the shim a
 # gfx1031 cannot run the gfx1030 module at all; HIP 5.2 aborts).
 # The libc file functions are left to 46-shim-faults-each.sh.
-# releases: 5.2
+# releases: 5.2 — each real function failing in turn against HIP 5.2's calls; 46-shim-faults and 43-shim-exports cover 6.4 and 7.2
 . "$(dirname "$0")/shim/common.sh"
 P=${RDC_SRCDIR:-$(pwd)}/tests/integration/progs
 build load_storm_native "$P/load_storm.hip" --offload-arch=gfx1030 --offload-arch=gfx1031 -lpthread -ldl

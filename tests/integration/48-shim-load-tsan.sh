@@ -8,7 +8,7 @@
 # the shim's own code (shim/tsan_ours.py; HIP, ROCR and the simulator are
 # not instrumented and their reports are counted, not judged).  Skips (77)
 # when TSan cannot run here.
-# releases: 5.2
+# releases: 5.2 — the TSan-built shim runs under HIP 5.2; 48-shim-load runs the load on 6.4 and 7.2
 . "$(dirname "$0")/shim/common.sh"
 TSAN_RT=$(gcc -print-file-name=libtsan.so.2)
 [ -f "$TSAN_RT" ] || skip "no libtsan.so.2 (gcc's TSan runtime)"
