@@ -123,12 +123,19 @@ done
 # hip_of FILE: sets hiplib, hippkg, hipver and ver for the HIP runtime FILE
 # links (ggml's HIP backend links HIP 6.4 even in the 7.2 root, so each
 # workload's report names the runtime that workload really ran on).
+# Asked once per file (three processes in the root each time), then kept.
+declare -A hip_known=()
 hip_of() {
+  if [ -n "${hip_known[$1]:-}" ]; then
+    IFS='|' read -r hiplib hippkg hipver ver <<<"${hip_known[$1]}"
+    return
+  fi
   hiplib=$(on_rel sh -c "ldd '$1' | awk '/libamdhip64/ {print \$3; exit}'")
   hippkg=$(on_rel sh -c "dpkg -S \"\$(readlink -f '$hiplib')\" 2>/dev/null | cut -d: -f1 | head -1")
   hipver=$(on_rel dpkg-query -W -f '${Version}' "$hippkg" 2>/dev/null || true)
   ver=$(echo "$hipver" | sed 's/^[0-9]*://; s/[-+~].*//')
   [ -n "$ver" ] || { echo "sim-reports: cannot tell the HIP runtime version of $1 ($hiplib)" >&2; exit 1; }
+  hip_known[$1]="$hiplib|$hippkg|$hipver|$ver"
 }
 prog=$(ls "$T"/vadd-gfx* 2>/dev/null | head -1)
 [ -n "$prog" ] || { echo "sim-reports: vadd did not build for any target on $rel" >&2; exit 1; }

@@ -54,6 +54,21 @@ static bool copy(uint64_t src, uint64_t dst, uint64_t n)
 	return true;
 }
 
+/* Fill len bytes at simulated address dst with the unit-byte pattern at
+ * pat (unit <= 1024), repeated; false when either range is not mapped. */
+static bool fill_repeat(uint64_t pat, uint64_t unit, uint64_t dst, uint64_t len)
+{
+	const uint8_t *pp = rdc_sim_mem_ptr(pat, unit);
+	uint8_t *d = rdc_sim_mem_ptr(dst, len);
+	if (!pp || !d || unit > 1024)
+		return false;
+	uint8_t pattern[1024];
+	memcpy(pattern, pp, unit);
+	for (uint64_t i = 0; i < len; i += unit)
+		memcpy(d + i, pattern, unit);
+	return true;
+}
+
 static const char *rocclr_copy(const uint8_t *ka)
 {
 	uint64_t src = u64at(ka, 0), dst = u64at(ka, 8), size = u64at(ka, 16), end = u64at(ka, 32);
@@ -72,14 +87,8 @@ static const char *rocclr_fill(const uint8_t *ka)
 		return NULL;
 	uint64_t unit = (uint64_t)n * al, len = end - buf;
 	len = (len + unit - 1) / unit * unit;
-	const uint8_t *pp = rdc_sim_mem_ptr(pat, unit);
-	uint8_t *d = rdc_sim_mem_ptr(buf, len);
-	if (!pp || !d)
+	if (!fill_repeat(pat, unit, buf, len))
 		return NULL;
-	uint8_t pattern[1024];
-	memcpy(pattern, pp, unit);
-	for (uint64_t i = 0; i < len; i += unit)
-		memcpy(d + i, pattern, unit);
 	return "rocclr-blit:fillBufferAligned";
 }
 
@@ -117,14 +126,8 @@ static const char *rocclr52_fill(const uint8_t *ka)
 	if (set != 1 || !n || n > 16 || !size || size > (1ull << 40) || off > (1ull << 40))
 		return NULL;
 	uint64_t unit = (uint64_t)n * w, len = size * unit;
-	const uint8_t *pp = rdc_sim_mem_ptr(pat, unit);
-	uint8_t *d = rdc_sim_mem_ptr(buf + off * w, len);
-	if (!pp || !d)
+	if (!fill_repeat(pat, unit, buf + off * w, len))
 		return NULL;
-	uint8_t pattern[128];
-	memcpy(pattern, pp, unit);
-	for (uint64_t i = 0; i < len; i += unit)
-		memcpy(d + i, pattern, unit);
 	return "rocclr-blit:fillBufferAligned(5.2)";
 }
 
