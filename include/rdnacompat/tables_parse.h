@@ -58,6 +58,14 @@ void rdc_tables_build_free(struct rdc_tables_build *b);
 int rdc_tables_build_add(struct rdc_tables_build *b, const struct rdc_tables *src,
 			 const char *label, struct rdc_diag *d);
 
+/* A deep copy of `src` into `dst` (initialised here), for a build whose rows
+ * all came from rdc_tables_build_add (no strings of its own): the fuzzer
+ * builds the compiled-in rows once and copies them per input instead of
+ * re-adding them row by row.  RDC_E_UNSUPPORTED for a build that parsed
+ * text.  On error `dst` is left empty. */
+int rdc_tables_build_copy(struct rdc_tables_build *dst, const struct rdc_tables_build *src,
+			  struct rdc_diag *d);
+
 /* One table file: optional comments/blank lines, then the header line
  * (required, must equal rdc_table_columns(kind)), then rows. */
 int rdc_tables_parse_tsv(struct rdc_tables_build *b, enum rdc_table_kind kind, const char *text,

@@ -222,6 +222,38 @@ int rdc_tables_build_add(struct rdc_tables_build *b, const struct rdc_tables *sr
 	return rc;
 }
 
+int rdc_tables_build_copy(struct rdc_tables_build *dst, const struct rdc_tables_build *src,
+			  struct rdc_diag *d)
+{
+	if (!dst || !src)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "tables: NULL argument");
+	rdc_tables_build_init(dst);
+	if (src->pool)
+		return rdc_diag_set(d, RDC_E_UNSUPPORTED, RDC_NO_OFFSET,
+				    "tables: a build holding parsed strings cannot be copied");
+	for (int k = 0; k < RDC_TAB_N; k++) {
+		size_t n = *count_of((struct rdc_tables_build *)src, (enum rdc_table_kind)k);
+		if (!n)
+			continue;
+		size_t es = elem_size((enum rdc_table_kind)k);
+		void *arr = malloc(n * es);
+		struct rdc_row_origin *org = malloc(n * sizeof *org);
+		if (!arr || !org) {
+			free(arr);
+			free(org);
+			rdc_tables_build_free(dst);
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "tables: out of memory");
+		}
+		memcpy(arr, *array_of((struct rdc_tables_build *)src, (enum rdc_table_kind)k), n * es);
+		memcpy(org, src->origin[k], n * sizeof *org);
+		*array_of(dst, (enum rdc_table_kind)k) = arr;
+		*count_of(dst, (enum rdc_table_kind)k) = n;
+		dst->origin[k] = org;
+		dst->cap[k] = n;
+	}
+	return 0;
+}
+
 /* ---- field parsers ------------------------------------------------------ */
 
 struct ctx {

@@ -563,6 +563,41 @@ static void test_override_mutations(void **state)
 	assert_true(ok > 0);
 }
 
+/* rdc_tables_build_copy (the fuzzer's per-input base): the copy holds the
+ * same rows and origins, an override parsed over it gives what it gives over
+ * the original, and a build holding parsed strings is refused. */
+static void test_build_copy(void **state)
+{
+	(void)state;
+	struct rdc_tables_build a, c;
+	rdc_tables_build_init(&a);
+	assert_int_equal(rdc_tables_build_add(&a, B(), "<built-in>", NULL), 0);
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_tables_build_copy(&c, &a, &d), 0);
+	assert_int_equal(c.t.n_isa, a.t.n_isa);
+	assert_int_equal(c.t.n_edges, a.t.n_edges);
+	assert_int_equal(c.t.n_cards, a.t.n_cards);
+	assert_int_equal(c.t.n_rules, a.t.n_rules);
+	assert_true(c.t.isa != a.t.isa);
+	assert_memory_equal(c.t.isa, a.t.isa, a.t.n_isa * sizeof *a.t.isa);
+	assert_memory_equal(c.t.cards, a.t.cards, a.t.n_cards * sizeof *a.t.cards);
+	assert_memory_equal(c.origin[RDC_TAB_COMPAT], a.origin[RDC_TAB_COMPAT],
+			    a.t.n_edges * sizeof *a.origin[RDC_TAB_COMPAT]);
+	const char ov[] = "[compat]\ngfx1031\tgfx1032\t9\tvgpr-fit+opt-in\tsrc\n";
+	assert_int_equal(rdc_tables_parse_sections(&a, ov, sizeof ov - 1, "o", &d), 0);
+	assert_int_equal(rdc_tables_parse_sections(&c, ov, sizeof ov - 1, "o", &d), 0);
+	assert_int_equal(c.t.n_edges, a.t.n_edges);
+	assert_int_equal(rdc_tables_validate(&c, &d), 0);
+	/* `a` and `c` now own parsed strings: neither can be copied */
+	struct rdc_tables_build x;
+	assert_int_equal(rdc_tables_build_copy(&x, &c, &d), RDC_E_UNSUPPORTED);
+	assert_true(strstr(d.msg, "cannot be copied") != NULL);
+	assert_int_equal(x.t.n_isa, 0);
+	rdc_tables_build_free(&a);
+	rdc_tables_build_free(&c);
+}
+
 /* ---- tablegen uses the same parser ------------------------------------------ */
 
 static int run_tablegen(const char *dir, const char *out, char *err, size_t errn)
@@ -673,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_override_bad_rows),
 		cmocka_unit_test(test_parser_nul_and_long_lines),
 		cmocka_unit_test(test_override_mutations),
+		cmocka_unit_test(test_build_copy),
 		cmocka_unit_test(test_tablegen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
