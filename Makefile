@@ -148,7 +148,7 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(CORE_LIB) $(wildcard tests/unit/*.h
 # Unit tests of the shim's helpers (tests/unit/test_shim_*.c) also link the
 # hook objects that define no hook and need no real function: configuration,
 # logger, bundle rebuild, image extents.  (The more specific pattern wins.)
-SHIM_UNIT_OBJ := $(addprefix $(BUILD)/obj/shim/hooks/,config.o log.o remap.o remap_header.o image.o segment.o sys.o)
+SHIM_UNIT_OBJ := $(addprefix $(BUILD)/obj/shim/hooks/,config.o log.o remap.o remap_arena.o remap_header.o image.o segment.o sys.o)
 $(BUILD)/tests/test_shim_%: tests/unit/test_shim_%.c $(CORE_LIB) $(SHIM_UNIT_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Ishim/hooks $< $(SHIM_UNIT_OBJ) $(CORE_LIB) $(CORE_LIBS) -lcmocka -o $@
@@ -210,7 +210,7 @@ $(BUILD)/fuzz/fuzz_codeobj: $(FUZZ_CO_SRC) $(wildcard include/rdnacompat/*.h shi
 # make check (~3 min in all).
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fvisibility=hidden -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -I/usr/include/hsa -Ishim/hooks
-FUZZ_LIB_SRC := $(CORE_SRC) $(GEN_C) $(addprefix shim/hooks/,config.c log.c remap.c remap_header.c image.c segment.c \
+FUZZ_LIB_SRC := $(CORE_SRC) $(GEN_C) $(addprefix shim/hooks/,config.c log.c remap.c remap_arena.c remap_header.c image.c segment.c \
 	sys.c dcache_file.c)
 FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(patsubst $(BUILD)/%,%,$(FUZZ_LIB_SRC)))
 $(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c

@@ -263,14 +263,6 @@ out:
 	return why;
 }
 
-struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path)
-{
-	struct stat st;
-	if (!name || !path || sys_stat(path, &st) != 0)
-		return NULL;
-	return rdc_dcache_lib_st(name, &st);
-}
-
 struct rdc_dc_lib *rdc_dcache_lib_st(const char *name, const struct stat *stp)
 {
 	if (!name || !stp || !S_ISREG(stp->st_mode))

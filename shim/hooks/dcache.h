@@ -42,12 +42,9 @@ struct rdc_dc_hit {
 };
 
 /* The cache of library `name` (the file's name for the cache file) whose
- * bytes are file `path`; NULL when the cache is off or the file cannot be
- * identified.  Loaded once per process. */
-struct rdc_dc_lib *rdc_dcache_lib(const char *name, const char *path);
-/* The same for a file already identified by fstat (st: its identity, so
- * the decision and the key come from one open file); NULL also when the
- * process already holds a cache named `name` for another file. */
+ * file fstat identified as `st` (so the decision and the key come from one
+ * open file); NULL when the cache is off, or when the process already holds
+ * a cache named `name` for another file.  Loaded once per process. */
 struct rdc_dc_lib *rdc_dcache_lib_st(const char *name, const struct stat *st);
 /* 0 and *hit filled (free with rdc_dcache_hit_free) when cached; else
  * RDC_E_NOTFOUND. */
@@ -64,19 +61,20 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 extern pthread_mutex_t rdc_dcache_lock;
 /* Write every library cache that gained decisions (at exit). */
 void rdc_dcache_flush(void);
-/* rdc_decide_bundle for a bundle whose bytes are file `path` at
- * `file_offset` (NULL path: no cache), using and filling the cache. */
-int rdc_decide_bundle_at(const struct rdc_bundle *b, const char *lib, long index,
-			 const char *source, const char *path, uint64_t file_offset,
-			 struct rdc_add *add, size_t *n_add);
-/* The same with the cache `cache_name` of the file whose fstat is `st`,
- * the decision stored under `key` (st NULL: no cache).  hipModuleLoad: the
- * code-object file itself, key 0; hipModuleLoadData*: the loading library
- * (rocBLAS reads its Tensile objects and hands HIP the bytes), key a digest
- * of the image's bytes and size. */
+/* rdc_decide_bundle using and filling the cache `cache_name` of the file
+ * whose fstat is `st`, the decision stored under `key` (st NULL: no cache).
+ * __hipRegisterFatBinary: the library, key the bundle's file offset;
+ * hipModuleLoad: the code-object file itself, key 0; hipModuleLoadData*:
+ * the loading library (rocBLAS reads its Tensile objects and hands HIP the
+ * bytes), key a digest of the image's bytes and size. */
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
 			 const char *source, const char *cache_name, const struct stat *st,
 			 uint64_t key, struct rdc_add *add, size_t *n_add);
+/* Would rdc_decide_bundle_st answer every device from the cache (nothing
+ * read but `b`'s entry table)?  Then the caller need not make the entries'
+ * bytes readable for the policy. */
+bool rdc_decide_cached(const struct rdc_bundle *b, const char *cache_name, const struct stat *st,
+		       uint64_t key);
 /* The digest of a set of tables (decision-relevant rows). */
 uint64_t rdc_tables_digest(const struct rdc_tables *t);
 

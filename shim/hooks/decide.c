@@ -263,18 +263,54 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 	return 0;
 }
 
+bool rdc_decide_cached(const struct rdc_bundle *b, const char *cache_name, const struct stat *st,
+		       uint64_t key)
+{
+	struct rdc_dc_lib *L = st && cache_name ? rdc_dcache_lib_st(cache_name, st) : NULL;
+	if (!L)
+		return false;
+	bool all = true;
+	struct rdc_target seen[RDC_MAX_DEVICES];
+	size_t ns = 0;
+	for (size_t i = 0; all && i < rdc_devices_count(); i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		if (!dev || dev->mode == RDC_MODE_OFF)
+			continue;
+		size_t j;
+		for (j = 0; j < ns && memcmp(&seen[j], &dev->target, sizeof dev->target); j++)
+			;
+		if (j < ns || ns == RDC_MAX_DEVICES)
+			continue;
+		seen[ns++] = dev->target;
+		struct rdc_dc_hit hit;
+		all = rdc_dcache_get(L, key, &dev->target, &hit) == 0 && hit_fits(&hit, b);
+		rdc_dcache_hit_free(&hit);
+	}
+	return all;
+}
+
+bool rdc_originals_needed(const struct rdc_add *add, size_t n_add)
+{
+	size_t ndev = rdc_devices_count();
+	if (!ndev)
+		return true;
+	for (size_t i = 0; i < ndev; i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		if (!dev || dev->mode == RDC_MODE_OFF || dev->mode == RDC_MODE_AUDIT)
+			return true;
+		size_t k;
+		for (k = 0; k < n_add && strcmp(add[k].to.proc, dev->target.proc) != 0; k++)
+			;
+		if (k == n_add)
+			return true;
+	}
+	return false;
+}
+
 int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		      const char *source, struct rdc_add *add, size_t *n_add)
 {
 	return decide(b, lib, index, source, NULL, 0, add, n_add);
-}
-
-int rdc_decide_bundle_at(const struct rdc_bundle *b, const char *lib, long index,
-			 const char *source, const char *path, uint64_t file_offset,
-			 struct rdc_add *add, size_t *n_add)
-{
-	struct rdc_dc_lib *L = path ? rdc_dcache_lib(lib, path) : NULL;
-	return decide(b, lib, index, source, L, file_offset, add, n_add);
 }
 
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,

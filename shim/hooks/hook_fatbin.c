@@ -17,10 +17,12 @@
  * and log why.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dcache.h"
@@ -70,8 +72,26 @@ static void lib_name(const struct rdc_segment *seg, char *buf, size_t n)
 	snprintf(buf, n, "%s", seg->name);
 }
 
+/* The library's bytes at `off` equal `mem` (the first page of the bundle):
+ * what a file mapping of it would show is what was loaded (not a file
+ * replaced on disk since). */
+static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
+{
+	uint8_t buf[4096];
+	size_t n = extent < sizeof buf ? (size_t)extent : sizeof buf;
+	return pread(fd, buf, n, (off_t)off) == (ssize_t)n && memcmp(buf, mem, n) == 0;
+}
+
 /* Decide and rebuild for one bundle.  Fills e->region when the runtime must
- * get another bundle.  Called with the guard set and rdc_fatbin_lock held. */
+ * get another bundle.  Called with the guard set and rdc_fatbin_lock held.
+ *
+ * The entry table is read where the library is loaded (pages HIP reads
+ * anyway).  Only when some device's decision is not in the decision cache
+ * are the entries' bytes read for the policy, then from a private mapping
+ * of the file that is dropped afterwards, so the pages the runtime reads
+ * later are the only ones of the library made resident.  One descriptor of
+ * the library serves the check that its bytes are what was loaded, the
+ * cache's file identity and the file mappings of the rebuilt bundle. */
 static void process(struct fb_entry *e)
 {
 	struct rdc_segment seg;
@@ -90,24 +110,25 @@ static void process(struct fb_entry *e)
 			 e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
 		return;
 	}
-	/* Parse from a private mapping of the file, not the library's own
-	 * pages, so the pages the runtime reads later are the only ones. */
+	int fd = rdc_sys_open(seg.path, O_RDONLY);
+	struct stat st;
+	bool file_ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		       file_matches(fd, seg.file_offset, e->orig, extent);
+	if (fd >= 0 && !file_ok)
+		rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file bytes differ from memory; using memory",
+			 e->lib, e->index);
+	struct rdc_bundle b;
+	rc = rdc_bundle_parse(e->orig, extent, &b, &d);
 	void *mbase = NULL;
 	size_t mlen = 0;
-	const void *q = rdc_map_file_range(seg.path, seg.file_offset, extent, &mbase, &mlen);
-	const void *src = q;
-	bool file_ok = false;
-	if (q) {
-		uint64_t cmp = extent < 4096 ? extent : 4096;
-		file_ok = memcmp(q, e->orig, (size_t)cmp) == 0;
-		if (!file_ok)
-			rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file bytes differ from memory; using memory",
-				 e->lib, e->index);
+	if (rc == 0 && file_ok && !rdc_decide_cached(&b, e->lib, &st, seg.file_offset)) {
+		/* the policy reads the entries: from a private mapping */
+		const void *q = rdc_map_fd_range(fd, seg.file_offset, extent, &mbase, &mlen);
+		if (q) {
+			rdc_bundle_free(&b);
+			rc = rdc_bundle_parse(q, extent, &b, &d);
+		}
 	}
-	if (!file_ok)
-		src = e->orig;
-	struct rdc_bundle b;
-	rc = rdc_bundle_parse(src, extent, &b, &d);
 	if (rc != 0) {
 		rdc_logf(RDC_LOG_WARN, "%s bundle %ld: cannot parse (%s); passing through", e->lib,
 			 e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
@@ -116,19 +137,21 @@ static void process(struct fb_entry *e)
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	/* Decided once per library file + bundle offset + target (dcache.c). */
-	rdc_decide_bundle_at(&b, e->lib, e->index, "fatbin", file_ok ? seg.path : NULL,
-			     seg.file_offset, add, &n_add);
+	rdc_decide_bundle_st(&b, e->lib, e->index, "fatbin", file_ok ? e->lib : NULL,
+			     file_ok ? &st : NULL, seg.file_offset, add, &n_add);
 	if (n_add) {
 		/* A compressed bundle (CCOB) cannot be file-mapped: HIP gets an
 		 * uncompressed copy with the added entry (HIP 5.2 reads no CCOB). */
 		bool by_file = file_ok && !b.compressed;
+		bool originals = rdc_originals_needed(add, n_add);
 		if (by_file)
-			rc = rdc_remap_file(&b, seg.path, seg.file_offset, add, n_add, &e->region, &d);
+			rc = rdc_remap_file(&b, fd, seg.file_offset, add, n_add, originals, &e->region,
+					    &d);
 		if (!by_file || rc != 0) {
 			if (by_file)
 				rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file mapping failed (%s); copying",
 					 e->lib, e->index, d.msg);
-			rc = rdc_remap_copy(&b, add, n_add, &e->region, &d);
+			rc = rdc_remap_copy(&b, add, n_add, originals, &e->region, &d);
 		}
 		if (rc != 0) {
 			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: rebuilding failed (%s); passing the "
@@ -137,9 +160,11 @@ static void process(struct fb_entry *e)
 		} else {
 			struct rdc_kv kv[] = {
 				RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
-				RDC_KV_N("added", n_add), RDC_KV_N("bundle_bytes", e->region.bundle_size),
+				RDC_KV_N("added", n_add), RDC_KV_N("originals", originals ? b.n_entries : 0),
+				RDC_KV_N("bundle_bytes", e->region.bundle_size),
 				RDC_KV_N("private_bytes", e->region.private_bytes),
 				RDC_KV_S("how", e->region.file_mapped ? "file-mapping" : "copy"),
+				RDC_KV_S("header", e->region.hdr ? "arena" : "in front"),
 			};
 			rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
 		}
@@ -148,6 +173,8 @@ static void process(struct fb_entry *e)
 out:
 	if (mbase)
 		munmap(mbase, mlen);
+	if (fd >= 0)
+		close(fd);
 }
 
 RDC_HOOK void **__hipRegisterFatBinary(const void *data)

@@ -140,13 +140,15 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 		memcpy(e->add, add, n_add * sizeof add[0]);
 		e->n_add = n_add;
 	}
-	if (e->n_add && rdc_remap_copy(&b, e->add, e->n_add, &e->region, &d) != 0) {
+	bool originals = e->n_add && rdc_originals_needed(e->add, e->n_add);
+	if (e->n_add && rdc_remap_copy(&b, e->add, e->n_add, originals, &e->region, &d) != 0) {
 		rdc_logf(RDC_LOG_ERROR, "%s: %s: rebuilding failed (%s); passing the original through",
 			 source, what, d.msg);
 		rdc_region_free(&e->region);
 	} else if (e->n_add) {
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", e->n_add),
+			RDC_KV_N("originals", originals ? b.n_entries : 0),
 			RDC_KV_N("bundle_bytes", e->region.bundle_size),
 			RDC_KV_N("private_bytes", e->region.private_bytes), RDC_KV_S("how", "copy"),
 		};

@@ -4,15 +4,25 @@
  * every original entry plus one added entry per device target that needs a
  * retargeted code object.  Never writes the caller's memory.
  *
- * File-backed bundles (a library's .hip_fatbin) keep the memory goal: one
- * reserved region holds
- *     [new header, anonymous pages]
- *     [the original bundle bytes: MAP_PRIVATE mapping of the library file]
+ * File-backed bundles (a library's .hip_fatbin) keep the memory goal: the
+ * new header goes to the header arena (remap_arena.c: low in the address
+ * space, so HIP's maps scans stop there) or, when the arena cannot take
+ * it, leads the region; one reserved region holds
+ *     [new header, anonymous pages — only without the arena]
+ *     [the original bundle bytes: MAP_PRIVATE mapping of the library file,
+ *      only when some device still needs an original entry]
  *     [per added entry: another MAP_PRIVATE mapping of that code object's
  *      file range, with only the pages rdc_codeobj_retarget_patches touches
  *      made private]
  * so the added resident memory is the header plus the patched pages.  When
  * the retarget cannot be expressed as patches the added entry is a copy.
+ *
+ * When every device gets an added entry (one unsupported card: the common
+ * case) the original entries are left out: the runtime would never load
+ * them, and each mapping is a line HIP >= 6 reads through in /proc/self/maps
+ * for every fat binary it digests (amd::Os::FindFileNameFromAddress) — a
+ * bundle of header + one entry cut llama-bench's time to its first kernel
+ * under the shim by ~30 % (docs/PERF.md).
  * Images from hipModuleLoadData (rdc_remap_copy) are rebuilt into one heap
  * buffer that is freed with the module.
  */
@@ -44,18 +54,13 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 	return (v + a - 1) / a * a;
 }
 
-const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, void **map_base,
-			       size_t *map_len)
+const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base, size_t *map_len)
 {
 	size_t ps = page_size();
-	int fd = rdc_sys_open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
 	uint64_t start = off / ps * ps;
 	uint64_t delta = off - start;
 	size_t ml = (size_t)round_up(delta + len, ps);
 	void *m = mmap(NULL, ml, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
-	close(fd);
 	if (m == MAP_FAILED)
 		return NULL;
 	*map_base = m;
@@ -63,11 +68,23 @@ const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, voi
 	return (const uint8_t *)m + delta;
 }
 
+const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, void **map_base,
+			       size_t *map_len)
+{
+	int fd = rdc_sys_open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	const void *p = rdc_map_fd_range(fd, off, len, map_base, map_len);
+	close(fd);
+	return p;
+}
+
 void rdc_region_free(struct rdc_region *r)
 {
 	rdc_image_forget(r->bundle);
 	if (r->base)
 		munmap(r->base, r->len);
+	rdc_arena_release(r->hdr, r->hdr_len);
 	free(r->heap);
 	memset(r, 0, sizeof *r);
 }
@@ -82,17 +99,18 @@ struct add_plan {
 	uint64_t slot, slot_len, delta; /* placement in the region */
 };
 
-int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_offset,
-		   const struct rdc_add *add, size_t n_add, struct rdc_region *out,
+int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
+		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
 		   struct rdc_diag *d)
 {
 	size_t ps = page_size();
 	int rc = 0;
 	struct add_plan *plan = calloc(n_add ? n_add : 1, sizeof *plan);
 	struct rdc_hdr_entry *he = calloc(b->n_entries + n_add, sizeof *he);
-	int fd = -1;
 	void *base = MAP_FAILED;
 	size_t total = 0;
+	uint8_t *H = NULL;               /* the header in the arena (remap_arena.c) */
+	uint64_t hdr_len = 0;
 	memset(out, 0, sizeof *out);
 	if (!plan || !he) {
 		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory planning the rebuild");
@@ -135,9 +153,10 @@ int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_o
 	/* 2. Layout. */
 	uint64_t src_start = file_offset / ps * ps;
 	uint64_t src_delta = file_offset - src_start;
-	uint64_t src_len = round_up(src_delta + b->extent, ps);
+	uint64_t src_len = originals ? round_up(src_delta + b->extent, ps) : 0;
+	size_t n_orig = originals ? b->n_entries : 0;
 	size_t nh = 0;
-	for (size_t i = 0; i < b->n_entries; i++, nh++) {
+	for (size_t i = 0; i < n_orig; i++, nh++) {
 		he[nh].size = b->entries[i].size;
 		he[nh].id = b->entries[i].id;
 		he[nh].id_len = b->entries[i].id_len;
@@ -148,8 +167,10 @@ int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_o
 		he[nh].size = plan[k].copy ? plan[k].copy_len : plan[k].size;
 	}
 	uint64_t hdr = rdc_hdr_size(he, nh);
-	uint64_t hdr_len = round_up(hdr, ps);
-	uint64_t pos = hdr_len + src_len;
+	hdr_len = round_up(hdr, ps);
+	/* Slots relative to the end of the header pages, which lead the
+	 * region only when the header cannot go to the arena. */
+	uint64_t pos = src_len;
 	for (size_t k = 0; k < n_add; k++) {
 		struct add_plan *p = &plan[k];
 		p->slot = pos;
@@ -163,32 +184,41 @@ int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_o
 		}
 		pos += p->slot_len;
 	}
-	total = (size_t)pos;
-	for (size_t i = 0; i < b->n_entries; i++)
-		he[i].offset = hdr_len + src_delta + b->entries[i].offset;
-	for (size_t k = 0; k < n_add; k++)
-		he[b->n_entries + k].offset = plan[k].slot + plan[k].delta;
+	H = rdc_arena_take((size_t)hdr_len);
 
 	/* 3. Materialise. */
-	fd = rdc_sys_open(path, O_RDONLY);
-	if (fd < 0) {
-		rc = rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "open %s: %s", path, strerror(errno));
-		goto out;
+	uint64_t lead;
+	for (;;) {
+		lead = H ? 0 : hdr_len;
+		total = (size_t)(lead + pos);
+		base = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (base == MAP_FAILED)
+			goto io_err;
+		/* offsets are unsigned: the entries must lie above the header */
+		if (!H || (uintptr_t)base >= (uintptr_t)H + hdr_len)
+			break;
+		munmap(base, total);
+		base = MAP_FAILED;
+		rdc_arena_release(H, (size_t)hdr_len);
+		H = NULL;
 	}
-	base = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (base == MAP_FAILED)
-		goto io_err;
 	uint8_t *R = base;
-	if (mmap(R, hdr_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
-	    MAP_FAILED)
+	uint8_t *B = H ? H : R;          /* where the bundle starts */
+	uint64_t at = (uint64_t)(R - B) + lead;
+	for (size_t i = 0; i < n_orig; i++)
+		he[i].offset = at + src_delta + b->entries[i].offset;
+	for (size_t k = 0; k < n_add; k++)
+		he[n_orig + k].offset = at + plan[k].slot + plan[k].delta;
+	if (lead && mmap(R, lead, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+			 0) == MAP_FAILED)
 		goto io_err;
-	if (mmap(R + hdr_len, src_len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, (off_t)src_start) ==
-	    MAP_FAILED)
+	if (src_len && mmap(R + lead, src_len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd,
+			    (off_t)src_start) == MAP_FAILED)
 		goto io_err;
 	size_t private_bytes = hdr_len;
 	for (size_t k = 0; k < n_add; k++) {
 		struct add_plan *p = &plan[k];
-		uint8_t *slot = R + p->slot;
+		uint8_t *slot = R + lead + p->slot;
 		if (p->copy) {
 			if (mmap(slot, p->slot_len, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
@@ -219,28 +249,31 @@ int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_o
 		}
 		mprotect(slot, p->slot_len, PROT_READ);
 	}
-	rc = rdc_hdr_write(he, nh, R, hdr_len);
+	rc = rdc_hdr_write(he, nh, B, hdr_len);
 	if (rc) {
 		rdc_diag_set(d, rc, RDC_NO_OFFSET, "bundle header does not fit");
 		goto out;
 	}
-	mprotect(R, hdr_len, PROT_READ);
+	if (lead)
+		mprotect(R, lead, PROT_READ);
 	out->base = base;
 	out->len = total;
-	out->bundle = R;
-	out->bundle_size = total;
-	rdc_image_known(R, total);
+	out->hdr = H;
+	out->hdr_len = H ? (size_t)hdr_len : 0;
+	out->bundle = B;
+	out->bundle_size = (uint64_t)(R + total - B);
+	rdc_image_known(B, out->bundle_size);
 	out->private_bytes = private_bytes;
 	out->file_mapped = true;
 	base = MAP_FAILED;
+	H = NULL;
 	goto out;
 io_err:
-	rc = rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "mapping %s: %s", path, strerror(errno));
+	rc = rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "mapping the file: %s", strerror(errno));
 out:
 	if (base != MAP_FAILED)
 		munmap(base, total);
-	if (fd >= 0)
-		close(fd);
+	rdc_arena_release(H, (size_t)hdr_len);
 	for (size_t k = 0; plan && k < n_add; k++)
 		free(plan[k].copy);
 	free(plan);
@@ -249,9 +282,10 @@ out:
 }
 
 int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t n_add,
-		   struct rdc_region *out, struct rdc_diag *d)
+		   bool originals, struct rdc_region *out, struct rdc_diag *d)
 {
-	size_t n = b->n_entries + n_add;
+	size_t n_orig = originals ? b->n_entries : 0;
+	size_t n = n_orig + n_add;
 	struct rdc_bundle_input *in = calloc(n ? n : 1, sizeof *in);
 	char **ids = calloc(n ? n : 1, sizeof *ids);
 	uint8_t **copies = calloc(n_add ? n_add : 1, sizeof *copies);
@@ -261,7 +295,7 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < b->n_entries; i++) {
+	for (size_t i = 0; i < n_orig; i++) {
 		const struct rdc_bundle_entry *e = &b->entries[i];
 		ids[i] = strndup(e->id, e->id_len);
 		if (!ids[i]) {
@@ -276,7 +310,7 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 		rc = rdc_codeobj_retarget(e->data, e->size, &add[k].to, &copies[k], &len, d);
 		if (rc)
 			goto out;
-		in[b->n_entries + k] = (struct rdc_bundle_input){ add[k].id, copies[k], len };
+		in[n_orig + k] = (struct rdc_bundle_input){ add[k].id, copies[k], len };
 	}
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -289,7 +323,7 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 	rdc_image_known(buf, len);
 	out->private_bytes = len;
 out:
-	for (size_t i = 0; ids && i < b->n_entries; i++)
+	for (size_t i = 0; ids && i < n_orig; i++)
 		free(ids[i]);
 	for (size_t k = 0; copies && k < n_add; k++)
 		free(copies[k]);

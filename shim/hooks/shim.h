@@ -275,26 +275,43 @@ struct rdc_region {
 	uint64_t bundle_size;
 	size_t private_bytes;            /* bytes the shim made private (COW/copies) */
 	bool file_mapped;                /* memory goal path taken */
+	uint8_t *hdr;                    /* the header's pages in the arena, or NULL */
+	size_t hdr_len;
 };
 
-/* Rebuild `b` (parsed from a file-backed mapping at `src`, whose bytes are
- * file `path` at `file_offset`) with the added entries.  Original entries
- * are a MAP_PRIVATE mapping of the file; each added entry is its own
- * private file mapping with only the changed pages patched.  Never writes
- * the caller's memory. */
-int rdc_remap_file(const struct rdc_bundle *b, const char *path, uint64_t file_offset,
-		   const struct rdc_add *add, size_t n_add, struct rdc_region *out,
+/* The header arena (remap_arena.c): page-aligned room for `len` bytes of
+ * bundle header low in the address space, or NULL (no arena: the header
+ * stays in front of its entries); writable. */
+uint8_t *rdc_arena_take(size_t len);
+void rdc_arena_release(uint8_t *at, size_t len);
+bool rdc_arena_holds(const void *p);
+
+/* Rebuild `b` (whose bytes are those of the file open on `fd` at
+ * `file_offset`; the caller keeps the descriptor) with the added entries.  Original entries
+ * (kept only when `originals`: rdc_originals_needed) are a MAP_PRIVATE
+ * mapping of the file; each added entry is its own private file mapping
+ * with only the changed pages patched.  Never writes the caller's memory. */
+int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
+		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
 		   struct rdc_diag *d);
-/* Rebuild into one heap buffer (images from hipModuleLoadData). */
+/* Rebuild into one heap buffer (images from hipModuleLoadData); the
+ * original entries are copied too only when `originals`. */
 int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t n_add,
-		   struct rdc_region *out, struct rdc_diag *d);
+		   bool originals, struct rdc_region *out, struct rdc_diag *d);
 void rdc_region_free(struct rdc_region *r);
 /* Map `len` bytes of `path` at `off` read-only/private (segment copy of the
  * bundle for parsing).  Returns the address of byte `off` or NULL. */
 const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, void **map_base,
 			       size_t *map_len);
+/* The same from a descriptor the caller keeps. */
+const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base, size_t *map_len);
 
 /* ---- decisions (decide.c) ------------------------------------------------- */
+/* Does some device still need the bundle's original entries next to the
+ * `n_add` added ones: a device in off or audit mode, one with a native or
+ * generic entry, one whose target got no added entry?  false only when
+ * every device the shim knows loads an added entry. */
+bool rdc_originals_needed(const struct rdc_add *add, size_t n_add);
 /* Decide, for every distinct device target, what bundle `b` needs.  Logs
  * one line per device.  Fills `add` (capacity RDC_MAX_DEVICES) and
  * *n_add; records missing code for the diagnosis.  `what` is "lib" text;

@@ -51,21 +51,24 @@ static void one_device(const struct rdc_bundle *b, const char *proc, unsigned fl
 									    &a.n_patches, NULL) == 0;
 		if (!a.have_patches)
 			a.n_patches = 0;
-		struct rdc_region r;
-		memset(&r, 0, sizeof r);
-		if (rdc_remap_copy(b, &a, 1, &r, &d) == 0) {
-			struct rdc_bundle nb;
-			if (rdc_bundle_parse(r.bundle, r.bundle_size, &nb, &d) != 0)
-				abort();   /* the runtime would get a bundle it cannot read */
-			bool found = false;
-			for (size_t i = 0; i < nb.n_entries; i++)
-				found |= nb.entries[i].id_len == strlen(a.id) &&
-					 memcmp(nb.entries[i].id, a.id, nb.entries[i].id_len) == 0;
-			if (!found)
-				abort();
-			rdc_bundle_free(&nb);
+		/* both layouts: with the original entries and the added one alone */
+		for (int originals = 0; originals < 2; originals++) {
+			struct rdc_region r;
+			memset(&r, 0, sizeof r);
+			if (rdc_remap_copy(b, &a, 1, originals, &r, &d) == 0) {
+				struct rdc_bundle nb;
+				if (rdc_bundle_parse(r.bundle, r.bundle_size, &nb, &d) != 0)
+					abort();   /* the runtime would get a bundle it cannot read */
+				bool found = false;
+				for (size_t i = 0; i < nb.n_entries; i++)
+					found |= nb.entries[i].id_len == strlen(a.id) &&
+						 memcmp(nb.entries[i].id, a.id, nb.entries[i].id_len) == 0;
+				if (!found || nb.n_entries != (originals ? b->n_entries : 0) + 1)
+					abort();
+				rdc_bundle_free(&nb);
+			}
+			rdc_region_free(&r);
 		}
-		rdc_region_free(&r);
 	}
 	rdc_choice_free(&c);
 }

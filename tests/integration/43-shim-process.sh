@@ -18,7 +18,7 @@ build forker "$S/forker.cpp" -lpthread
 
 # Mixed machine.
 rm -f "$T/p.trace"
-rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1030,gfx1031 "$T/multi" \
+rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1030,gfx1031 "$T/multi" \
   >"$T/p.out" 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "mixed: rc=$rc"; }
 grep -qxE "device0 gfx1030 (hipSuccess|no error)" "$T/p.out" || fail "mixed: device 0: $(cat "$T/p.out")"
@@ -31,6 +31,9 @@ assert got == [(0, "gfx1030"), (1, "gfx1031")], got
 PYEOF
 grep -q "map: lib=$T/multi .*device=1 target=gfx1031 .*chosen=gfx1030" "$T/p.err" || fail "mixed: no map line for device 1"
 grep -q "map: .*device=0" "$T/p.err" && fail "mixed: device 0 (native) was mapped"
+# device 0 loads the original gfx1030 entry: the rebuilt bundle keeps them
+grep -qE "rebuilt: lib=$T/multi .*originals=[1-9]" "$T/p.err" ||
+  fail "mixed: the rebuilt bundle lost the original entries device 0 needs"
 
 # Two unsupported targets: two added entries, each device its own.
 rm -f "$T/p.trace"

@@ -258,12 +258,15 @@ static void test_extents(void **state)
 
 /* ---- rebuild -------------------------------------------------------------- */
 
-static void check_rebuilt(const struct rdc_region *r, const struct rdc_bundle *orig)
+/* `originals`: the rebuilt bundle holds the original entries, then the
+ * added gfx1031 one; else the added one alone. */
+static void check_rebuilt(const struct rdc_region *r, const struct rdc_bundle *orig, bool originals)
 {
 	struct rdc_bundle nb;
+	size_t n_orig = originals ? orig->n_entries : 0;
 	assert_int_equal(rdc_bundle_parse(r->bundle, r->bundle_size, &nb, NULL), 0);
-	assert_int_equal(nb.n_entries, orig->n_entries + 1);
-	for (size_t i = 0; i < orig->n_entries; i++) {
+	assert_int_equal(nb.n_entries, n_orig + 1);
+	for (size_t i = 0; i < n_orig; i++) {
 		assert_int_equal(nb.entries[i].size, orig->entries[i].size);
 		assert_memory_equal(nb.entries[i].id, orig->entries[i].id, orig->entries[i].id_len);
 		if (orig->entries[i].size)
@@ -271,7 +274,7 @@ static void check_rebuilt(const struct rdc_region *r, const struct rdc_bundle *o
 	}
 	static const char id[] = "hipv4-amdgcn-amd-amdhsa--gfx1031";
 	long k = rdc_bundle_find(&nb, id, sizeof id - 1);
-	assert_int_equal(k, (long)orig->n_entries);
+	assert_int_equal(k, (long)n_orig);
 	struct rdc_codeobj co;
 	assert_int_equal(rdc_codeobj_parse(nb.entries[k].data, nb.entries[k].size, RDC_CO_METADATA, &co,
 					   NULL), 0);
@@ -309,24 +312,57 @@ static void test_remap_file_and_copy(void **state)
 
 	struct rdc_region r;
 	struct rdc_diag d = { 0 };
-	assert_int_equal(rdc_remap_file(&b, path, 0, &add, 1, &r, &d), 0);
-	assert_true(r.file_mapped);
-	check_rebuilt(&r, &b);
-	/* header page + the e_flags/metadata pages: far below a copy */
-	assert_true(r.private_bytes <= 4 * 4096);
-	assert_true(r.private_bytes < r.bundle_size);
-	rdc_region_free(&r);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	uint64_t file_size[2] = { 0, 0 }, copy_size[2] = { 0, 0 };
+	for (int originals = 1; originals >= 0; originals--) {
+		assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, originals, &r, &d), 0);
+		assert_true(r.file_mapped);
+		check_rebuilt(&r, &b, originals);
+		/* header page + the e_flags/metadata pages: far below a copy */
+		assert_true(r.private_bytes <= 4 * 4096);
+		assert_true(r.private_bytes < r.bundle_size);
+		file_size[originals] = r.len;
+		/* the header went to the arena, below its entries */
+		assert_non_null(r.hdr);
+		assert_ptr_equal(r.bundle, r.hdr);
+		assert_true(rdc_arena_holds(r.bundle));
+		assert_true((uintptr_t)r.base > (uintptr_t)r.hdr);
+		uint8_t *hdr_was = r.hdr;
+		rdc_region_free(&r);
+		/* released pages are taken again */
+		uint8_t *again = rdc_arena_take(4096);
+		assert_ptr_equal(again, hdr_was);
+		rdc_arena_release(again, 4096);
 
-	assert_int_equal(rdc_remap_copy(&b, &add, 1, &r, &d), 0);
-	assert_false(r.file_mapped);
-	check_rebuilt(&r, &b);
+		assert_int_equal(rdc_remap_copy(&b, &add, 1, originals, &r, &d), 0);
+		assert_false(r.file_mapped);
+		check_rebuilt(&r, &b, originals);
+		copy_size[originals] = r.bundle_size;
+		rdc_region_free(&r);
+	}
+	/* without the originals: smaller in both layouts */
+	assert_true(file_size[0] < file_size[1]);
+	assert_true(copy_size[0] < copy_size[1]);
+
+	/* A full arena: the header leads the region, as without one. */
+	uint8_t *all = rdc_arena_take((size_t)4096 * 4096);
+	assert_non_null(all);
+	assert_null(rdc_arena_take(4096));
+	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, &d), 0);
+	assert_null(r.hdr);
+	assert_ptr_equal(r.bundle, r.base);
+	check_rebuilt(&r, &b, false);
 	rdc_region_free(&r);
+	rdc_arena_release(all, (size_t)4096 * 4096);
+	assert_non_null(rdc_arena_take(4096));
 
 	/* The input file is unchanged. */
 	size_t n2 = 0;
 	uint8_t *after = slurp(path, &n2);
 	assert_int_equal(n2, n);
 	assert_memory_equal(after, before, n);
+	close(fd);
 	rdc_bundle_free(&b);
 	munmap(mb, ml);
 	free(before);
