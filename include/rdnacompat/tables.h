@@ -124,6 +124,9 @@ int rdc_tables_load(const char *path, struct rdc_tables **out, struct rdc_diag *
 void rdc_tables_free(struct rdc_tables *t);
 
 const struct rdc_isa *rdc_isa_find(const struct rdc_tables *t, const char *proc);
+/* gfx10 and later group CUs in pairs (WGPs: two CUs of two SIMD32 each);
+ * a row whose name is no gfx version decides by having wave32 VGPRs. */
+bool rdc_isa_has_wgp(const struct rdc_isa *isa);
 /* Cards: exact device+revision first, then revision -1. */
 const struct rdc_card *rdc_card_find_pci(const struct rdc_tables *t, uint16_t vendor,
 					 uint16_t device, int revision);

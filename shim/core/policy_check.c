@@ -20,15 +20,6 @@ static uint32_t div_up(uint32_t a, uint32_t b)
 	return b ? (a + b - 1) / b : a;
 }
 
-/* gfx10 and later have WGPs (two CUs of two SIMD32 each). */
-static bool has_wgp(const struct rdc_isa *dev)
-{
-	unsigned ma, mi, st;
-	if (rdc_proc_to_version(dev->name, &ma, &mi, &st) == 0)
-		return ma >= 10;
-	return dev->vgprs_per_simd_w32 != 0;
-}
-
 static bool glob_or_any(const char *pat, const char *s)
 {
 	if (!pat || !*pat || !strcmp(pat, "*"))
@@ -86,7 +77,7 @@ bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 
 	/* Wave size: the descriptor is what the hardware obeys; then metadata. */
 	uint32_t wave;
-	if (k->kd.present && has_wgp(dev))
+	if (k->kd.present && rdc_isa_has_wgp(dev))
 		wave = k->kd.wave32 ? 32 : 64;
 	else if (k->kd.present)
 		wave = 64;
@@ -104,7 +95,7 @@ bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 	/* VGPRs: metadata count, else the descriptor's granulated count. */
 	uint32_t vg = k->vgpr_count;
 	if (vg == 0 && k->kd.present) {
-		uint32_t enc = has_wgp(dev) ? (wave == 32 ? 8 : 4) : 4;
+		uint32_t enc = rdc_isa_has_wgp(dev) ? (wave == 32 ? 8 : 4) : 4;
 		vg = ((k->kd.rsrc1 & 0x3f) + 1) * enc;
 	}
 	/* Pre-gfx10 rows with more than 256 wave64 VGPRs per lane (gfx90a,
@@ -112,19 +103,19 @@ bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 	 * the next multiple of 4 after the arch VGPRs (AMDGPUBaseInfo
 	 * getTotalNumVGPRs / IsaInfo::getNumVGPRBlocks with AGPRs). */
 	uint32_t arch_vg = vg;
-	if (!has_wgp(dev) && dev->vgprs_per_simd_w64 > 256 && k->agpr_count)
+	if (!rdc_isa_has_wgp(dev) && dev->vgprs_per_simd_w64 > 256 && k->agpr_count)
 		vg = div_up(vg, 4) * 4 + k->agpr_count;
 	uint32_t alloc = gran ? div_up(vg ? vg : 1, gran) * gran : vg;
 	uint32_t flat = k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024;
-	bool wgp = has_wgp(dev) ? (k->kd.present ? k->kd.wgp_mode : true) : false;
-	uint32_t simds = has_wgp(dev) ? (wgp ? 4 : 2) : 4;
+	bool wgp = rdc_isa_has_wgp(dev) ? (k->kd.present ? k->kd.wgp_mode : true) : false;
+	uint32_t simds = rdc_isa_has_wgp(dev) ? (wgp ? 4 : 2) : 4;
 	uint32_t waves = div_up(flat, wave);
 	uint32_t per_simd = div_up(waves, simds);
 	v->vgprs_alloc = alloc;
 	v->waves_per_simd = per_simd;
 	v->vgprs_needed = alloc * per_simd;
 	v->wgp_mode = wgp;
-	const char *mode = has_wgp(dev) ? (wgp ? "WGP mode" : "CU mode") : "CU";
+	const char *mode = rdc_isa_has_wgp(dev) ? (wgp ? "WGP mode" : "CU mode") : "CU";
 
 	if (arch_vg > 256)
 		return refuse(v, "vgpr", "%u VGPRs exceeds the 256 addressable", arch_vg);

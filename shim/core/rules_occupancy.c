@@ -11,19 +11,9 @@
  */
 #include "rdnacompat/rules.h"
 
-#include "rdnacompat/target.h"
-
 static uint32_t div_up(uint32_t a, uint32_t b)
 {
 	return b ? (a + b - 1) / b : a;
-}
-
-static bool gfx10_plus(const struct rdc_isa *dev)
-{
-	unsigned ma, mi, st;
-	if (rdc_proc_to_version(dev->name, &ma, &mi, &st) == 0)
-		return ma >= 10;
-	return dev->vgprs_per_simd_w32 != 0;
 }
 
 int rdc_rules_occupancy(const struct rdc_isa *dev, const struct rdc_kernel *k,
@@ -32,7 +22,7 @@ int rdc_rules_occupancy(const struct rdc_isa *dev, const struct rdc_kernel *k,
 	if (!dev || !k || !blocks || block_threads == 0)
 		return RDC_E_INVAL;
 	*blocks = 0;
-	bool wgp_dev = gfx10_plus(dev);
+	bool wgp_dev = rdc_isa_has_wgp(dev);
 	uint32_t wave = k->kd.present ? (wgp_dev && k->kd.wave32 ? 32 : 64)
 			: k->wavefront_size ? k->wavefront_size : dev->default_wave;
 	uint32_t file = wave == 32 ? dev->vgprs_per_simd_w32 : dev->vgprs_per_simd_w64;

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "rdnacompat/tables_parse.h"
+#include "rdnacompat/target.h"
 
 const struct rdc_isa *rdc_isa_find(const struct rdc_tables *t, const char *proc)
 {
@@ -21,6 +22,16 @@ const struct rdc_isa *rdc_isa_find(const struct rdc_tables *t, const char *proc)
 		if (t->isa[i].name && strcmp(t->isa[i].name, proc) == 0)
 			return &t->isa[i];
 	return NULL;
+}
+
+bool rdc_isa_has_wgp(const struct rdc_isa *isa)
+{
+	unsigned ma, mi, st;
+	if (!isa)
+		return false;
+	if (isa->name && rdc_proc_to_version(isa->name, &ma, &mi, &st) == 0)
+		return ma >= 10;
+	return isa->vgprs_per_simd_w32 != 0;
 }
 
 const struct rdc_card *rdc_card_find_pci(const struct rdc_tables *t, uint16_t vendor,
