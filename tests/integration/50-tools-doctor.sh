@@ -122,6 +122,29 @@ else
   echo "note: simulator cross-check skipped (no $HIPCC)" >&2
 fi
 
+# --- under `rdnacompat sim` the doctor sees the simulated card: asked from the
+# runtime (agents.c: a child process lists the HSA GPU agents), since the
+# simulator answers the KFD, not the PCI bus; the hardware checks say they
+# were not made.  Without the simulator, the runtime's answer is in the
+# no-GPU line.
+rc=0; doc "$R" sim --gpu gfx1031 -- "$R" doctor >"$T/sim.txt" 2>&1 || rc=$?
+[ "$rc" -ne 3 ] || fail "sim: doctor says no GPU: $(head -3 "$T/sim.txt")"
+grep -qE '^WARN  gpu .*\[1002:73df\].*: gfx1031, HIP device 0, unsupported .* a simulated card \(rdnacompat sim\)' "$T/sim.txt" ||
+  fail "sim: no simulated gfx1031 in: $(head -3 "$T/sim.txt")"
+grep -q '^ok    kfd  *simulated' "$T/sim.txt" && grep -q '^ok    access  *simulated' "$T/sim.txt" ||
+  fail "sim: hardware checks not marked simulated: $(head -6 "$T/sim.txt")"
+# (ROCR 5.2 lists no agent for an RDNA3 target: gfx1032 there)
+tg=gfx1103; [ "${RDC_ROCM:-5.2}" != 5.2 ] || tg=gfx1032
+rc=0; doc "$R" sim --gpu $tg -- "$R" doctor --json >"$T/sim.json" 2>/dev/null || rc=$?
+[ "$(field "$T/sim.json" '[(g["target"], g["source"], g["simulated"]) for g in d["gpus"]]')" = "[('$tg', 'runtime', True)]" ] ||
+  fail "sim: JSON gpus: $(field "$T/sim.json" 'd["gpus"]')"
+if [ ! -e /dev/kfd ] && ! ls /sys/bus/pci/devices/*/vendor 2>/dev/null | xargs -r grep -l 0x1002 >/dev/null 2>&1; then
+  rc=0; doc "$R" doctor >"$T/nogpu.txt" 2>&1 || rc=$?
+  [ "$rc" -eq 3 ] && grep -q '^FAIL  gpu .*the ROCm runtime, asked, reports none (' "$T/nogpu.txt" ||
+    fail "no GPU: the runtime's answer not given (rc=$rc): $(head -2 "$T/nogpu.txt")"
+fi
+echo "ok: doctor under rdnacompat sim sees the simulated card from the runtime; without it, says what the runtime said"
+
 # --- this machine's (this release's) ROCm: the HIP runtime libamdhip64.so
 # resolves to (what a program built here loads), not the first dpkg package
 # (the 7.2 root also has 6.4's libamdhip64-6 for ggml); other runtimes named.

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "db_lookup.h"
+#include "agents.h"
 #include "doctor.h"
 #include "json_out.h"
 #include "tool_util.h"
@@ -76,6 +77,11 @@ static void print_json(const struct rdc_sysinfo *si, const struct rdc_checks *c,
 		rdc_json_i64(&j, g->kfd_node >= 0 ? si->nodes[g->kfd_node].id : -1);
 		rdc_json_key(&j, "hip_index");
 		rdc_json_i64(&j, g->hip_index);
+		rdc_json_key(&j, "source");   /* "pci": /sys; "runtime": agents.c */
+		rdc_json_str(&j, g->from_runtime ? "runtime" : "pci");
+		rdc_json_key(&j, "simulated");
+		rdc_json_bool(&j, g->from_runtime && getenv("RDNACOMPAT_SIM_GPUS") &&
+				      *getenv("RDNACOMPAT_SIM_GPUS"));
 		/* The sourced reports the text output lists (db_lookup.c). */
 		rdc_json_key(&j, "reports");
 		rdc_db_json_relevant(&j, reps, nrep, g->target, g->vendor, g->device, si->rocm_version);
@@ -168,6 +174,12 @@ int rdc_cmd_doctor(int argc, char **argv)
 	const struct rdc_tables *t = rdc_tables_builtin();
 	struct rdc_sysinfo si;
 	rdc_sys_scan(&si, root, NULL, t);
+	if (!si.n_gpus && !root) {   /* a simulated card, or PCI sysfs hidden: ask the runtime */
+		char why[128];
+		if (!rdc_sys_add_runtime_gpus(&si, t, why, sizeof why))
+			snprintf(si.runtime_note, sizeof si.runtime_note, "the ROCm runtime, asked, reports none (%s)",
+				 why);
+	}
 	struct rdc_doctor_opts o = { .user = user };
 	struct rdc_checks c;
 	rdc_doctor_run(&o, &si, t, &c);

@@ -81,6 +81,19 @@ static const char *card_name(const struct rdc_gpu *g)
 
 /* ---- GPUs and KFD ---------------------------------------------------------- */
 
+/* Every GPU is a simulated card: reported by the runtime under
+ * `rdnacompat sim` (agents.c), none on the PCI bus. */
+static bool simulated(const struct rdc_sysinfo *si)
+{
+	const char *sim = getenv("RDNACOMPAT_SIM_GPUS");
+	if (!si->n_gpus || !sim || !*sim)
+		return false;
+	for (size_t i = 0; i < si->n_gpus; i++)
+		if (!si->gpus[i].from_runtime)
+			return false;
+	return true;
+}
+
 static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
 	if (si->n_gpus == 0) {
@@ -88,18 +101,33 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		const char *sim = getenv("RDNACOMPAT_SIM_GPUS");
 		if (sim && *sim)   /* already inside `rdnacompat sim`: no advice to go there */
 			add(c, "gpu", RDC_LVL_FAIL,
-			    "running under rdnacompat sim (RDNACOMPAT_SIM_GPUS): the simulated card is not in "
-			    "this machine's /sys, which doctor checks; for a report of the simulated run use "
-			    "`rdnacompat report` (it takes the card from RDNACOMPAT_SIM_GPUS)",
-			    "no AMD GPU (vendor 1002, display class) under /sys/bus/pci/devices");
+			    "running under rdnacompat sim (RDNACOMPAT_SIM_GPUS), yet the runtime reports no "
+			    "simulated card: check the --gpu/--card given to `rdnacompat sim`; a ROCm older "
+			    "than the simulated target lists no agent for it (5.2 knows no RDNA3)",
+			    "no AMD GPU under /sys/bus/pci/devices%s%s", si->runtime_note[0] ? "; " : "",
+			    si->runtime_note);
 		else
 			add(c, "gpu", RDC_LVL_FAIL,
 			    "nothing to fix here if this machine has no AMD GPU; to try the tools, use `rdnacompat sim`",
-			    "no AMD GPU (vendor 1002, display class) under /sys/bus/pci/devices");
+			    "no AMD GPU (vendor 1002, display class) under /sys/bus/pci/devices%s%s",
+			    si->runtime_note[0] ? "; " : "", si->runtime_note);
 		return;
 	}
+	bool sim = simulated(si);
 	for (size_t i = 0; i < si->n_gpus; i++) {
 		const struct rdc_gpu *g = &si->gpus[i];
+		if (g->from_runtime) {
+			int st = g->card ? g->card->status : RDC_STATUS_UNSUPPORTED;
+			add(c, "gpu", st == RDC_STATUS_OFFICIAL ? RDC_LVL_OK : RDC_LVL_WARN,
+			    sim ? "a simulated card: `rdnacompat run --gpu ...` runs programs on it with the shim"
+				: "not on ROCm's support list: run programs with `rdnacompat run -- CMD`",
+			    "%s [%04x:%04x] at %s: %s, HIP device %d, %s — %s", card_name(g), g->vendor,
+			    g->device, g->pci_addr, g->target[0] ? g->target : "target unknown", g->hip_index,
+			    g->card ? rdc_card_status_name(st) : "not in the card table",
+			    sim ? "a simulated card (rdnacompat sim), reported by the ROCm runtime"
+				: "reported by the ROCm runtime, not seen under /sys/bus/pci/devices");
+			continue;
+		}
 		char rev[16] = "";
 		if (g->revision >= 0)
 			snprintf(rev, sizeof rev, " rev %02x", (unsigned)g->revision);
@@ -126,6 +154,11 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 
 static void check_kfd(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
+	if (simulated(si)) {
+		add(c, "kfd", RDC_LVL_OK, NULL, "simulated: the runtime reaches the simulator's KFD, not "
+		    "this machine's driver (not checked)");
+		return;
+	}
 	if (!si->kfd_present) {
 		add(c, "kfd", si->n_gpus ? RDC_LVL_FAIL : RDC_LVL_WARN,
 		    "load the amdgpu driver (`sudo modprobe amdgpu`; check `dmesg | grep -i kfd`); a kernel >= 5.x with CONFIG_HSA_AMD is needed",
@@ -152,6 +185,8 @@ static void check_kfd(const struct rdc_sysinfo *si, struct rdc_checks *c)
 	rdc_sb_free(&b);
 	for (size_t i = 0; i < si->n_gpus; i++) {
 		const struct rdc_gpu *g = &si->gpus[i];
+		if (g->kfd_node < 0 && g->from_runtime)
+			continue;   /* the runtime reached it: it has a node */
 		if (g->kfd_node < 0) {
 			add(c, "kfd", RDC_LVL_WARN,
 			    "the card has no compute node: check `dmesg | grep -i kfd` (disabled by the driver or firmware missing)",
@@ -309,6 +344,11 @@ static void check_access(const struct rdc_sysinfo *si, const struct rdc_doctor_o
 			 struct rdc_checks *c)
 {
 	struct who w;
+	if (simulated(si)) {
+		add(c, "access", RDC_LVL_OK, NULL, "simulated: /dev/kfd and /dev/dri are the simulator's "
+		    "(not checked)");
+		return;
+	}
 	if (!who_init(si, o ? o->user : NULL, &w)) {
 		add(c, "access", RDC_LVL_WARN, "check the name given to --user",
 		    "user %s is not in %s/etc/passwd", o->user, si->root);

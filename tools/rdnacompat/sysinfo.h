@@ -39,6 +39,9 @@ struct rdc_gpu {
 	int kfd_node;              /* index into nodes[], -1 when unmatched */
 	int hip_index;             /* HIP/ROCr enumeration order, -1 unknown */
 	bool apu;                  /* integrated (card kind "apu") */
+	bool from_runtime;         /* reported by the ROCm runtime, not seen on /sys's PCI bus
+				      (agents.c: a simulated card, or PCI sysfs hidden) */
+	char product[64];          /* the runtime's product name, "" when from /sys */
 };
 
 struct rdc_sysinfo {
@@ -46,6 +49,7 @@ struct rdc_sysinfo {
 	char *home;                /* home directory, rooted */
 	size_t n_gpus;
 	struct rdc_gpu gpus[RDC_SYS_MAX_GPUS];
+	char runtime_note[200];    /* why the runtime, asked for GPUs (agents.c), gave none */
 	bool kfd_present;          /* /sys/class/kfd/kfd/topology/nodes exists */
 	size_t n_nodes;
 	struct rdc_kfd_node nodes[RDC_SYS_MAX_NODES];

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * agents.c — the GPUs the ROCm runtime itself reports, for `doctor` when
+ * /sys/bus/pci/devices shows none: under `rdnacompat sim` the simulated
+ * cards exist only for the runtime (the simulator answers the KFD, not the
+ * PCI bus), and a container may hide PCI sysfs while passing /dev/kfd.
+ *
+ * The runtime is never loaded into the tool itself: a child process
+ * dlopen()s libhsa-runtime64.so.1, calls hsa_init, lists the GPU agents
+ * (HSA_AGENT_INFO_NAME, HSA_AMD_AGENT_INFO_CHIP_ID / _BDFID /
+ * _PRODUCT_NAME) and writes them to a pipe as fixed records.  A runtime that
+ * is missing, fails, crashes or hangs (AGENT_TIMEOUT_S, then SIGKILL) gives
+ * no agents and a reason, never a stuck or crashed doctor.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hsa.h>
+#include <hsa_ext_amd.h>
+
+#include "agents.h"
+
+#define AGENT_TIMEOUT_S 20
+
+struct walk {
+	hsa_status_t (*info)(hsa_agent_t, hsa_agent_info_t, void *);
+	int fd;
+	unsigned n;
+};
+
+static hsa_status_t one_agent(hsa_agent_t a, void *arg)
+{
+	struct walk *w = arg;
+	hsa_device_type_t type;
+	if (w->info(a, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS || type != HSA_DEVICE_TYPE_GPU)
+		return HSA_STATUS_SUCCESS;
+	struct rdc_agent r;
+	memset(&r, 0, sizeof r);
+	r.hip_index = (int)w->n++;
+	char name[64] = "";
+	if (w->info(a, HSA_AGENT_INFO_NAME, name) == HSA_STATUS_SUCCESS)
+		memcpy(r.name, name, sizeof r.name - 1);
+	w->info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CHIP_ID, &r.chip_id);
+	w->info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_BDFID, &r.bdfid);
+	char product[64] = "";
+	if (w->info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_PRODUCT_NAME, product) == HSA_STATUS_SUCCESS)
+		memcpy(r.product, product, sizeof r.product - 1);
+	return write(w->fd, &r, sizeof r) == (ssize_t)sizeof r ? HSA_STATUS_SUCCESS
+							   : HSA_STATUS_ERROR;
+}
+
+/* The child: never returns. */
+static void child(int fd)
+{
+	void *h = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		_exit(10);
+	hsa_status_t (*init)(void) = (hsa_status_t (*)(void))dlsym(h, "hsa_init");
+	hsa_status_t (*iter)(hsa_status_t (*)(hsa_agent_t, void *), void *) =
+		(hsa_status_t (*)(hsa_status_t (*)(hsa_agent_t, void *), void *))dlsym(h, "hsa_iterate_agents");
+	struct walk w = { (hsa_status_t (*)(hsa_agent_t, hsa_agent_info_t, void *))dlsym(h, "hsa_agent_get_info"),
+			  fd, 0 };
+	if (!init || !iter || !w.info)
+		_exit(11);
+	if (init() != HSA_STATUS_SUCCESS)
+		_exit(12);
+	_exit(iter(one_agent, &w) == HSA_STATUS_SUCCESS ? 0 : 13);
+}
+
+static const char *child_reason(int status)
+{
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status) == SIGKILL ? "the runtime did not answer in time" : "the runtime crashed";
+	switch (WIFEXITED(status) ? WEXITSTATUS(status) : -1) {
+	case 0: return NULL;
+	case 10: return "no ROCm runtime (libhsa-runtime64.so.1) to ask";
+	case 11: return "the ROCm runtime lacks hsa_init/hsa_iterate_agents";
+	case 12: return "hsa_init failed (no usable /dev/kfd)";
+	default: return "the runtime failed listing its agents";
+	}
+}
+
+int rdc_runtime_agents(struct rdc_agent *out, size_t cap, size_t *n, char *why, size_t why_len)
+{
+	*n = 0;
+	if (why_len)
+		why[0] = '\0';
+	int p[2];
+	if (pipe(p) != 0) {
+		snprintf(why, why_len, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, why_len, "fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		/* the runtime's own chatter is not the doctor's output */
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		child(p[1]);
+	}
+	close(p[1]);
+	struct rdc_agent r;
+	size_t got = 0;
+	time_t end = time(NULL) + AGENT_TIMEOUT_S;
+	bool timed_out = false;
+	for (;;) {
+		int left = (int)(end - time(NULL));
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		int pr = left > 0 ? poll(&pf, 1, left * 1000) : 0;
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0) {
+			timed_out = true;
+			break;
+		}
+		ssize_t k = read(p[0], (char *)&r + got, sizeof r - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+		if (got == sizeof r) {
+			if (*n < cap)
+				out[(*n)++] = r;
+			got = 0;
+		}
+	}
+	close(p[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	const char *reason = child_reason(status);
+	if (reason) {
+		snprintf(why, why_len, "%s", reason);
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+size_t rdc_sys_add_runtime_gpus(struct rdc_sysinfo *si, const struct rdc_tables *t, char *why,
+				size_t why_len)
+{
+	struct rdc_agent a[RDC_SYS_MAX_GPUS];
+	size_t n = 0;
+	if (si->n_gpus || rdc_runtime_agents(a, RDC_SYS_MAX_GPUS, &n, why, why_len) != 0)
+		return 0;
+	if (!n)
+		snprintf(why, why_len, "the runtime lists no GPU agent");
+	for (size_t i = 0; i < n && si->n_gpus < RDC_SYS_MAX_GPUS; i++) {
+		struct rdc_gpu *g = &si->gpus[si->n_gpus++];
+		memset(g, 0, sizeof *g);
+		g->vendor = 0x1002;
+		g->device = (uint16_t)a[i].chip_id;
+		g->revision = -1;
+		g->kfd_node = -1;
+		g->hip_index = a[i].hip_index;
+		g->from_runtime = true;
+		snprintf(g->pci_addr, sizeof g->pci_addr, "%02x:%02x.%x", (a[i].bdfid >> 8) & 0xff,
+			 (a[i].bdfid >> 3) & 0x1f, a[i].bdfid & 7);
+		size_t tl = strnlen(a[i].name, sizeof a[i].name);
+		if (tl < sizeof g->target)   /* a longer name is no processor: left unknown */
+			memcpy(g->target, a[i].name, tl + 1);
+		memcpy(g->product, a[i].product, sizeof g->product);
+		g->product[sizeof g->product - 1] = '\0';
+		g->card = rdc_card_find_pci(t, g->vendor, g->device, -1);
+		g->apu = g->card && g->card->kind && !strcmp(g->card->kind, "apu");
+	}
+	return n;
+}
