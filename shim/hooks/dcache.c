@@ -14,6 +14,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -547,6 +548,15 @@ static void save(struct rdc_dc_lib *L)
 	close(lk);   /* releases the flock */
 }
 
+/* A cache that cannot be written costs the next run its decisions, nothing
+ * else: the first such failure of the process is a warning (the user may
+ * want to free the disk), later ones debug lines. */
+static enum rdc_level write_failure_level(void)
+{
+	static atomic_bool warned;
+	return atomic_exchange(&warned, true) ? RDC_LOG_DEBUG : RDC_LOG_WARN;
+}
+
 static void write_locked(struct rdc_dc_lib *L, char *tmp, size_t tmp_size)
 {
 	snprintf(tmp, tmp_size, "%s.tmp.%ld", L->file, (long)getpid());
@@ -558,7 +568,8 @@ static void write_locked(struct rdc_dc_lib *L, char *tmp, size_t tmp_size)
 	}
 	fd = high_fd(fd);
 	if (fd < 0) {
-		rdc_logf(RDC_LOG_DEBUG, "cache: cannot write %s: %s", tmp, strerror(errno));
+		rdc_logf(write_failure_level(), "cache: cannot write %s: %s; decisions not kept for the "
+			 "next run", tmp, strerror(errno));
 		return;
 	}
 	struct rdc_dc_hdr h = L->key;
@@ -577,7 +588,8 @@ static void write_locked(struct rdc_dc_lib *L, char *tmp, size_t tmp_size)
 		L->dirty = false;
 		rdc_logf(RDC_LOG_DEBUG, "cache: wrote %zu decisions to %s", L->n, L->file);
 	} else {
-		rdc_logf(RDC_LOG_DEBUG, "cache: writing %s failed: %s", L->file, strerror(errno));
+		rdc_logf(write_failure_level(), "cache: writing %s failed: %s; decisions not kept for "
+			 "the next run", L->file, strerror(errno));
 		unlink(tmp);
 	}
 }

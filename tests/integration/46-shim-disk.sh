@@ -7,7 +7,7 @@
 # /dev/full: No space left on device (logging to stderr)" once, then the
 # lines on stderr (before the fix, every line was dropped without a word);
 # a cache directory on a full 16 KiB tmpfs gives "cache: writing ... failed:
-# No space left on device" (debug) and leaves no partial file behind.  The
+# No space left on device" (one warning per process) and leaves no partial file behind.  The
 # tmpfs part skips (77) where mount is not allowed.
 # releases: 5.2 — a full disk for the shim's log and cache; the release does not change how the shim writes them
 . "$(dirname "$0")/shim/common.sh"
@@ -42,8 +42,9 @@ dd if=/dev/zero of="$mnt/fill" bs=1k count=64 2>/dev/null
 [ "$(df --output=avail "$mnt" | tail -1)" -eq 0 ] || fail "tmpfs not full"
 RDNACOMPAT_LOG=debug XDG_CACHE_HOME="$mnt/c" run full-cache
 same full-cache
-grep -q "debug: cache: writing $mnt/c/rdnacompat/load_storm-[0-9a-f]*\.dc failed: No space left on device" "$D/full-cache.err" ||
-  { cat "$D/full-cache.err" >&2; fail "cache on a full disk: no line says why"; }
+grep -q "warn: cache: writing $mnt/c/rdnacompat/load_storm[.a-z]*-[0-9a-f]*\.dc failed: No space left on device; decisions not kept" "$D/full-cache.err" ||
+  { cat "$D/full-cache.err" >&2; fail "cache on a full disk: no warning says why"; }
+[ "$(grep -c 'warn: cache:' "$D/full-cache.err")" -eq 1 ] || fail "cache on a full disk: more than one warning"
 left=$(find "$mnt/c" -type f ! -name '*.lock' -size +0 | wc -l)
 [ "$left" -eq 0 ] || fail "cache on a full disk: $left partial files left"
 echo "cache on a full tmpfs: program unchanged, the reason logged, nothing partial left"
