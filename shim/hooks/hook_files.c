@@ -7,6 +7,11 @@
  * exist, and the tables let that device run a compatible target, the same
  * name with that target (most preferred first) is used instead, and logged.
  *
+ * MIOpen's databases carry the CU count too (gfx1031_40.HIP.fdb.txt); when
+ * the compatible target's file for that count is missing, the one with the
+ * nearest count is used, as MIOpen itself does for its own arch.  SQLite's
+ * -journal/-wal/-shm companions are never redirected.
+ *
  * Careful by construction: only names containing "gfx<digits>" that equal a
  * known device's target (not followed by another digit) are considered;
  * nothing happens before the device registry exists; writes and creates
@@ -19,9 +24,11 @@
  * .dat); when the set is full, later redirections are logged every time.
  */
 #undef _FORTIFY_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +76,60 @@ static bool exists_cb(const char *cand, void *arg)
 	return rdc_sys_exists(cand);
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* MIOpen names its databases <arch>_<CUs>.<rest> (gfx1030_36.HIP.fdb.txt)
+ * and, when its device's exact file is missing, takes the file of its arch
+ * with the nearest CU count (its own fallback, which the device's true name
+ * defeats: no gfx1031_* file exists).  For `cand`, a name whose basename is
+ * <code>_<digits>.<rest> that does not exist, the same name with the CU
+ * count of an existing <code>_<N>.<rest> in that directory, nearest first
+ * (ties: the larger).  Read-only directory listing; false when none. */
+static bool nearest_cu(char *cand, size_t n, const char *code)
+{
+	char *base = strrchr(cand, '/');
+	base = base ? base + 1 : cand;
+	size_t cl = strlen(code);
+	if (strncmp(base, code, cl) != 0 || base[cl] != '_' || base[cl + 1] < '0' || base[cl + 1] > '9')
+		return false;
+	char *end;
+	unsigned long want = strtoul(base + cl + 1, &end, 10);
+	if (*end != '.')
+		return false;
+	char dir[4096], rest[256];
+	size_t dl = (size_t)(base - cand);
+	if (dl >= sizeof dir || strlen(end) >= sizeof rest)
+		return false;
+	memcpy(dir, cand, dl);
+	dir[dl] = '\0';
+	snprintf(rest, sizeof rest, "%s", end);
+	DIR *d = opendir(dl ? dir : ".");
+	if (!d)
+		return false;
+	unsigned long best = 0;
+	bool found = false;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *nm = e->d_name;
+		if (strncmp(nm, code, cl) != 0 || nm[cl] != '_' || nm[cl + 1] < '0' || nm[cl + 1] > '9')
+			continue;
+		char *ne;
+		unsigned long cu = strtoul(nm + cl + 1, &ne, 10);
+		if (strcmp(ne, rest) != 0)
+			continue;
+		unsigned long dc = cu > want ? cu - want : want - cu;
+		unsigned long db = best > want ? best - want : want - best;
+		if (!found || dc < db || (dc == db && cu > best))
+			best = cu, found = true;
+	}
+	closedir(d);
+	return found && snprintf(cand + dl, n - dl, "%s_%lu%s", code, best, rest) < (int)(n - dl);
+}
+
 /* Find a replacement for `path` (a file name or a glob pattern) naming a
  * device's real target: the same text with a compatible target, most
  * preferred first, that `accept` takes.  `missing` says whether the
@@ -78,6 +139,10 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 			bool (*accept)(const char *cand, void *arg), void *arg, const char *how)
 {
 	if (!path || !rdc_initialized() || !rdc_cfg.redirect_files || !strstr(path, "gfx"))
+		return false;
+	/* SQLite's companions of a database (MIOpen's .ukdb/.db) belong to the
+	 * file the writer opened: never another target's. */
+	if (ends_with(path, "-journal") || ends_with(path, "-wal") || ends_with(path, "-shm"))
 		return false;
 	size_t ndev = rdc_devices_count();
 	for (size_t i = 0; i < ndev; i++) {
@@ -117,13 +182,17 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 				}
 				if (!ok || snprintf(out + pos, n - pos, "%s", s) >= (int)(n - pos))
 					continue;
-				if (accept(out, arg)) {
+				bool cu = false, took = accept(out, arg);
+				if (!took && accept == exists_cb)
+					took = cu = nearest_cu(out, n, e->code) && accept(out, arg);
+				if (took) {
 					if (!first_redirect(path, out))
 						return true;
 					struct rdc_kv kv[] = {
 						RDC_KV_N("device", dev->index), RDC_KV_S("target", proc),
 						RDC_KV_S("from", path), RDC_KV_S("to", out),
-						RDC_KV_N("rank", e->rank), RDC_KV_S("how", how),
+						RDC_KV_N("rank", e->rank),
+						RDC_KV_S("how", cu ? "file, nearest CU count" : how),
 					};
 					rdc_log_event(RDC_LOG_INFO, "redirect", kv, sizeof kv / sizeof kv[0]);
 					return true;
