@@ -71,6 +71,12 @@ enum rdc_co_flags {
 				  * implies RDC_CO_METADATA */
 	RDC_CO_NO_ARGS     = 4,  /* with the above: skip each kernel's .args
 				  * (n_args 0, args NULL; the policy reads none) */
+	RDC_CO_SYMBOLS     = 8,  /* instead of the above: kernels from the
+				  * symbol table's "<name>.kd" objects (name,
+				  * symbol, descriptor; no metadata fields) and
+				  * amdhsa.target/version read from the note's
+				  * tail, no MessagePack decoded; RDC_E_UNSUPPORTED
+				  * when the note does not end as LLVM writes it */
 };
 
 struct rdc_codeobj {

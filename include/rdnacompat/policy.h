@@ -59,11 +59,19 @@ struct rdc_choice {
 	struct rdc_kernel_verdict *kernels; /* n_kernels verdicts when asked for; owned */
 	struct rdc_codeobj *co;    /* parsed entry the verdicts point into; owned
 	                              (NULL when nothing was parsed) */
+	bool by_name;              /* the chosen entry's kernels were checked by
+	                              name only (RDC_POLICY_SYMBOLS) */
 };
 
 enum rdc_policy_flags {
 	RDC_POLICY_KERNELS = 1,    /* fill choice->kernels */
 	RDC_POLICY_OPT_IN  = 2,    /* also try edges whose condition has "opt-in" */
+	RDC_POLICY_SYMBOLS = 4,    /* read code for the device's own limits (native,
+	                              or an unconditioned edge to a target with the
+	                              same limits) from its symbol table, decoding
+	                              no metadata: its kernel checks are by name
+	                              only anyway (the shim; tools that show every
+	                              kernel's numbers leave it off) */
 };
 
 /* Check one kernel of a code object built for `code` against device `dev`
@@ -71,6 +79,12 @@ enum rdc_policy_flags {
 bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 		      const struct rdc_target *dev_target, const struct rdc_target *code,
 		      const struct rdc_kernel *k, struct rdc_kernel_verdict *v);
+
+/* Only the bad-kernel rules (what code for the device's own limits is held
+ * to), for a kernel known by name: fills `v`, returns v->ok. */
+bool rdc_check_kernel_name(const struct rdc_tables *t, const struct rdc_isa *dev,
+			   const struct rdc_target *code, const struct rdc_kernel *k,
+			   struct rdc_kernel_verdict *v);
 
 /* What a device would need (from the compat edges): "gfx1030..gfx1036 or
  * gfx10-3-generic code".  Returns the length like snprintf. */

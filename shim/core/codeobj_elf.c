@@ -316,7 +316,7 @@ int rdc_codeobj_parse(const void *p, size_t n, unsigned flags, struct rdc_codeob
 	rc = rdc_co_target_from_flags(h.e_flags, h.cov, &co->target, d);
 	if (rc)
 		return rc;
-	if (!(flags & (RDC_CO_METADATA | RDC_CO_DESCRIPTORS)))
+	if (!(flags & (RDC_CO_METADATA | RDC_CO_DESCRIPTORS | RDC_CO_SYMBOLS)))
 		return 0;
 	if (h.cov < 3)
 		return rdc_diag_set(d, RDC_E_UNSUPPORTED, EI_ABIVERSION,
@@ -337,6 +337,25 @@ int rdc_codeobj_parse(const void *p, size_t n, unsigned flags, struct rdc_codeob
 	}
 	co->note_desc_offset = loc.desc_offset;
 	co->note_desc_size = loc.desc_size;
+	if (flags & RDC_CO_SYMBOLS) {
+		size_t so = 0, sl = 0;
+		if (!rdc_co_meta_target_tail((const uint8_t *)p + loc.desc_offset, loc.desc_size, &so,
+					     &sl, co->meta_version)) {
+			rc = rdc_diag_set(d, RDC_E_UNSUPPORTED, loc.desc_offset,
+					  "metadata note does not end as LLVM writes it "
+					  "(amdhsa.target, amdhsa.version): decode it instead");
+			goto out;
+		}
+		co->meta_target = strndup((const char *)p + loc.desc_offset + so, sl);
+		if (!co->meta_target) {
+			rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+			goto out;
+		}
+		co->meta_target_offset = loc.desc_offset + so;
+		co->meta_target_len = (uint32_t)sl;
+		rc = rdc_co_kernels_from_symbols(e, p, n, co, d);
+		goto out;
+	}
 	rc = rdc_co_decode_metadata((const uint8_t *)p + loc.desc_offset, loc.desc_size,
 				    loc.desc_offset, flags, co, d);
 	if (rc)

@@ -93,6 +93,19 @@ int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, unsi
 int rdc_co_meta_target_span(const uint8_t *desc, size_t size, uint64_t base,
 			    size_t *str_off, size_t *str_len, struct rdc_diag *d);
 
+/* The same from the note's last bytes, as LLVM writes them (sorted root
+ * keys: amdhsa.target, then amdhsa.version [a, b] at the very end), without
+ * decoding (codeobj_tail.c); also the version.  false: not that layout,
+ * decode instead. */
+bool rdc_co_meta_target_tail(const uint8_t *desc, size_t size, size_t *str_off, size_t *str_len,
+			     uint32_t version[2]);
+
+/* Kernels from the symbol table: every STT_OBJECT "<name>.kd" of .dynsym
+ * (else .symtab) becomes a kernel named <name> with its descriptor read;
+ * nothing else of a kernel is known (codeobj_kd.c). */
+int rdc_co_kernels_from_symbols(Elf *e, const void *p, size_t n, struct rdc_codeobj *co,
+				struct rdc_diag *d);
+
 /* Re-encode the metadata with "amdhsa.target" = new_target (added when
  * absent); everything else is packed back unchanged.  *out is malloc'd. */
 int rdc_co_meta_reencode(const uint8_t *desc, size_t size, uint64_t base,

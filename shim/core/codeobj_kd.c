@@ -195,3 +195,82 @@ int rdc_co_read_descriptors(Elf *e, const void *p, size_t n, struct rdc_codeobj 
 	free(refs);
 	return rc;
 }
+
+/* One table's "<name>.kd" objects appended to co->kernels (name, symbol,
+ * descriptor). */
+static int kernels_of_table(Elf *e, const GElf_Ehdr *eh, Elf_Scn *scn, const GElf_Shdr *sh,
+			    const void *p, size_t n, struct rdc_codeobj *co, size_t *cap,
+			    struct rdc_diag *d)
+{
+	if (sh->sh_entsize != sizeof(Elf64_Sym))
+		return rdc_diag_set(d, RDC_E_FORMAT, sh->sh_offset,
+				    "symbol table entry size %llu is not %zu",
+				    (unsigned long long)sh->sh_entsize, sizeof(Elf64_Sym));
+	if (!rdc_in_bounds(sh->sh_offset, sh->sh_size, n))
+		return rdc_diag_set(d, RDC_E_RANGE, sh->sh_offset,
+				    "symbol table (%llu bytes) runs past the %zu-byte input",
+				    (unsigned long long)sh->sh_size, n);
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data)
+		return rdc_diag_set(d, RDC_E_FORMAT, sh->sh_offset, "libelf: symbol table: %s",
+				    elf_errmsg(-1));
+	size_t count = sh->sh_size / sizeof(Elf64_Sym);
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		if (GELF_ST_TYPE(s.st_info) != STT_OBJECT)
+			continue;
+		const char *name = elf_strptr(e, sh->sh_link, s.st_name);
+		size_t l = name ? strlen(name) : 0;
+		if (l <= 3 || strcmp(name + l - 3, ".kd") != 0)
+			continue;
+		uint64_t off = 0;
+		int rc = locate(e, eh, &s, name, n, &off, d);
+		if (rc)
+			return rc;
+		if (co->n_kernels == *cap) {
+			size_t nc = *cap ? *cap * 2 : 16;
+			struct rdc_kernel *nk = realloc(co->kernels, nc * sizeof *nk);
+			if (!nk)
+				return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+			co->kernels = nk;
+			*cap = nc;
+		}
+		struct rdc_kernel *k = &co->kernels[co->n_kernels];
+		memset(k, 0, sizeof *k);
+		k->symbol = strdup(name);
+		k->name = strndup(name, l - 3);
+		co->n_kernels++;   /* counted first: rdc_codeobj_free frees what is set */
+		if (!k->symbol || !k->name)
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+		decode_kd((const uint8_t *)p + off, off, &k->kd);
+	}
+	return 0;
+}
+
+int rdc_co_kernels_from_symbols(Elf *e, const void *p, size_t n, struct rdc_codeobj *co,
+				struct rdc_diag *d)
+{
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(e, &eh))
+		return rdc_diag_set(d, RDC_E_FORMAT, 0, "libelf: ELF header: %s", elf_errmsg(-1));
+	size_t cap = 0;
+	/* .dynsym (what the loader reads); .symtab only when it has none */
+	static const Elf64_Word order[2] = { SHT_DYNSYM, SHT_SYMTAB };
+	for (int pass = 0; pass < 2 && co->n_kernels == 0; pass++) {
+		Elf_Scn *scn = NULL;
+		while ((scn = elf_nextscn(e, scn)) != NULL) {
+			GElf_Shdr sh;
+			if (!gelf_getshdr(scn, &sh))
+				return rdc_diag_set(d, RDC_E_FORMAT, eh.e_shoff, "libelf: section header: %s",
+						    elf_errmsg(-1));
+			if (sh.sh_type != order[pass])
+				continue;
+			int rc = kernels_of_table(e, &eh, scn, &sh, p, n, co, &cap, d);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}

@@ -142,8 +142,30 @@ static void keep_co(struct rdc_choice *out, struct rdc_codeobj *co)
 	out->kernels = NULL;
 }
 
+/* Do the per-kernel checks (policy_check.c) read the same limits for `b`
+ * as for `a`: register file and granules, waves per SIMD, LDS, default wave
+ * size, WGPs?  Then a kernel's verdict on the device is the one it has on
+ * its own target. */
+static bool same_limits(const struct rdc_isa *a, const struct rdc_isa *b)
+{
+	return a && b && a->vgprs_per_simd_w32 == b->vgprs_per_simd_w32 &&
+	       a->vgprs_per_simd_w64 == b->vgprs_per_simd_w64 &&
+	       a->vgpr_granule_w32 == b->vgpr_granule_w32 && a->vgpr_granule_w64 == b->vgpr_granule_w64 &&
+	       a->max_waves_per_simd == b->max_waves_per_simd &&
+	       a->lds_per_workgroup == b->lds_per_workgroup && a->default_wave == b->default_wave &&
+	       rdc_isa_has_wgp(a) == rdc_isa_has_wgp(b);
+}
+
 /* Parse item `it` and check every kernel.  Returns 1 accepted, 0 refused,
- * <0 on allocation failure.  On refusal appends to `why`. */
+ * <0 on allocation failure.  On refusal appends to `why`.
+ *
+ * Code built for the device itself (`native`), or for a target whose limits
+ * are the device's (same_limits) reached by an edge without condition, runs
+ * as it would on its own target: the limit checks are reported, not
+ * enforced, and only a bad-kernel rule refuses a kernel.  With
+ * RDC_POLICY_SYMBOLS such an entry is read from its symbol table
+ * (RDC_CO_SYMBOLS: the names the rules need, no metadata decoded); the
+ * full decode is the fallback when the note is not LLVM's layout. */
 static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		     const struct rdc_target *device, const struct item *it, const char *cond,
 		     unsigned flags, bool native, struct rdc_choice *out, char *why, size_t cap,
@@ -151,12 +173,23 @@ static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 {
 	char tt[64];
 	rdc_target_format(&it->target, tt, sizeof tt);
+	bool own = native || ((!cond || !strcmp(cond, "none")) &&
+			      same_limits(dev, rdc_isa_find(t, it->target.proc)));
 	struct rdc_codeobj *co = calloc(1, sizeof *co);
 	if (!co)
 		return RDC_E_NOMEM;
 	struct rdc_diag pd;
 	rdc_diag_clear(&pd);
-	int rc = rdc_codeobj_parse(it->data, (size_t)it->size, CO_FULL, co, &pd);
+	int rc = RDC_E_UNSUPPORTED;
+	bool names_only = false;
+	if (own && (flags & RDC_POLICY_SYMBOLS)) {
+		rc = rdc_codeobj_parse(it->data, (size_t)it->size, RDC_CO_SYMBOLS, co, &pd);
+		names_only = rc == 0;
+		if (rc == RDC_E_UNSUPPORTED)
+			rdc_diag_clear(&pd);
+	}
+	if (rc == RDC_E_UNSUPPORTED)
+		rc = rdc_codeobj_parse(it->data, (size_t)it->size, CO_FULL, co, &pd);
 	if (rc < 0) {
 		free(co);
 		if (rc == RDC_E_NOMEM)
@@ -178,12 +211,13 @@ static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	bool first = true;
 	for (size_t i = 0; i < co->n_kernels; i++) {
 		struct rdc_kernel_verdict v;
-		bool ok = rdc_check_kernel(t, dev, device, &it->target, &co->kernels[i], &v);
+		bool ok = names_only ? rdc_check_kernel_name(t, dev, &it->target, &co->kernels[i], &v)
+				     : rdc_check_kernel(t, dev, device, &it->target, &co->kernels[i], &v);
 		if (ok && rdc_pol_has_cond(cond, "user-sgpr-16"))
 			ok = rdc_pol_check_user_sgpr16(&co->kernels[i], &v);
-		/* Native code was built for this device: only a bad-kernel rule
+		/* Code for the device's own limits: only a bad-kernel rule
 		 * refuses it (the other checks are reported, not enforced). */
-		if (!ok && native && strcmp(v.check, "badlist"))
+		if (!ok && own && strcmp(v.check, "badlist"))
 			ok = v.ok = true;
 		if (!ok) {
 			bad++;
@@ -198,6 +232,7 @@ static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	if (bad > 1)
 		rdc_pol_cat(why, cap, wlen, " (and %zu more kernel%s)", bad - 1, bad > 2 ? "s" : "");
 	out->n_refused += bad;
+	out->by_name = names_only;
 	if (bad == 0 || native || (flags & RDC_POLICY_KERNELS)) {
 		keep_co(out, co);
 		out->kernels = vs;
@@ -341,6 +376,10 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 				    edges[e]->condition && strcmp(edges[e]->condition, "none") ? edges[e]->condition : "",
 				    out->n_kernels == 1 ? "its" : "all", out->n_kernels,
 				    out->n_kernels == 1 ? " passes" : "s pass");
+				if (out->by_name)
+					rdc_pol_cat(out->reason, sizeof out->reason, &rl,
+					    " (%s has %s's limits: checked by name against the rules)", tt,
+					    dev->name);
 				if (refused[0])
 					rdc_pol_cat(out->reason, sizeof out->reason, &rl, "; %s", refused);
 				return 0;

@@ -163,6 +163,22 @@ bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 	return true;
 }
 
+bool rdc_check_kernel_name(const struct rdc_tables *t, const struct rdc_isa *dev,
+			   const struct rdc_target *code, const struct rdc_kernel *k,
+			   struct rdc_kernel_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	v->kernel = k->name ? k->name : (k->symbol ? k->symbol : "?");
+	v->k = k;
+	v->ok = true;
+	const struct rdc_bad_kernel *r = t ? bad_rule(t, dev->name, code ? code->proc : NULL, v->kernel)
+					   : NULL;
+	if (r)
+		return refuse(v, "badlist", "matches '%s' (%s): %s", r->kernel_glob,
+			      r->action ? r->action : "refuse", r->reason ? r->reason : "");
+	return true;
+}
+
 /* Edge condition "user-sgpr-16": the device needs LLVM's UserSGPRInit16Bug
  * workaround, i.e. each kernel's descriptor must enable at least 16 user +
  * system SGPRs (COMPUTE_PGM_RSRC2: USER_SGPR_COUNT [5:1], workgroup id X/Y/Z

@@ -199,7 +199,7 @@ bool rdc_edge_usable(const struct rdc_compat_edge *e)
 
 unsigned rdc_policy_flags(void)
 {
-	return RDC_POLICY_KERNELS | (rdc_cfg.opt_in ? RDC_POLICY_OPT_IN : 0);
+	return RDC_POLICY_KERNELS | RDC_POLICY_SYMBOLS | (rdc_cfg.opt_in ? RDC_POLICY_OPT_IN : 0);
 }
 
 enum rdc_mode rdc_config_device_mode(const struct rdc_config *c, int index)

@@ -68,6 +68,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rdc_codeobj_parse(data, size, RDC_CO_DESCRIPTORS, &co, &d) == 0)
 		rdc_codeobj_free(&co);
 	bool have_meta = rdc_codeobj_parse(data, size, RDC_CO_METADATA, &meta, &d) == 0;
+	/* The note's tail, read without decoding (RDC_CO_SYMBOLS), never
+	 * disagrees with the decode about where amdhsa.target is. */
+	struct rdc_codeobj sym;
+	if (rdc_codeobj_parse(data, size, RDC_CO_SYMBOLS, &sym, &d) == 0) {
+		if (have_meta && meta.meta_target &&
+		    (sym.meta_target_offset != meta.meta_target_offset ||
+		     sym.meta_target_len != meta.meta_target_len ||
+		     strcmp(sym.meta_target, meta.meta_target) != 0))
+			abort();
+		rdc_codeobj_free(&sym);
+	}
 	/* same length as gfx1030/gfx1100 names, a longer one, and a generic */
 	check_retarget(data, size, have_meta ? &meta : NULL, "gfx1031");
 	check_retarget(data, size, have_meta ? &meta : NULL, "gfx90a");

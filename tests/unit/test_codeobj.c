@@ -738,6 +738,91 @@ static void expect_err(const uint8_t *b, size_t n, unsigned flags, int want, uin
 }
 #define ANY_OFF (UINT64_MAX - 1)
 
+/* RDC_CO_SYMBOLS (codeobj_tail.c + the symbol table) against the full
+ * decode, on every fixture code object: the same amdhsa.target span and
+ * version, the same kernels (names, symbols, descriptors); a note whose
+ * tail is not LLVM's layout is refused (RDC_E_UNSUPPORTED), never misread. */
+static void test_symbols_mode(void **state)
+{
+	(void)state;
+	static const char *files[] = {
+		"co/gfx1030.co", "co/gfx1031.co", "co/gfx1100.co", "co/gfx1103.co", "co/gfx906.co",
+		"co/gfx90a_xnackon.co", "codeobj/iota-gfx1030-v3.co", "codeobj/iota-gfx1030-v5.co",
+		"codeobj/iota-gfx1100-v5.co", "codeobj/iota-gfx90a-xnackon-v3.co",
+		"codeobj/vgpr192-gfx1100.co", "codeobj/vgpr192-gfx1103.co",
+	};
+	size_t done = 0;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		size_t n = 0;
+		uint8_t *b = load_fixture(files[i], &n);
+		if (!b) {
+			print_message("fixture %s missing\n", files[i]);
+			continue;
+		}
+		struct rdc_codeobj full, q;
+		assert_parse(b, n, RDC_CO_METADATA | RDC_CO_DESCRIPTORS, &full);
+		struct rdc_diag d = { 0 };
+		if (!full.meta_target) {   /* v3: no amdhsa.target, decode instead */
+			assert_int_equal(rdc_codeobj_parse(b, n, RDC_CO_SYMBOLS, &q, &d), RDC_E_UNSUPPORTED);
+			rdc_codeobj_free(&full);
+			free(b);
+			done++;
+			continue;
+		}
+		assert_int_equal(rdc_codeobj_parse(b, n, RDC_CO_SYMBOLS, &q, &d), 0);
+		assert_string_equal(q.meta_target, full.meta_target);
+		assert_int_equal(q.meta_target_offset, full.meta_target_offset);
+		assert_int_equal(q.meta_target_len, full.meta_target_len);
+		assert_int_equal(q.meta_version[0], full.meta_version[0]);
+		assert_int_equal(q.meta_version[1], full.meta_version[1]);
+		assert_int_equal(q.note_desc_offset, full.note_desc_offset);
+		assert_int_equal(q.n_kernels, full.n_kernels);
+		for (size_t k = 0; k < full.n_kernels; k++) {
+			size_t j;
+			for (j = 0; j < q.n_kernels && strcmp(q.kernels[j].symbol, full.kernels[k].symbol); j++)
+				;
+			assert_true(j < q.n_kernels);
+			assert_string_equal(q.kernels[j].name, full.kernels[k].name);
+			assert_memory_equal(&q.kernels[j].kd, &full.kernels[k].kd, sizeof q.kernels[j].kd);
+		}
+		/* the same patches either way */
+		struct rdc_target to = full.target;
+		snprintf(to.proc, sizeof to.proc, "%s", full.target.proc[3] == '1' ? "gfx1031" : full.target.proc);
+		struct rdc_patch pa[8], pb[8];
+		size_t na = 8, nb = 8;
+		int ra = rdc_codeobj_retarget_patches_from(&full, &to, pa, &na, NULL);
+		int rb = rdc_codeobj_retarget_patches_from(&q, &to, pb, &nb, NULL);
+		assert_int_equal(ra, rb);
+		if (ra == 0) {
+			assert_int_equal(na, nb);
+			for (size_t k = 0; k < na; k++) {
+				assert_int_equal(pa[k].offset, pb[k].offset);
+				assert_int_equal(pa[k].len, pb[k].len);
+				assert_memory_equal(pa[k].bytes, pb[k].bytes, pa[k].len);
+			}
+		}
+		/* a tail that is not LLVM's: the last version number made wide */
+		uint8_t *c = malloc(n);
+		assert_non_null(c);
+		memcpy(c, b, n);
+		c[full.note_desc_offset + full.note_desc_size - 1] = 0xcc;
+		struct rdc_codeobj r;
+		assert_int_equal(rdc_codeobj_parse(c, n, RDC_CO_SYMBOLS, &r, &d), RDC_E_UNSUPPORTED);
+		assert_non_null(strstr(d.msg, "does not end as LLVM writes it"));
+		/* the target key renamed: not found either */
+		memcpy(c, b, n);
+		c[full.meta_target_offset - 2] ^= 0x20;
+		assert_int_equal(rdc_codeobj_parse(c, n, RDC_CO_SYMBOLS, &r, &d), RDC_E_UNSUPPORTED);
+		free(c);
+		rdc_codeobj_free(&q);
+		rdc_codeobj_free(&full);
+		free(b);
+		done++;
+	}
+	if (!done)
+		skip();
+}
+
 static void test_corrupt_header(void **state)
 {
 	(void)state;
@@ -971,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_retarget_copy_lengths),
 		cmocka_unit_test(test_retarget_generic),
 		cmocka_unit_test(test_readonly_input),
+		cmocka_unit_test(test_symbols_mode),
 		cmocka_unit_test(test_corrupt_header),
 		cmocka_unit_test(test_corrupt_note),
 		cmocka_unit_test(test_metadata_types),

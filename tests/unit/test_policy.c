@@ -489,6 +489,71 @@ static void test_edge_conditions(void **state)
 	free(bl.p);
 }
 
+/* RDC_POLICY_SYMBOLS: gfx1030 code on gfx1031 (the same limits, an edge
+ * without condition) is read from its symbol table and checked by name; the
+ * verdict, kernels and patches equal the full decode's; a bad-kernel rule
+ * still refuses by name; an edge between different limits (gfx1100 code on
+ * gfx1103: vgpr-fit) still decodes and checks the numbers. */
+static void test_symbols_flag(void **state)
+{
+	(void)state;
+	struct rdc_choice full, q;
+	if (choose_file("bundle/iota.bundle", "gfx1031", RDC_POLICY_KERNELS, &full) == 77)
+		skip();
+	choose_file("bundle/iota.bundle", "gfx1031", RDC_POLICY_KERNELS | RDC_POLICY_SYMBOLS, &q);
+	assert_int_equal(q.verdict, RDC_VERDICT_MAPPED);
+	assert_int_equal(q.entry, full.entry);
+	assert_int_equal(q.n_kernels, full.n_kernels);
+	assert_true(q.by_name);
+	assert_false(full.by_name);
+	assert_non_null(strstr(q.reason, "gfx1030 has gfx1031's limits: checked by name"));
+	for (size_t i = 0; i < q.n_kernels; i++) {
+		assert_true(q.kernels[i].ok);
+		size_t j;
+		for (j = 0; j < full.n_kernels && strcmp(full.kernels[j].kernel, q.kernels[i].kernel); j++)
+			;
+		assert_true(j < full.n_kernels);
+	}
+	assert_int_equal(q.co->meta_target_offset, full.co->meta_target_offset);
+	rdc_choice_free(&q);
+	rdc_choice_free(&full);
+
+	/* native code too: by name */
+	choose_file("bundle/iota.bundle", "gfx1030", RDC_POLICY_KERNELS | RDC_POLICY_SYMBOLS, &q);
+	assert_int_equal(q.verdict, RDC_VERDICT_NATIVE);
+	assert_true(q.by_name);
+	rdc_choice_free(&q);
+
+	/* a rule by name refuses under the symbol path as under the decode */
+	struct blob bl;
+	if (!load("bundle/iota.bundle", &bl))
+		skip();
+	struct rdc_bundle b;
+	assert_int_equal(rdc_bundle_parse(bl.p, bl.n, &b, NULL), 0);
+	struct rdc_tables t = *rdc_tables_builtin();
+	struct rdc_bad_kernel bad[] = { { "gfx1031", "gfx1030", "*fill_iota*", "refuse", "synthetic", "t" } };
+	t.bad = bad;
+	t.n_bad = 1;
+	struct rdc_target dev = tgt("gfx1031");
+	for (unsigned f = 0; f < 2; f++) {
+		unsigned flags = RDC_POLICY_KERNELS | (f ? RDC_POLICY_SYMBOLS : 0);
+		assert_int_equal(rdc_policy_choose(&t, &dev, &b, flags, &q, NULL), 0);
+		/* the gfx1030 entry is not the one mapped */
+		assert_true(q.verdict != RDC_VERDICT_MAPPED || strcmp(q.chosen.proc, "gfx1030") != 0);
+		assert_true(q.n_refused >= 1);
+		assert_non_null(strstr(q.reason, "badlist"));
+		rdc_choice_free(&q);
+	}
+	/* different limits: the numbers are still decoded and checked */
+	dev = tgt("gfx1103");
+	assert_int_equal(rdc_policy_choose(rdc_tables_builtin(), &dev, &b, RDC_POLICY_KERNELS | RDC_POLICY_SYMBOLS,
+					   &q, NULL), 0);
+	assert_false(q.by_name);
+	rdc_choice_free(&q);
+	rdc_bundle_free(&b);
+	free(bl.p);
+}
+
 static void test_unknown_device(void **state)
 {
 	(void)state;
@@ -508,6 +573,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vgpr_wgp_fits_1_5x_not_1x),
+		cmocka_unit_test(test_symbols_flag),
 		cmocka_unit_test(test_vgpr_cu_mode_doubles_waves),
 		cmocka_unit_test(test_addressable_wave_lds),
 		cmocka_unit_test(test_features_and_badlist),
