@@ -7,10 +7,10 @@
  * exist, and the tables let that device run a compatible target, the same
  * name with that target (most preferred first) is used instead, and logged.
  *
- * MIOpen's databases carry the CU count too (gfx1031_40.HIP.fdb.txt); when
- * the compatible target's file for that count is missing, the one with the
- * nearest count is used, as MIOpen itself does for its own arch.  SQLite's
- * -journal/-wal/-shm companions are never redirected.
+ * MIOpen's databases carry the CU count too (gfx1031_40.HIP.fdb.txt): only
+ * the target is substituted, never the count — under the override MIOpen
+ * does not take another count's file either.  SQLite's -journal/-wal/-shm
+ * companions are never redirected.
  *
  * Careful by construction: only names containing "gfx<digits>" that equal a
  * known device's target (not followed by another digit) are considered;
@@ -24,11 +24,9 @@
  * .dat); when the set is full, later redirections are logged every time.
  */
 #undef _FORTIFY_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
-#include <stdlib.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,54 +78,6 @@ static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
 	return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* MIOpen names its databases <arch>_<CUs>.<rest> (gfx1030_36.HIP.fdb.txt)
- * and, when its device's exact file is missing, takes the file of its arch
- * with the nearest CU count (its own fallback, which the device's true name
- * defeats: no gfx1031_* file exists).  For `cand`, a name whose basename is
- * <code>_<digits>.<rest> that does not exist, the same name with the CU
- * count of an existing <code>_<N>.<rest> in that directory, nearest first
- * (ties: the larger).  Read-only directory listing; false when none. */
-static bool nearest_cu(char *cand, size_t n, const char *code)
-{
-	char *base = strrchr(cand, '/');
-	base = base ? base + 1 : cand;
-	size_t cl = strlen(code);
-	if (strncmp(base, code, cl) != 0 || base[cl] != '_' || base[cl + 1] < '0' || base[cl + 1] > '9')
-		return false;
-	char *end;
-	unsigned long want = strtoul(base + cl + 1, &end, 10);
-	if (*end != '.')
-		return false;
-	char dir[4096], rest[256];
-	size_t dl = (size_t)(base - cand);
-	if (dl >= sizeof dir || strlen(end) >= sizeof rest)
-		return false;
-	memcpy(dir, cand, dl);
-	dir[dl] = '\0';
-	snprintf(rest, sizeof rest, "%s", end);
-	DIR *d = opendir(dl ? dir : ".");
-	if (!d)
-		return false;
-	unsigned long best = 0;
-	bool found = false;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		const char *nm = e->d_name;
-		if (strncmp(nm, code, cl) != 0 || nm[cl] != '_' || nm[cl + 1] < '0' || nm[cl + 1] > '9')
-			continue;
-		char *ne;
-		unsigned long cu = strtoul(nm + cl + 1, &ne, 10);
-		if (strcmp(ne, rest) != 0)
-			continue;
-		unsigned long dc = cu > want ? cu - want : want - cu;
-		unsigned long db = best > want ? best - want : want - best;
-		if (!found || dc < db || (dc == db && cu > best))
-			best = cu, found = true;
-	}
-	closedir(d);
-	return found && snprintf(cand + dl, n - dl, "%s_%lu%s", code, best, rest) < (int)(n - dl);
 }
 
 /* Find a replacement for `path` (a file name or a glob pattern) naming a
@@ -182,17 +132,13 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 				}
 				if (!ok || snprintf(out + pos, n - pos, "%s", s) >= (int)(n - pos))
 					continue;
-				bool cu = false, took = accept(out, arg);
-				if (!took && accept == exists_cb)
-					took = cu = nearest_cu(out, n, e->code) && accept(out, arg);
-				if (took) {
+				if (accept(out, arg)) {
 					if (!first_redirect(path, out))
 						return true;
 					struct rdc_kv kv[] = {
 						RDC_KV_N("device", dev->index), RDC_KV_S("target", proc),
 						RDC_KV_S("from", path), RDC_KV_S("to", out),
-						RDC_KV_N("rank", e->rank),
-						RDC_KV_S("how", cu ? "file, nearest CU count" : how),
+						RDC_KV_N("rank", e->rank), RDC_KV_S("how", how),
 					};
 					rdc_log_event(RDC_LOG_INFO, "redirect", kv, sizeof kv / sizeof kv[0]);
 					return true;
