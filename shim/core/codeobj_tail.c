@@ -10,10 +10,13 @@
  *         fixarray(2) fixint fixint
  * exactly at the end of the note's descriptor.  Reading those bytes
  * backwards gives the target string's span in a few bytes, where a decode
- * builds the whole document (every kernel and argument) first.  Anything
- * else — another order, wider integers, a target string that does not
- * start "amdgcn-amd-amdhsa--", more than one way to read the tail — is
- * "not found", and the caller decodes the note (codeobj_meta.c).
+ * builds the whole document (every kernel and argument) first.  The key's
+ * text must occur once in the whole note: a document that names
+ * amdhsa.target twice (or elsewhere, in any encoding) could be read
+ * differently by a decoder (fuzz_codeobj found one).  Anything else —
+ * another order, wider integers, a target string that does not start
+ * "amdgcn-amd-amdhsa--", more than one way to read the tail — is "not
+ * found", and the caller decodes the note (codeobj_meta.c).
  */
 #include <string.h>
 
@@ -73,6 +76,10 @@ bool rdc_co_meta_target_tail(const uint8_t *desc, size_t size, size_t *str_off, 
 		len = l;
 	}
 	if (found != 1)
+		return false;
+	/* the key's text once in the note: this one */
+	const void *first = memmem(desc, size, key_target, sizeof key_target - 1);
+	if (first != desc + off - (len < 32 ? 1 : 2) - (sizeof key_target - 1))
 		return false;
 	*str_off = off;
 	*str_len = len;

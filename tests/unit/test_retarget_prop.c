@@ -13,6 +13,8 @@
  *     length change only e_flags, the program and section header tables,
  *     and what is appended after the input.
  * Audit C2: a parseable input whose retarget did not parse back.
+ * Also: where the decode finds amdhsa.target, RDC_CO_SYMBOLS's reading of
+ * the note's tail finds it at the same place or not at all.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -112,6 +114,18 @@ static void check_file(const char *path, struct tally *t)
 	struct rdc_diag d = { 0 };
 	if (rdc_codeobj_parse(b, n, RDC_CO_METADATA, &co, &d) == 0) {
 		t->parsed++;
+		/* The note's tail (RDC_CO_SYMBOLS) never disagrees with the
+		 * decode about amdhsa.target (regress/codeobj-tail-dup-target.co:
+		 * the key twice, found by fuzz_codeobj). */
+		struct rdc_codeobj q;
+		if (co.meta_target && rdc_codeobj_parse(b, n, RDC_CO_SYMBOLS, &q, &d) == 0) {
+			if (q.meta_target_offset != co.meta_target_offset ||
+			    q.meta_target_len != co.meta_target_len)
+				fail_msg("%s: the tail reads amdhsa.target at %llu, the decode at %llu", path,
+					 (unsigned long long)q.meta_target_offset,
+					 (unsigned long long)co.meta_target_offset);
+			rdc_codeobj_free(&q);
+		}
 		for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
 			check_one(path, b, n, &co, targets[i], t);
 		rdc_codeobj_free(&co);
