@@ -4,7 +4,7 @@
  *
  * What is read: e_flags (machine byte, xnack/sramecc bits per ABI version,
  * generic version for v6), EI_ABIVERSION (code-object version 2..6), the
- * NT_AMDGPU_METADATA note (MessagePack, decoded with msgpack-c) and each
+ * NT_AMDGPU_METADATA notes (MessagePack, decoded with msgpack-c) and each
  * kernel's 64-byte descriptor at symbol "<kernel>.kd".  Sources: LLVM
  * AMDGPUUsage "ELF Header", "Code Object V3+ Metadata", "Kernel Descriptor".
  *
@@ -92,13 +92,21 @@ struct rdc_codeobj {
 	uint32_t meta_version[2];/* "amdhsa.version" */
 	size_t n_kernels;
 	struct rdc_kernel *kernels;
-	/* Location of the metadata note's desc in the input, for patching. */
+	/* Location of the (first) metadata note's desc in the input. */
 	uint64_t note_desc_offset, note_desc_size;
 	/* Where the "amdhsa.target" string's bytes are in the input (file
 	 * offset and length; 0/0 when absent), recorded by the metadata parse
 	 * so patches need no second decode (rdc_codeobj_retarget_patches_from). */
 	uint64_t meta_target_offset;
 	uint32_t meta_target_len;
+	/* Every NT_AMDGPU_METADATA note: a code object linked from several
+	 * objects has one per input (rocBLAS's Tensile .co: one per kernel),
+	 * and comgr merges their kernels, so `kernels` holds every note's.
+	 * note_target_offsets[i]: where note i's amdhsa.target string is
+	 * (meta_target_len bytes, the same text in every note; [0] is
+	 * meta_target_offset; 0 when absent).  Set with the metadata. */
+	size_t n_notes;
+	uint64_t *note_target_offsets;
 };
 
 /* Is this an AMDGPU ELF (magic, ELFCLASS64, EM_AMDGPU)? */
@@ -125,11 +133,13 @@ struct rdc_patch {
 };
 
 /* The patches that turn code object `p` into one for `to` (same length:
- * e_flags, the metadata target string when its length is unchanged).
+ * e_flags, every metadata note's target string when its length is unchanged).
  * Returns RDC_E_UNSUPPORTED when the change cannot be expressed as in-place
  * patches (then use rdc_codeobj_retarget) or at all (generic target for a
  * v4/v5 object, code object v2).  *n_patches in: capacity; out: the number
- * needed (RDC_E_INVAL when that exceeds the capacity).  At most 3. */
+ * needed (RDC_E_INVAL when that exceeds the capacity): one for e_flags and
+ * one or two per metadata note (a Tensile .co needs hundreds; when they do
+ * not fit, rdc_codeobj_retarget makes the copy). */
 int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_target *to,
 				 struct rdc_patch *patches, size_t *n_patches,
 				 struct rdc_diag *d);

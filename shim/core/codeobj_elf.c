@@ -2,9 +2,9 @@
 /*
  * codeobj_elf.c — the ELF side of AMDGPU code objects: header facts
  * (e_flags, EI_ABIVERSION) read straight from the 64-byte Elf64_Ehdr without
- * libelf (the cheap "headers only" mode), the NT_AMDGPU_METADATA note found
- * through PT_NOTE program headers (sections only as a fallback) with libelf,
- * and rdc_codeobj_parse / rdc_codeobj_free.
+ * libelf (the cheap "headers only" mode), every NT_AMDGPU_METADATA note
+ * found through PT_NOTE program headers (sections only as a fallback) with
+ * libelf, and rdc_codeobj_parse / rdc_codeobj_free.
  *
  * libelf over caller memory: elf_memory() takes a non-const pointer.  We
  * never write through it and only use read calls (elf_getphdrnum,
@@ -165,9 +165,39 @@ int rdc_co_elf_open(const void *p, size_t n, Elf **out, struct rdc_diag *d)
 	return 0;
 }
 
-/* Walk the notes of [off, off+size) looking for ("AMDGPU", 32). */
+/* The most metadata notes one code object may carry: LLVM writes one per
+ * linked input (a Tensile .co of rocBLAS 6.4 has up to 534); a cap keeps a
+ * file of tiny notes from costing more memory than it is large. */
+#define RDC_CO_MAX_NOTES 65536
+
+static int add_note(struct rdc_co_notes *ns, const struct rdc_co_note_loc *loc, struct rdc_diag *d)
+{
+	if (ns->n == ns->cap) {
+		if (ns->cap >= RDC_CO_MAX_NOTES)
+			return rdc_diag_set(d, RDC_E_UNSUPPORTED, loc->note_offset,
+					    "more than %d NT_AMDGPU_METADATA notes", RDC_CO_MAX_NOTES);
+		size_t cap = ns->cap ? ns->cap * 2 : 4;
+		struct rdc_co_note_loc *v = realloc(ns->v, cap * sizeof *v);
+		if (!v)
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+		ns->v = v;
+		ns->cap = cap;
+	}
+	ns->v[ns->n++] = *loc;
+	return 0;
+}
+
+void rdc_co_notes_free(struct rdc_co_notes *ns)
+{
+	free(ns->v);
+	memset(ns, 0, sizeof *ns);
+}
+
+/* Walk the notes of [off, off+size) and add every ("AMDGPU", 32) one;
+ * `region` carries what the caller knows of where they are. */
 static int scan_notes(Elf *e, uint64_t off, uint64_t size, uint64_t align,
-		      struct rdc_co_note_loc *loc, struct rdc_diag *d)
+		      const struct rdc_co_note_loc *region, struct rdc_co_notes *ns,
+		      struct rdc_diag *d)
 {
 	if (size == 0)
 		return 0;
@@ -194,15 +224,18 @@ static int scan_notes(Elf *e, uint64_t off, uint64_t size, uint64_t align,
 		const char *name = (const char *)dd->d_buf + name_off;
 		if (nh.n_type == RDC_NT_AMDGPU_METADATA && nh.n_namesz == 7 &&
 		    memcmp(name, "AMDGPU", 7) == 0) {
-			loc->found = true;
-			loc->seg_offset = off;
-			loc->seg_size = size;
-			loc->align = align == 8 ? 8 : 4;
-			loc->note_offset = off + pos;
-			loc->note_size = next - pos;
-			loc->desc_offset = off + desc_off;
-			loc->desc_size = nh.n_descsz;
-			return 0;
+			struct rdc_co_note_loc loc = *region;
+			loc.found = true;
+			loc.seg_offset = off;
+			loc.seg_size = size;
+			loc.align = align == 8 ? 8 : 4;
+			loc.note_offset = off + pos;
+			loc.note_size = next - pos;
+			loc.desc_offset = off + desc_off;
+			loc.desc_size = nh.n_descsz;
+			int rc = add_note(ns, &loc, d);
+			if (rc)
+				return rc;
 		}
 		pos = next;
 	}
@@ -212,67 +245,62 @@ static int scan_notes(Elf *e, uint64_t off, uint64_t size, uint64_t align,
 /* scan_notes over the region of PT_NOTE / note section `idx` (`what`),
  * whose header lies at `hdr_at`, after checking it lies inside the input. */
 static int scan_region(Elf *e, uint64_t off, uint64_t size, uint64_t align, size_t n,
-		       const char *what, size_t idx, uint64_t hdr_at, struct rdc_co_note_loc *loc,
+		       const char *what, size_t idx, uint64_t hdr_at,
+		       const struct rdc_co_note_loc *region, struct rdc_co_notes *ns,
 		       struct rdc_diag *d)
 {
 	if (!rdc_in_bounds(off, size, n))
 		return rdc_diag_set(d, RDC_E_RANGE, hdr_at,
 				    "%s %zu (offset %llu, %llu bytes) lies outside the %zu-byte input",
 				    what, idx, (unsigned long long)off, (unsigned long long)size, n);
-	return scan_notes(e, off, size, align, loc, d);
+	return scan_notes(e, off, size, align, region, ns, d);
 }
 
-int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_note_loc *loc,
-			      struct rdc_diag *d)
+int rdc_co_find_metadata_notes(Elf *e, size_t n, struct rdc_co_notes *ns, struct rdc_diag *d)
 {
-	(void)p;
-	memset(loc, 0, sizeof *loc);
+	memset(ns, 0, sizeof *ns);
 	size_t phnum = 0;
+	int rc = 0;
 	if (elf_getphdrnum(e, &phnum) != 0)
 		return rdc_diag_set(d, RDC_E_FORMAT, 56, "libelf: program headers: %s", elf_errmsg(-1));
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(e, &eh))
 		return rdc_diag_set(d, RDC_E_FORMAT, 0, "libelf: ELF header: %s", elf_errmsg(-1));
-	for (size_t i = 0; i < phnum; i++) {
+	for (size_t i = 0; i < phnum && !rc; i++) {
 		GElf_Phdr ph;
-		if (!gelf_getphdr(e, (int)i, &ph))
-			return rdc_diag_set(d, RDC_E_FORMAT, eh.e_phoff + i * sizeof(Elf64_Phdr),
-					    "libelf: program header %zu: %s", i, elf_errmsg(-1));
+		if (!gelf_getphdr(e, (int)i, &ph)) {
+			rc = rdc_diag_set(d, RDC_E_FORMAT, eh.e_phoff + i * sizeof(Elf64_Phdr),
+					  "libelf: program header %zu: %s", i, elf_errmsg(-1));
+			break;
+		}
 		if (ph.p_type != PT_NOTE)
 			continue;
-		int rc = scan_region(e, ph.p_offset, ph.p_filesz, ph.p_align, n, "PT_NOTE", i,
-				     eh.e_phoff + i * sizeof(Elf64_Phdr), loc, d);
-		if (rc)
-			return rc;
-		if (loc->found) {
-			loc->from_phdr = true;
-			loc->phdr_index = i;
-			return 0;
-		}
+		struct rdc_co_note_loc region = { .from_phdr = true, .phdr_index = i };
+		rc = scan_region(e, ph.p_offset, ph.p_filesz, ph.p_align, n, "PT_NOTE", i,
+				 eh.e_phoff + i * sizeof(Elf64_Phdr), &region, ns, d);
 	}
-	/* No program headers (relocatable objects) or no note there: sections. */
+	/* No program headers (relocatable objects) or no note there: the
+	 * notes of every SHT_NOTE section, as comgr reads them. */
 	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
+	bool sections = ns->n == 0;
+	while (!rc && sections && (scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh))
-			return rdc_diag_set(d, RDC_E_FORMAT, eh.e_shoff, "libelf: section header: %s",
-					    elf_errmsg(-1));
+		if (!gelf_getshdr(scn, &sh)) {
+			rc = rdc_diag_set(d, RDC_E_FORMAT, eh.e_shoff, "libelf: section header: %s",
+					  elf_errmsg(-1));
+			break;
+		}
 		if (sh.sh_type != SHT_NOTE)
 			continue;
 		size_t idx = elf_ndxscn(scn);
-		int rc = scan_region(e, sh.sh_offset, sh.sh_size, sh.sh_addralign, n, "note section", idx,
-				     eh.e_shoff + idx * sizeof(Elf64_Shdr), loc, d);
-		if (rc)
-			return rc;
-		if (loc->found) {
-			loc->has_section = true;
-			loc->shdr_index = idx;
-			loc->sec_offset = sh.sh_offset;
-			loc->sec_size = sh.sh_size;
-			return 0;
-		}
+		struct rdc_co_note_loc region = { .has_section = true, .shdr_index = idx,
+						  .sec_offset = sh.sh_offset, .sec_size = sh.sh_size };
+		rc = scan_region(e, sh.sh_offset, sh.sh_size, sh.sh_addralign, n, "note section", idx,
+				 eh.e_shoff + idx * sizeof(Elf64_Shdr), &region, ns, d);
 	}
-	return 0;
+	if (rc)
+		rdc_co_notes_free(ns);
+	return rc;
 }
 
 static void free_kernel(struct rdc_kernel *k)
@@ -294,6 +322,7 @@ void rdc_codeobj_free(struct rdc_codeobj *co)
 		free_kernel(&co->kernels[i]);
 	free(co->kernels);
 	free(co->meta_target);
+	free(co->note_target_offsets);
 	memset(co, 0, sizeof *co);
 }
 
@@ -326,42 +355,27 @@ int rdc_codeobj_parse(const void *p, size_t n, unsigned flags, struct rdc_codeob
 	rc = rdc_co_elf_open(p, n, &e, d);
 	if (rc)
 		return rc;
-	struct rdc_co_note_loc loc;
-	rc = rdc_co_find_metadata_note(e, p, n, &loc, d);
+	struct rdc_co_notes ns;
+	rc = rdc_co_find_metadata_notes(e, n, &ns, d);
 	if (rc)
 		goto out;
-	if (!loc.found) {
+	if (ns.n == 0) {
 		rc = rdc_diag_set(d, RDC_E_NOTFOUND, RDC_NO_OFFSET,
 				  "no NT_AMDGPU_METADATA note (name \"AMDGPU\", type 32)");
 		goto out;
 	}
-	co->note_desc_offset = loc.desc_offset;
-	co->note_desc_size = loc.desc_size;
+	co->note_desc_offset = ns.v[0].desc_offset;
+	co->note_desc_size = ns.v[0].desc_size;
 	if (flags & RDC_CO_SYMBOLS) {
-		size_t so = 0, sl = 0;
-		if (!rdc_co_meta_target_tail((const uint8_t *)p + loc.desc_offset, loc.desc_size, &so,
-					     &sl, co->meta_version)) {
-			rc = rdc_diag_set(d, RDC_E_UNSUPPORTED, loc.desc_offset,
-					  "metadata note does not end as LLVM writes it "
-					  "(amdhsa.target, amdhsa.version): decode it instead");
-			goto out;
-		}
-		co->meta_target = strndup((const char *)p + loc.desc_offset + so, sl);
-		if (!co->meta_target) {
-			rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
-			goto out;
-		}
-		co->meta_target_offset = loc.desc_offset + so;
-		co->meta_target_len = (uint32_t)sl;
-		rc = rdc_co_kernels_from_symbols(e, p, n, co, d);
-		goto out;
+		rc = rdc_co_read_notes_tails(p, &ns, co, d);
+		if (!rc)
+			rc = rdc_co_kernels_from_symbols(e, p, n, co, d);
+	} else {
+		rc = rdc_co_read_notes_decoded(p, &ns, flags, co, d);
+		if (!rc && (flags & RDC_CO_DESCRIPTORS))
+			rc = rdc_co_read_descriptors(e, p, n, co, d);
 	}
-	rc = rdc_co_decode_metadata((const uint8_t *)p + loc.desc_offset, loc.desc_size,
-				    loc.desc_offset, flags, co, d);
-	if (rc)
-		goto out;
-	if (flags & RDC_CO_DESCRIPTORS)
-		rc = rdc_co_read_descriptors(e, p, n, co, d);
+	rdc_co_notes_free(&ns);
 out:
 	elf_end(e);
 	if (rc)

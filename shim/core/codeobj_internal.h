@@ -61,7 +61,7 @@ int rdc_co_target_from_flags(uint32_t e_flags, unsigned cov, struct rdc_target *
 /* A libelf handle over caller memory (never written: see codeobj_elf.c). */
 int rdc_co_elf_open(const void *p, size_t n, Elf **out, struct rdc_diag *d);
 
-/* Where the metadata note is. */
+/* Where one metadata note is. */
 struct rdc_co_note_loc {
 	bool found;
 	bool from_phdr;          /* found through a PT_NOTE program header */
@@ -75,8 +75,33 @@ struct rdc_co_note_loc {
 	uint64_t note_size;              /* header + name + desc, padded */
 	uint64_t desc_offset, desc_size; /* its desc (MessagePack) */
 };
-int rdc_co_find_metadata_note(Elf *e, const void *p, size_t n, struct rdc_co_note_loc *loc,
-			      struct rdc_diag *d);
+
+/* Every NT_AMDGPU_METADATA note, in file order, where comgr looks for them
+ * (comgr-metadata.cpp getElfMetadataRoot): in every PT_NOTE segment, and
+ * only when those hold none, in every SHT_NOTE section.  A code object
+ * linked from several objects carries one note per input (rocBLAS's Tensile
+ * .co files: one per kernel); comgr merges their amdhsa.kernels.  Free with
+ * rdc_co_notes_free (also done on error). */
+struct rdc_co_notes {
+	size_t n, cap;
+	struct rdc_co_note_loc *v;
+};
+int rdc_co_find_metadata_notes(Elf *e, size_t n, struct rdc_co_notes *ns, struct rdc_diag *d);
+void rdc_co_notes_free(struct rdc_co_notes *ns);
+
+/* co's metadata from every note of `ns` (codeobj_notes.c): the first
+ * note's amdhsa.target and version, every note's kernels in note order,
+ * every note's target span (co->note_target_offsets).  Notes that disagree
+ * on amdhsa.target or amdhsa.version are refused (RDC_E_UNSUPPORTED): comgr
+ * would keep the first note's target for kernels built for another.
+ * _decoded: MessagePack decoded (rdc_co_decode_metadata, `flags` as for
+ * rdc_codeobj_parse); _tails: spans and versions from each note's last
+ * bytes only (rdc_co_meta_target_tail), RDC_E_UNSUPPORTED when a note does
+ * not end as LLVM writes it or the notes differ. */
+int rdc_co_read_notes_decoded(const void *p, const struct rdc_co_notes *ns, unsigned flags,
+			      struct rdc_codeobj *co, struct rdc_diag *d);
+int rdc_co_read_notes_tails(const void *p, const struct rdc_co_notes *ns, struct rdc_codeobj *co,
+			    struct rdc_diag *d);
 
 /* Decode the MessagePack metadata into co (meta_target, meta_version,
  * kernels).  `base` is desc's file offset, for messages.  `flags`: the

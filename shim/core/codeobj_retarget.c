@@ -85,32 +85,74 @@ struct plan {
 	uint32_t new_flags;
 	char new_target[96];
 	size_t new_target_len;
-	struct rdc_co_note_loc loc;
-	bool have_str;
-	size_t str_off, str_len; /* within the desc */
+	struct rdc_co_notes ns;  /* every metadata note (none: v3 without one) */
+	bool have_str;           /* the notes name a target (v4+) */
+	size_t str_len;          /* its length, the same in every note */
+	uint64_t *str_at;        /* [ns.n]: file offset of each note's string */
+	const uint8_t *cur;      /* the current target string's bytes */
+	bool has_section;        /* one SHT_NOTE section holds every note */
+	size_t shdr_index;
+	uint64_t sec_offset, sec_size;
 };
 
-static int find_note_section(Elf *e, struct rdc_co_note_loc *loc, struct rdc_diag *d)
+static void plan_free(struct plan *pl)
 {
+	rdc_co_notes_free(&pl->ns);
+	free(pl->str_at);
+	pl->str_at = NULL;
+}
+
+/* The SHT_NOTE section holding every metadata note, inside their PT_NOTE
+ * segment (usually the same bytes; a segment may span several note
+ * sections). */
+static int find_note_section(Elf *e, struct plan *pl, struct rdc_diag *d)
+{
+	const struct rdc_co_note_loc *first = &pl->ns.v[0], *last = &pl->ns.v[pl->ns.n - 1];
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			return rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET, "libelf: section header: %s",
 					    elf_errmsg(-1));
-		/* The SHT_NOTE section holding the note, inside the PT_NOTE
-		 * segment (usually the same bytes; a segment may span several
-		 * note sections). */
-		if (sh.sh_type == SHT_NOTE && sh.sh_offset >= loc->seg_offset &&
-		    sh.sh_offset <= loc->note_offset &&
-		    loc->note_offset + loc->note_size <= sh.sh_offset + sh.sh_size &&
-		    sh.sh_offset + sh.sh_size <= loc->seg_offset + loc->seg_size) {
-			loc->has_section = true;
-			loc->shdr_index = elf_ndxscn(scn);
-			loc->sec_offset = sh.sh_offset;
-			loc->sec_size = sh.sh_size;
+		if (sh.sh_type == SHT_NOTE && sh.sh_offset >= first->seg_offset &&
+		    sh.sh_offset <= first->note_offset &&
+		    last->note_offset + last->note_size <= sh.sh_offset + sh.sh_size &&
+		    sh.sh_offset + sh.sh_size <= first->seg_offset + first->seg_size) {
+			pl->has_section = true;
+			pl->shdr_index = elf_ndxscn(scn);
+			pl->sec_offset = sh.sh_offset;
+			pl->sec_size = sh.sh_size;
 			return 0;
 		}
+	}
+	return 0;
+}
+
+/* Every note's target span, decoded (what is retargeted must decode); the
+ * notes must name the same target. */
+static int plan_spans(const uint8_t *p, struct plan *pl, struct rdc_diag *d)
+{
+	pl->str_at = calloc(pl->ns.n, sizeof *pl->str_at);
+	if (!pl->str_at)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	for (size_t i = 0; i < pl->ns.n; i++) {
+		const struct rdc_co_note_loc *L = &pl->ns.v[i];
+		size_t off = 0, len = 0;
+		int rc = rdc_co_meta_target_span(p + L->desc_offset, L->desc_size, L->desc_offset,
+						 &off, &len, d);
+		if (rc)
+			return rc;
+		if (i == 0) {
+			pl->have_str = len > 0;
+			pl->str_len = len;
+			pl->cur = p + L->desc_offset + off;
+		} else if ((len > 0) != pl->have_str || len != pl->str_len ||
+			   memcmp(p + L->desc_offset + off, pl->cur, len) != 0) {
+			return rdc_diag_set(d, RDC_E_UNSUPPORTED, L->desc_offset,
+					    "retarget: metadata note %zu of %zu names another "
+					    "amdhsa.target than the first", i + 1, pl->ns.n);
+		}
+		pl->str_at[i] = L->desc_offset + off;
 	}
 	return 0;
 }
@@ -139,20 +181,15 @@ static int make_plan(const void *p, size_t n, const struct rdc_target *to, bool 
 	rc = rdc_co_elf_open(p, n, &e, d);
 	if (rc)
 		return rc;
-	rc = rdc_co_find_metadata_note(e, p, n, &pl->loc, d);
-	if (!rc && pl->loc.found && want_section && !pl->loc.has_section)
-		rc = find_note_section(e, &pl->loc, d);
+	rc = rdc_co_find_metadata_notes(e, n, &pl->ns, d);
+	if (!rc && pl->ns.n && want_section)
+		rc = find_note_section(e, pl, d);
 	elf_end(e);
+	if (!rc && pl->ns.n)
+		rc = plan_spans(p, pl, d);
 	if (rc)
-		return rc;
-	if (!pl->loc.found)
-		return 0; /* nothing but e_flags to change */
-	rc = rdc_co_meta_target_span((const uint8_t *)p + pl->loc.desc_offset, pl->loc.desc_size,
-				     pl->loc.desc_offset, &pl->str_off, &pl->str_len, d);
-	if (rc)
-		return rc;
-	pl->have_str = pl->str_len > 0;
-	return 0;
+		plan_free(pl);
+	return rc;
 }
 
 static size_t add_patch(struct rdc_patch *pt, size_t cap, size_t k, uint64_t off, const void *b,
@@ -174,9 +211,11 @@ static size_t add_patch(struct rdc_patch *pt, size_t cap, size_t k, uint64_t off
 	return k;
 }
 
-/* The patches for a same-length change; returns how many are needed.
- * `cur` is the current target string's bytes (str_len of them). */
-static size_t plan_patches(const void *cur, const struct plan *pl, struct rdc_patch *pt, size_t cap)
+/* The patches for a same-length change; returns how many are needed:
+ * e_flags, and each string of `at` (n of them, pl->str_len bytes, now
+ * pl->cur's text). */
+static size_t plan_patches(const struct plan *pl, const uint64_t *at, size_t n,
+			   struct rdc_patch *pt, size_t cap)
 {
 	size_t k = 0;
 	if (pl->new_flags != pl->h.e_flags) {
@@ -184,12 +223,24 @@ static size_t plan_patches(const void *cur, const struct plan *pl, struct rdc_pa
 				 (uint8_t)(pl->new_flags >> 16), (uint8_t)(pl->new_flags >> 24) };
 		k = add_patch(pt, cap, k, RDC_EHDR_FLAGS_OFF, b, 4);
 	}
-	if (pl->have_str) {
-		uint64_t off = pl->loc.desc_offset + pl->str_off;
-		if (memcmp(cur, pl->new_target, pl->str_len) != 0)
-			k = add_patch(pt, cap, k, off, pl->new_target, pl->str_len);
-	}
+	if (pl->have_str && memcmp(pl->cur, pl->new_target, pl->str_len) != 0)
+		for (size_t i = 0; i < n; i++)
+			k = add_patch(pt, cap, k, at[i], pl->new_target, pl->str_len);
 	return k;
+}
+
+static int length_changes(const struct plan *pl, uint64_t at, struct rdc_diag *d)
+{
+	return rdc_diag_set(d, RDC_E_UNSUPPORTED, at,
+			    "retarget: amdhsa.target changes length (%zu -> %zu bytes): "
+			    "not expressible as in-place patches, use rdc_codeobj_retarget",
+			    pl->str_len, pl->new_target_len);
+}
+
+static int too_many(size_t need, size_t cap, struct rdc_diag *d)
+{
+	return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: %zu patches needed, room for %zu",
+			    need, cap);
 }
 
 int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_target *to,
@@ -204,17 +255,13 @@ int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_targe
 	if (rc)
 		return rc;
 	if (pl.have_str && pl.str_len != pl.new_target_len)
-		return rdc_diag_set(d, RDC_E_UNSUPPORTED, pl.loc.desc_offset + pl.str_off,
-				    "retarget: amdhsa.target changes length (%zu -> %zu bytes): "
-				    "not expressible as in-place patches, use rdc_codeobj_retarget",
-				    pl.str_len, pl.new_target_len);
-	size_t need = plan_patches(pl.have_str ? (const uint8_t *)p + pl.loc.desc_offset + pl.str_off : NULL,
-				   &pl, patches, cap);
+		rc = length_changes(&pl, pl.str_at[0], d);
+	size_t need = rc ? 0 : plan_patches(&pl, pl.str_at, pl.ns.n, patches, cap);
+	plan_free(&pl);
+	if (rc)
+		return rc;
 	*n_patches = need;
-	if (need > cap)
-		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
-				    "retarget: %zu patches needed, room for %zu", need, cap);
-	return 0;
+	return need > cap ? too_many(need, cap, d) : 0;
 }
 
 int rdc_codeobj_retarget_patches_from(const struct rdc_codeobj *co, const struct rdc_target *to,
@@ -228,7 +275,7 @@ int rdc_codeobj_retarget_patches_from(const struct rdc_codeobj *co, const struct
 	*n_patches = 0;
 	if (!co || !to)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: no input or target");
-	if (co->note_desc_size == 0)
+	if (co->note_desc_size == 0 || co->n_notes == 0 || !co->note_target_offsets)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
 				    "retarget: code object parsed without its metadata");
 	memset(&pl, 0, sizeof pl);
@@ -240,24 +287,19 @@ int rdc_codeobj_retarget_patches_from(const struct rdc_codeobj *co, const struct
 	pl.new_target_len = rdc_target_format_isa_name(to, pl.new_target, sizeof pl.new_target);
 	if (pl.new_target_len >= sizeof pl.new_target)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: target name too long");
-	if (co->meta_target && co->meta_target_offset == 0)
-		return rdc_diag_set(d, RDC_E_FORMAT, co->note_desc_offset,
-				    "metadata amdhsa.target is not a string inside the note");
+	for (size_t i = 0; co->meta_target && i < co->n_notes; i++)
+		if (co->note_target_offsets[i] == 0)
+			return rdc_diag_set(d, RDC_E_FORMAT, co->note_desc_offset,
+					    "metadata amdhsa.target is not a string inside the note");
 	pl.have_str = co->meta_target && co->meta_target_len > 0;
 	pl.str_len = co->meta_target_len;
-	pl.loc.desc_offset = co->meta_target_offset; /* str_off stays 0 */
-	if (pl.have_str && pl.str_len != pl.new_target_len)
-		return rdc_diag_set(d, RDC_E_UNSUPPORTED, co->meta_target_offset,
-				    "retarget: amdhsa.target changes length (%zu -> %zu bytes): "
-				    "not expressible as in-place patches, use rdc_codeobj_retarget",
-				    pl.str_len, pl.new_target_len);
 	/* The current string is co->meta_target (a copy of those bytes). */
-	size_t need = plan_patches(co->meta_target, &pl, patches, cap);
+	pl.cur = (const uint8_t *)co->meta_target;
+	if (pl.have_str && pl.str_len != pl.new_target_len)
+		return length_changes(&pl, co->meta_target_offset, d);
+	size_t need = plan_patches(&pl, co->note_target_offsets, co->n_notes, patches, cap);
 	*n_patches = need;
-	if (need > cap)
-		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET,
-				    "retarget: %zu patches needed, room for %zu", need, cap);
-	return 0;
+	return need > cap ? too_many(need, cap, d) : 0;
 }
 
 static void put_le32(uint8_t *b, uint32_t v)
@@ -273,10 +315,10 @@ static size_t align_up(size_t v, size_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
-/* The rebuilt object must read back: libelf opens it, its note is found
- * where we put it, and its amdhsa.target is the new one.  Anything in the
- * input that pointed past its end (and so into what we appended) shows here;
- * the object is then refused instead of being handed to a runtime. */
+/* The rebuilt object must read back: libelf opens it, its notes are found
+ * where we put them, and every amdhsa.target is the new one.  Anything in
+ * the input that pointed past its end (and so into what we appended) shows
+ * here; the object is then refused instead of being handed to a runtime. */
 static int check_output(const uint8_t *c, size_t total, const struct rdc_target *to,
 			const struct plan *in, struct rdc_diag *d)
 {
@@ -289,16 +331,150 @@ static int check_output(const uint8_t *c, size_t total, const struct rdc_target 
 		rc = rdc_diag_set(&why, RDC_E_FORMAT, 0, "libelf: %s", elf_errmsg(-1));
 	if (e)
 		elf_end(e);
-	if (!rc)
+	if (!rc) {
 		rc = make_plan(c, total, to, true, &pl, &why);
-	if (!rc && (!pl.loc.found || !pl.have_str || pl.str_len != in->new_target_len ||
-		    memcmp(c + pl.loc.desc_offset + pl.str_off, in->new_target, pl.str_len) != 0))
-		rc = rdc_diag_set(&why, RDC_E_FORMAT, RDC_NO_OFFSET, "its target string is not found");
+		if (!rc && (pl.ns.n != in->ns.n || !pl.have_str || pl.str_len != in->new_target_len ||
+			    memcmp(pl.cur, in->new_target, pl.str_len) != 0))
+			rc = rdc_diag_set(&why, RDC_E_FORMAT, RDC_NO_OFFSET,
+					  "its target strings are not found");
+		if (!rc || rc != RDC_E_FORMAT)
+			plan_free(&pl);
+	}
 	if (rc)
 		return rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET,
 				    "retarget: the rebuilt code object does not read back (%s); input refused",
 				    why.msg);
 	return 0;
+}
+
+/* Same length (or v3: no amdhsa.target to change): a copy, patched. */
+static int copy_patched(const uint8_t *p, size_t n, const struct plan *pl, uint8_t **out,
+			size_t *out_len, struct rdc_diag *d)
+{
+	uint8_t *c = malloc(n ? n : 1);
+	if (!c)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	memcpy(c, p, n);
+	put_le32(c + RDC_EHDR_FLAGS_OFF, pl->new_flags);
+	for (size_t i = 0; pl->have_str && i < pl->ns.n; i++)
+		memcpy(c + pl->str_at[i], pl->new_target, pl->str_len);
+	*out = c;
+	*out_len = n;
+	return 0;
+}
+
+/* The notes re-encoded for the new target ([i]: note i's desc). */
+struct renotes {
+	size_t n;
+	uint8_t **desc;
+	size_t *len;
+};
+
+static void renotes_free(struct renotes *r)
+{
+	for (size_t i = 0; r->desc && i < r->n; i++)
+		free(r->desc[i]);
+	free(r->desc);
+	free(r->len);
+}
+
+static int reencode_all(const uint8_t *p, const struct plan *pl, struct renotes *r,
+			struct rdc_diag *d)
+{
+	r->n = pl->ns.n;
+	r->desc = calloc(r->n, sizeof *r->desc);
+	r->len = calloc(r->n, sizeof *r->len);
+	if (!r->desc || !r->len)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	const struct rdc_co_note_loc *L0 = &pl->ns.v[0];
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rdc_co_note_loc *L = &pl->ns.v[i];
+		if (L->seg_offset != L0->seg_offset || L->seg_size != L0->seg_size ||
+		    L->from_phdr != L0->from_phdr || L->phdr_index != L0->phdr_index)
+			return rdc_diag_set(d, RDC_E_UNSUPPORTED, L->note_offset,
+					    "retarget: metadata notes in more than one note segment "
+					    "and the target's length changes: not handled");
+		int rc = rdc_co_meta_reencode(p + L->desc_offset, L->desc_size, L->desc_offset,
+					      pl->new_target, &r->desc[i], &r->len[i], d);
+		if (rc)
+			return rc;
+		if (r->len[i] > UINT32_MAX)
+			return rdc_diag_set(d, RDC_E_RANGE, RDC_NO_OFFSET, "retarget: metadata too large");
+	}
+	return 0;
+}
+
+/* The target's length changes: every note re-encoded, the note segment
+ * rebuilt around them and appended; PT_NOTE and the section repointed. */
+static int rebuild_notes(const uint8_t *p, size_t n, const struct plan *pl,
+			 const struct rdc_target *to, uint8_t **out, size_t *out_len,
+			 struct rdc_diag *d)
+{
+	struct renotes r = { 0 };
+	int rc = reencode_all(p, pl, &r, d);
+	if (rc)
+		goto out;
+	const struct rdc_co_note_loc *L0 = &pl->ns.v[0];
+	size_t a = L0->align == 8 ? 8 : 4;
+	size_t desc_at = align_up(12 + 7, a); /* nhdr, "AMDGPU\0", padding */
+	size_t blob = (size_t)L0->seg_size;
+	for (size_t i = 0; i < r.n; i++)
+		blob = blob - (size_t)pl->ns.v[i].note_size + desc_at + align_up(r.len[i], a);
+	size_t new_off = align_up(n, 8);
+	size_t total = new_off + blob;
+	uint8_t *c = calloc(1, total);
+	if (!c) {
+		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+		goto out;
+	}
+	memcpy(c, p, n);
+	uint8_t *w = c + new_off;
+	uint64_t cur = L0->seg_offset;
+	for (size_t i = 0; i < r.n; i++) {
+		const struct rdc_co_note_loc *L = &pl->ns.v[i];
+		memcpy(w, p + cur, (size_t)(L->note_offset - cur));
+		w += L->note_offset - cur;
+		put_le32(w, 7);
+		put_le32(w + 4, (uint32_t)r.len[i]);
+		put_le32(w + 8, RDC_NT_AMDGPU_METADATA);
+		memcpy(w + 12, "AMDGPU", 7);
+		memcpy(w + desc_at, r.desc[i], r.len[i]);
+		w += desc_at + align_up(r.len[i], a);
+		cur = L->note_offset + L->note_size;
+	}
+	memcpy(w, p + cur, (size_t)(L0->seg_offset + L0->seg_size - cur));
+
+	put_le32(c + RDC_EHDR_FLAGS_OFF, pl->new_flags);
+	if (L0->from_phdr) {
+		Elf64_Phdr ph;
+		uint8_t *at = c + pl->h.e_phoff + L0->phdr_index * sizeof ph;
+		memcpy(&ph, at, sizeof ph);
+		ph.p_offset = new_off;
+		ph.p_vaddr = ph.p_paddr = 0;
+		ph.p_filesz = ph.p_memsz = blob;
+		memcpy(at, &ph, sizeof ph);
+	}
+	if (pl->has_section) {
+		Elf64_Shdr sh;
+		uint8_t *at = c + pl->h.e_shoff + pl->shdr_index * sizeof sh;
+		memcpy(&sh, at, sizeof sh);
+		sh.sh_offset = new_off + (pl->sec_offset - L0->seg_offset);
+		/* every note lies in the section (find_note_section) */
+		sh.sh_size = blob - (L0->seg_size - pl->sec_size);
+		sh.sh_addr = 0;
+		sh.sh_flags &= ~(uint64_t)SHF_ALLOC;
+		memcpy(at, &sh, sizeof sh);
+	}
+	rc = check_output(c, total, to, pl, d);
+	if (rc) {
+		free(c);
+		goto out;
+	}
+	*out = c;
+	*out_len = total;
+out:
+	renotes_free(&r);
+	return rc;
 }
 
 int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to, uint8_t **out,
@@ -312,88 +488,10 @@ int rdc_codeobj_retarget(const void *p, size_t n, const struct rdc_target *to, u
 	int rc = make_plan(p, n, to, true, &pl, d);
 	if (rc)
 		return rc;
-
-	if (!pl.loc.found || !pl.have_str || pl.str_len == pl.new_target_len) {
-		/* Same size (or v3: no amdhsa.target to change): copy and patch. */
-		struct rdc_patch pt[4];
-		size_t k = plan_patches(pl.have_str ? (const uint8_t *)p + pl.loc.desc_offset + pl.str_off : NULL,
-					&pl, pt, 4);
-		uint8_t *c = malloc(n ? n : 1);
-		if (!c)
-			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
-		memcpy(c, p, n);
-		for (size_t i = 0; i < k && i < 4; i++)
-			memcpy(c + pt[i].offset, pt[i].bytes, pt[i].len);
-		*out = c;
-		*out_len = n;
-		return 0;
-	}
-
-	/* Re-encode the metadata and append a new note segment. */
-	uint8_t *desc = NULL;
-	size_t dlen = 0;
-	rc = rdc_co_meta_reencode((const uint8_t *)p + pl.loc.desc_offset, pl.loc.desc_size,
-				  pl.loc.desc_offset, pl.new_target, &desc, &dlen, d);
-	if (rc)
-		return rc;
-	if (dlen > UINT32_MAX) {
-		free(desc);
-		return rdc_diag_set(d, RDC_E_RANGE, RDC_NO_OFFSET, "retarget: metadata too large");
-	}
-	const struct rdc_co_note_loc *L = &pl.loc;
-	size_t prefix = (size_t)(L->note_offset - L->seg_offset);
-	size_t suffix_off = (size_t)(L->note_offset + L->note_size);
-	size_t suffix = (size_t)(L->seg_offset + L->seg_size - suffix_off);
-	size_t a = L->align == 8 ? 8 : 4;
-	size_t desc_at = align_up(12 + 7, a); /* nhdr, "AMDGPU\0", padding */
-	size_t note_len = desc_at + align_up(dlen, a);
-	size_t blob = prefix + note_len + suffix;
-	size_t new_off = align_up(n, 8);
-	size_t total = new_off + blob;
-	uint8_t *c = calloc(1, total);
-	if (!c) {
-		free(desc);
-		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
-	}
-	memcpy(c, p, n);
-	uint8_t *w = c + new_off;
-	memcpy(w, (const uint8_t *)p + L->seg_offset, prefix);
-	w += prefix;
-	put_le32(w, 7);
-	put_le32(w + 4, (uint32_t)dlen);
-	put_le32(w + 8, RDC_NT_AMDGPU_METADATA);
-	memcpy(w + 12, "AMDGPU", 7);
-	memcpy(w + desc_at, desc, dlen);
-	w += note_len;
-	memcpy(w, (const uint8_t *)p + suffix_off, suffix);
-	free(desc);
-
-	put_le32(c + RDC_EHDR_FLAGS_OFF, pl.new_flags);
-	if (L->from_phdr) {
-		Elf64_Phdr ph;
-		uint8_t *at = c + pl.h.e_phoff + L->phdr_index * sizeof ph;
-		memcpy(&ph, at, sizeof ph);
-		ph.p_offset = new_off;
-		ph.p_vaddr = ph.p_paddr = 0;
-		ph.p_filesz = ph.p_memsz = blob;
-		memcpy(at, &ph, sizeof ph);
-	}
-	if (L->has_section) {
-		Elf64_Shdr sh;
-		uint8_t *at = c + pl.h.e_shoff + L->shdr_index * sizeof sh;
-		memcpy(&sh, at, sizeof sh);
-		sh.sh_offset = new_off + (L->sec_offset - L->seg_offset);
-		sh.sh_size = L->sec_size - L->note_size + note_len;
-		sh.sh_addr = 0;
-		sh.sh_flags &= ~(uint64_t)SHF_ALLOC;
-		memcpy(at, &sh, sizeof sh);
-	}
-	rc = check_output(c, total, to, &pl, d);
-	if (rc) {
-		free(c);
-		return rc;
-	}
-	*out = c;
-	*out_len = total;
-	return 0;
+	if (!pl.have_str || pl.str_len == pl.new_target_len)
+		rc = copy_patched(p, n, &pl, out, out_len, d);
+	else
+		rc = rebuild_notes(p, n, &pl, to, out, out_len, d);
+	plan_free(&pl);
+	return rc;
 }

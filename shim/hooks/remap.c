@@ -37,8 +37,6 @@
 #include "rdnacompat/codeobj.h"
 #include "shim.h"
 
-#define MAX_PATCHES 64
-
 static size_t page_size(void)
 {
 	static size_t ps;
@@ -92,12 +90,66 @@ void rdc_region_free(struct rdc_region *r)
 struct add_plan {
 	uint64_t src_off;        /* entry offset in the source bundle */
 	uint64_t size;
-	struct rdc_patch patches[MAX_PATCHES];
-	size_t n_patches;        /* valid when copy == NULL */
+	struct rdc_patch *patches; /* malloc'd; valid when copy == NULL */
+	size_t n_patches;
 	uint8_t *copy;           /* retargeted copy (patches unsupported) */
 	size_t copy_len;
 	uint64_t slot, slot_len, delta; /* placement in the region */
 };
+
+/* The patches for entry e: the decision's (or the cached ones), else
+ * computed from its bytes, as many as its notes need (one per metadata
+ * note: a Tensile .co has hundreds). */
+static int entry_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a,
+			 struct add_plan *p, struct rdc_diag *d)
+{
+	size_t need = 0;
+	int rc = 0;
+	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
+		need = a->n_patches;
+	} else {
+		rc = rdc_codeobj_retarget_patches(e->data, e->size, &a->to, NULL, &need, d);
+		if (rc == RDC_E_INVAL && need > 0)
+			rc = 0;   /* only counted */
+		if (rc)
+			return rc;
+	}
+	p->patches = calloc(need ? need : 1, sizeof *p->patches);
+	if (!p->patches)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	p->n_patches = need;
+	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
+		memcpy(p->patches, a->patches, need * sizeof *p->patches);
+		return 0;
+	}
+	return rdc_codeobj_retarget_patches(e->data, e->size, &a->to, p->patches, &p->n_patches, d);
+}
+
+/* What added entry k needs: patches (preferred) or a retargeted copy. */
+static int plan_entry(const struct rdc_bundle *b, const struct rdc_add *a, struct add_plan *p,
+		      long k, struct rdc_diag *d)
+{
+	const struct rdc_bundle_entry *e = &b->entries[a->from];
+	p->src_off = e->offset;
+	p->size = e->size;
+	struct rdc_diag pd = { 0 };
+	int prc = entry_patches(e, a, p, &pd);
+	if (prc == 0)
+		return 0;
+	if (prc == RDC_E_NOMEM)
+		return rdc_diag_set(d, prc, RDC_NO_OFFSET, "%s", pd.msg);
+	free(p->patches);
+	p->patches = NULL;
+	p->n_patches = 0;
+	size_t len = 0;
+	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, &p->copy, &len, d);
+	if (rc)
+		return rc;
+	p->copy_len = len;
+	rdc_logf(RDC_LOG_DEBUG, "entry %ld (added %ld): in-place patches unavailable (%s); copying "
+		 "%zu bytes", a->from, k, pd.msg, len);
+	return 0;
+}
 
 int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
@@ -122,33 +174,9 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	}
 	/* 1. What each added entry needs: patches (preferred) or a copy. */
 	for (size_t k = 0; k < n_add; k++) {
-		const struct rdc_bundle_entry *e = &b->entries[add[k].from];
-		struct add_plan *p = &plan[k];
-		p->src_off = e->offset;
-		p->size = e->size;
-		p->n_patches = MAX_PATCHES;
-		struct rdc_diag pd = { 0 };
-		int prc = 0;
-		if (add[k].have_patches && add[k].n_patches <= RDC_ADD_PATCHES) {
-			/* Computed by the decision from its parse (or cached). */
-			p->n_patches = add[k].n_patches;
-			memcpy(p->patches, add[k].patches, add[k].n_patches * sizeof *p->patches);
-		} else {
-			prc = rdc_codeobj_retarget_patches(e->data, e->size, &add[k].to, p->patches,
-							   &p->n_patches, &pd);
-		}
-		if (prc != 0) {
-			p->n_patches = 0;
-			size_t len = 0;
-			prc = rdc_codeobj_retarget(e->data, e->size, &add[k].to, &p->copy, &len, d);
-			if (prc != 0) {
-				rc = prc;
-				goto out;
-			}
-			p->copy_len = len;
-			rdc_logf(RDC_LOG_DEBUG, "entry %ld: in-place patches unavailable (%s); copying "
-				 "%zu bytes", add[k].from, pd.msg, len);
-		}
+		rc = plan_entry(b, &add[k], &plan[k], (long)k, d);
+		if (rc)
+			goto out;
 	}
 	/* 2. Layout. */
 	uint64_t src_start = file_offset / ps * ps;
@@ -274,8 +302,10 @@ out:
 	if (base != MAP_FAILED)
 		munmap(base, total);
 	rdc_arena_release(H, (size_t)hdr_len);
-	for (size_t k = 0; plan && k < n_add; k++)
+	for (size_t k = 0; plan && k < n_add; k++) {
 		free(plan[k].copy);
+		free(plan[k].patches);
+	}
 	free(plan);
 	free(he);
 	return rc;

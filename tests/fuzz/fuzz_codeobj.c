@@ -48,7 +48,8 @@ static void check_retarget(const uint8_t *data, size_t size, const struct rdc_co
 		return;
 	struct rdc_codeobj r;
 	if (in && rdc_codeobj_parse(out, on, RDC_CO_METADATA, &r, &d) == 0) {
-		if (r.n_kernels != in->n_kernels || strcmp(r.target.proc, proc) != 0)
+		if (r.n_kernels != in->n_kernels || r.n_notes != in->n_notes ||
+		    strcmp(r.target.proc, proc) != 0)
 			abort();
 		rdc_codeobj_free(&r);
 	} else if (in) {
@@ -68,14 +69,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rdc_codeobj_parse(data, size, RDC_CO_DESCRIPTORS, &co, &d) == 0)
 		rdc_codeobj_free(&co);
 	bool have_meta = rdc_codeobj_parse(data, size, RDC_CO_METADATA, &meta, &d) == 0;
-	/* The note's tail, read without decoding (RDC_CO_SYMBOLS), never
-	 * disagrees with the decode about where amdhsa.target is. */
+	/* The notes' tails, read without decoding (RDC_CO_SYMBOLS), never
+	 * disagree with the decode about where amdhsa.target is, in any note. */
 	struct rdc_codeobj sym;
 	if (rdc_codeobj_parse(data, size, RDC_CO_SYMBOLS, &sym, &d) == 0) {
 		if (have_meta && meta.meta_target &&
 		    (sym.meta_target_offset != meta.meta_target_offset ||
 		     sym.meta_target_len != meta.meta_target_len ||
-		     strcmp(sym.meta_target, meta.meta_target) != 0))
+		     strcmp(sym.meta_target, meta.meta_target) != 0 || sym.n_notes != meta.n_notes ||
+		     memcmp(sym.note_target_offsets, meta.note_target_offsets,
+			    meta.n_notes * sizeof *meta.note_target_offsets) != 0))
 			abort();
 		rdc_codeobj_free(&sym);
 	}

@@ -8,8 +8,11 @@
 # gfx11): mapped and dispatched from gfx1101 code on gfx1101 (1.5x VGPR
 # file, like gfx1100); refused on gfx1102 and gfx1103 (1024-entry file) with
 # the kernel, the check and the numbers in the log and the diagnosis block,
-# and HIP's own no-code failure.  Not on 5.2: its hipcc has no gfx1100
-# device libraries and its comgr knows no gfx11.
+# and HIP's own no-code failure.  The same for a code object with two
+# metadata notes (tests/fixtures/codeobj.d/multinote.sh, made as rocBLAS's
+# Tensile .co files are) loaded by hipModuleLoad: the 192-VGPR kernel sits in
+# the second note, and every note is checked.  Not on 5.2: its hipcc has no
+# gfx1100 device libraries and its comgr knows no gfx11.
 . "$(dirname "$0")/shim/common.sh"
 build vgprhog1100 "$S/vgprhog.hip" --offload-arch=gfx1100 -O2
 K=_Z8vgpr_hogPfPKfi
@@ -36,4 +39,25 @@ for card in gfx1102 gfx1103; do
   grep -q "$T/vgprhog1100, bundle 0: device 0 ($card) has no usable entry" "$T/v.err" || fail "$card: no diagnosis block"
 done
 echo "ok: refused on gfx1102 and gfx1103 ($need VGPRs x 8 waves needs 1536, the card has 1024)"
+
+# Two metadata notes: fill_iota and scale_add in the first, vgpr_hog in the second.
+mn=$RDC_FIXTURES/codeobj/multinote-gfx1100.co
+[ -s "$mn" ] || skip "fixture $mn not built (clang-16)"
+build modload "$S/modload.cpp" -lpthread
+rm -f "$T/m.trace"
+rc=0; MODLOAD_KERNEL=_Z9fill_iotaPii RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/m.trace" \
+  shim gfx1101 "$T/modload" file "$mn" >"$T/m.out" 2>"$T/m.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "multinote on gfx1101: rc=$rc $(cat "$T/m.out" "$T/m.err")"
+grep -q "info: map: .*multinote-gfx1100.co.*target=gfx1101 .*verdict=mapped .*chosen=gfx1100 kernels=3 refused=0" "$T/m.err" ||
+  fail "multinote on gfx1101: not mapped with 3 kernels: $(cat "$T/m.err")"
+kernels_on "$T/m.trace" gfx1101 || fail "multinote on gfx1101: trace"
+for card in gfx1102 gfx1103; do
+  rc=0; MODLOAD_KERNEL=_Z9fill_iotaPii RDNACOMPAT_LOG=info shim "$card" "$T/modload" file "$mn" \
+    >"$T/m.out" 2>"$T/m.err" || rc=$?
+  [ "$rc" -ne 0 ] || fail "multinote on $card: loaded and ran"
+  grep -q "warn: refused: .*multinote-gfx1100.co.* kernel=$K check=vgpr " "$T/m.err" ||
+    fail "multinote on $card: the second note's kernel is not refused: $(cat "$T/m.err")"
+  grep -q "info: map:" "$T/m.err" && fail "multinote on $card: mapped despite the refusal"
+done
+echo "ok: two metadata notes: 3 kernels mapped on gfx1101; $K (second note) refused on gfx1102 and gfx1103"
 echo "41-shim-vgpr: ok"

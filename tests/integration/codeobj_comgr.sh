@@ -7,7 +7,8 @@
 # (gfx90a:xnack+ -> gfx90a, gfx90a:xnack- -> gfx90a:sramecc-:xnack-: the
 # re-encoded note appended, PT_NOTE and .note repointed) retargets are fed
 # to amd_comgr_get_data_isa_name and amd_comgr_get_data_metadata; llvm-readelf-15
-# must read them without warnings.  Skips (77) without comgr headers or
+# must read them without warnings.  Also a code object with two metadata
+# notes (comgr merges their kernels).  Skips (77) without comgr headers or
 # the fixtures.
 set -u
 build=${1:?usage: codeobj_comgr.sh BUILD}
@@ -39,5 +40,13 @@ run "$fx/gfx1031.co" gfx1032
 # even on clang-15's own gfx1100 object, so gfx11 retargets are not checked here.)
 run "$fx/gfx90a_xnackon.co" gfx90a
 run "$fx/gfx90a_xnackoff.co" gfx90a:sramecc-:xnack-
+# Two metadata notes (codeobj.d/multinote.sh, as in rocBLAS's Tensile .co):
+# comgr merges the notes' kernels; its count must be ours, and every note
+# must carry the new target (one patched in place, one length re-encoded).
+mn="$build/fixtures/codeobj/multinote-gfx1030.co"
+if [ -s "$mn" ]; then
+  run "$mn" gfx1031
+  run "$mn" gfx90a:xnack-
+fi
 [ "$fail" = 0 ] && echo "codeobj_comgr: comgr accepts retargeted code objects"
 exit $fail

@@ -952,9 +952,11 @@ static uint8_t *with_metadata(const uint8_t *b, size_t n, const msgpack_sbuffer 
 	assert_true(sb->size <= co.note_desc_size);
 	uint8_t *c = malloc(n);
 	memcpy(c, b, n);
+	/* The note keeps its size (every note of the segment is read, so the
+	 * bytes after it must stay notes): the document, then MessagePack nils,
+	 * which the decoder leaves unread after the root map. */
 	memcpy(c + *desc, sb->data, sb->size);
-	uint32_t sz = (uint32_t)sb->size;
-	memcpy(c + *desc - 16, &sz, 4); /* n_descsz (little-endian host) */
+	memset(c + *desc + sb->size, 0xc0, co.note_desc_size - sb->size);
 	rdc_codeobj_free(&co);
 	return c;
 }

@@ -3,7 +3,8 @@
 // hipModuleLoad (file), hipModuleLoadData or hipModuleLoadDataEx (a heap
 // copy), launches fill_iota, checks nothing crashed, unloads; repeats
 // ROUNDS times in each of THREADS threads.  Usage: modload MODE FILE
-// [THREADS] [ROUNDS]; MODE = file | data | dataex.
+// [THREADS] [ROUNDS]; MODE = file | data | dataex.  MODLOAD_KERNEL names
+// another kernel of the same signature (int *, int) to launch.
 #include <hip/hip_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ static void *work(void *arg)
 			continue;
 		}
 		hipFunction_t f;
-		e = hipModuleGetFunction(&f, m, "fill_iota");
+		const char *k = getenv("MODLOAD_KERNEL");
+		e = hipModuleGetFunction(&f, m, k && *k ? k : "fill_iota");
 		int *d = NULL, n = 64;
 		hipMalloc(&d, n * sizeof(int));
 		struct { int *p; int n; } args = { d, n };
