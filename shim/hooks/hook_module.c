@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hook_module.c — hipModuleLoad, hipModuleLoadData, hipModuleLoadDataEx,
- * hipModuleUnload.
+ * hipModuleLoadFatBinary (HIP >= 7.1), hipModuleUnload; and, for every
+ * loader of images (hook_library.c too), the decisions and rebuilt images
+ * behind module.h.
  *
  * An image (bundle, or bare AMDGPU ELF treated as a one-entry bundle) whose
  * entries lack some device's target gets the same decision as a fat binary
@@ -30,6 +32,7 @@
 #include "rdnacompat/codeobj.h"
 #include "dcache.h"
 #include "rdnacompat/fileopen.h"
+#include "module.h"
 #include "route.h"
 #include "shim.h"
 
@@ -40,8 +43,8 @@ struct mkey {                    /* image: pointer, size, hash; file: dev, inode
 	uint64_t a, b, c, d;
 };
 
-struct mentry {                  /* one decided input */
-	struct mentry *next;
+struct rdc_mentry {              /* one decided input */
+	struct rdc_mentry *next;
 	struct mkey key;
 	struct rdc_add add[4];       /* the decision: entries to add */
 	size_t n_add;
@@ -49,12 +52,12 @@ struct mentry {                  /* one decided input */
 	unsigned refs;               /* modules (and loads under way) using region */
 };
 
-struct mmod {                    /* one loaded module using a rebuilt image */
-	struct rdc_link link;    /* key: the hipModule_t */
-	struct mentry *e;
+struct mmod {                    /* one loaded module (or library) using a rebuilt image */
+	struct rdc_link link;    /* key: the hipModule_t / hipLibrary_t */
+	struct rdc_mentry *e;
 };
 
-static struct mentry *cache;
+static struct rdc_mentry *cache;
 static struct rdc_link *mods;
 
 static uint64_t fnv(const void *p, size_t n)
@@ -105,7 +108,7 @@ struct dckey {                   /* where the decision is cached (dcache.c) */
 	uint64_t key;            /* the record's key in it */
 };
 
-static void decide_image(struct mentry *e, const void *p, uint64_t n, const char *what,
+static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const char *what,
 			 const char *source, const struct dckey *dk, bool decide)
 {
 	struct rdc_bundle b;
@@ -161,13 +164,13 @@ static void decide_image(struct mentry *e, const void *p, uint64_t n, const char
 /* The decision for `key` (made once, when first seen; the rebuilt image is
  * made again, silently, when a later load needs it after the last module
  * using it was unloaded).  When it has a rebuilt image the caller gets a
- * reference on it: pass it to track() after a successful load or give it
+ * reference on it: pass it to rdc_module_hold() after a successful load or give it
  * back with release(). */
-static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t n, const char *what,
+static struct rdc_mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t n, const char *what,
 				       const char *source, const struct dckey *dk)
 {
 	pthread_mutex_lock(&rdc_module_lock);
-	struct mentry *e;
+	struct rdc_mentry *e;
 	for (e = cache; e; e = e->next)
 		if (memcmp(&e->key, &key, sizeof key) == 0)
 			break;
@@ -189,7 +192,7 @@ static struct mentry *lookup_or_decide(struct mkey key, const void *p, uint64_t 
 
 /* Drop one reference (rdc_module_lock held); the last one frees the copy
  * (the decision stays). */
-static void unref_locked(struct mentry *e)
+static void unref_locked(struct rdc_mentry *e)
 {
 	if (--e->refs > 0)
 		return;
@@ -198,23 +201,39 @@ static void unref_locked(struct mentry *e)
 	rdc_region_free(&e->region);
 }
 
-static void release(struct mentry *e)
+static void release(struct rdc_mentry *e)
 {
 	pthread_mutex_lock(&rdc_module_lock);
 	unref_locked(e);
 	pthread_mutex_unlock(&rdc_module_lock);
 }
 
-/* Remember that module m uses e's image (the caller's reference moves).
- * Without a record the reference is never dropped: the copy stays (a leak,
- * never a use after free). */
-static void track(hipModule_t m, struct mentry *e)
+void rdc_module_hold(uintptr_t handle, struct rdc_mentry *e)
 {
+	/* Without a record the reference is never dropped: the copy stays (a
+	 * leak, never a use after free). */
 	struct mmod *mm = malloc(sizeof *mm);
 	pthread_mutex_lock(&rdc_module_lock);
 	if (mm) {
 		mm->e = e;
-		rdc_list_push(&mods, &mm->link, (uintptr_t)m);
+		rdc_list_push(&mods, &mm->link, handle);
+	}
+	pthread_mutex_unlock(&rdc_module_lock);
+}
+
+void rdc_module_release(struct rdc_mentry *e)
+{
+	if (e)
+		release(e);
+}
+
+void rdc_module_drop(uintptr_t handle)
+{
+	pthread_mutex_lock(&rdc_module_lock);
+	struct mmod *mm = (struct mmod *)rdc_list_take(&mods, handle);
+	if (mm) {
+		unref_locked(mm->e);
+		free(mm);
 	}
 	pthread_mutex_unlock(&rdc_module_lock);
 }
@@ -252,25 +271,11 @@ static const char *loader_cache(const void *image, const void *caller, char *buf
 	return buf;
 }
 
-static hipError_t load_data(hipModule_t *module, const void *image, unsigned int numOptions,
-			    hipJitOption *options, void **optionValues, bool ex, const void *caller)
+const void *rdc_module_use_image(const void *image, const void *caller, const char *source,
+				 struct rdc_mentry **held)
 {
-	__typeof__(&hipModuleLoadData) real = RDC_REAL(hipModuleLoadData);
-	__typeof__(&hipModuleLoadDataEx) real_ex = RDC_REAL(hipModuleLoadDataEx);
-	if ((ex && !real_ex) || (!ex && !real)) {
-		rdc_logf(RDC_LOG_ERROR, "hipModuleLoadData%s: real function not found", ex ? "Ex" : "");
-		return hipErrorNotInitialized;
-	}
-#define CALL_REAL(img) (ex ? real_ex(module, (img), numOptions, options, optionValues) \
-			   : real(module, (img)))
-	if (rdc_guard_active())
-		return CALL_REAL(image);
-	rdc_init();
-	if (!image || !module || !rdc_any_device_active())
-		return CALL_REAL(image);
-	int saved = errno;
-	rdc_guard_enter();
-	struct mentry *e = NULL;
+	*held = NULL;
+	struct rdc_mentry *e = NULL;
 	uint64_t avail = rdc_readable_extent(image), n = 0;
 	if (avail && rdc_devices_ensure() > 0) {
 		int rc = rdc_is_bundle(image, avail) ? rdc_bundle_extent(image, avail, &n, NULL)
@@ -281,18 +286,85 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 			struct dckey dk = { .key = key.c ^ (n * 0x9e3779b97f4a7c15ull) };
 			dk.name = loader_cache(image, caller, cname, sizeof cname, &dk.st);
 			e = lookup_or_decide(key, image, n, data_name(image, caller, what, sizeof what),
-					     ex ? "hipModuleLoadDataEx" : "hipModuleLoadData", &dk);
+					     source, &dk);
 		}
 	}
 	if (rdc_runtime_up())
 		rdc_diag_flush();
-	const void *use = e && e->region.bundle ? e->region.bundle : image;
+	if (!e || !e->region.bundle)
+		return image;
+	*held = e;
+	return e->region.bundle;
+}
+
+const void *rdc_module_use_file(const char *fname, const char *source, struct rdc_mentry **held)
+{
+	*held = NULL;
+	struct rdc_mentry *e = NULL;
+	/* The program's file name: never waited on (a FIFO), only a regular
+	 * file is read; anything else goes to HIP untouched. */
+	int fd = rdc_open_file(fname, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    rdc_devices_ensure() > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			struct mkey key = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
+					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+						    (uint64_t)st.st_mtim.tv_nsec };
+			struct dckey dk = { .name = fname, .st = st };
+			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, source, &dk);
+			munmap(m, (size_t)st.st_size);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rdc_runtime_up())
+		rdc_diag_flush();
+	if (!e || !e->region.bundle)
+		return NULL;
+	*held = e;
+	return e->region.bundle;
+}
+
+/* The three loaders of an image in memory: one body. */
+enum load_kind { LOAD_DATA, LOAD_DATA_EX, LOAD_FATBIN };
+static const char *const load_name[] = { "hipModuleLoadData", "hipModuleLoadDataEx",
+					 "hipModuleLoadFatBinary" };
+
+RDC_HOOK hipError_t hipModuleLoadFatBinary(hipModule_t *module, const void *fatbin);
+
+static hipError_t load_data(enum load_kind kind, hipModule_t *module, const void *image,
+			    unsigned int numOptions, hipJitOption *options, void **optionValues,
+			    const void *caller)
+{
+	__typeof__(&hipModuleLoadData) real = RDC_REAL(hipModuleLoadData);
+	__typeof__(&hipModuleLoadDataEx) real_ex = RDC_REAL(hipModuleLoadDataEx);
+	__typeof__(&hipModuleLoadFatBinary) real_fat = RDC_REAL(hipModuleLoadFatBinary);
+	if ((kind == LOAD_DATA && !real) || (kind == LOAD_DATA_EX && !real_ex) ||
+	    (kind == LOAD_FATBIN && !real_fat)) {
+		rdc_logf(RDC_LOG_ERROR, "%s: real function not found", load_name[kind]);
+		return hipErrorNotInitialized;
+	}
+#define CALL_REAL(img)                                                                   \
+	(kind == LOAD_DATA_EX ? real_ex(module, (img), numOptions, options, optionValues) \
+	 : kind == LOAD_FATBIN ? real_fat(module, (img))                                  \
+			       : real(module, (img)))
+	if (rdc_guard_active())
+		return CALL_REAL(image);
+	rdc_init();
+	if (!image || !module || !rdc_any_device_active())
+		return CALL_REAL(image);
+	int saved = errno;
+	rdc_guard_enter();
+	struct rdc_mentry *e;
+	const void *use = rdc_module_use_image(image, caller, load_name[kind], &e);
 	hipError_t err = CALL_REAL(use);
 	if (err == hipSuccess)
 		rdc_route_note_module(*module, use, image, NULL, caller); /* kernel rules */
-	if (use != image) {
+	if (e) {
 		if (err == hipSuccess)
-			track(*module, e);
+			rdc_module_hold((uintptr_t)*module, e);
 		else
 			release(e);
 	}
@@ -304,14 +376,21 @@ static hipError_t load_data(hipModule_t *module, const void *image, unsigned int
 
 RDC_HOOK hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
 {
-	return load_data(module, image, 0, NULL, NULL, false, __builtin_return_address(0));
+	return load_data(LOAD_DATA, module, image, 0, NULL, NULL, __builtin_return_address(0));
 }
 
 RDC_HOOK hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions,
 			       hipJitOption *options, void **optionValues)
 {
-	return load_data(module, image, numOptions, options, optionValues, true,
+	return load_data(LOAD_DATA_EX, module, image, numOptions, options, optionValues,
 			 __builtin_return_address(0));
+}
+
+/* HIP >= 7.1 (hip_7.1): the same as hipModuleLoadData in CLR
+ * (PlatformState::loadModule(module, 0, fatbin)). */
+RDC_HOOK hipError_t hipModuleLoadFatBinary(hipModule_t *module, const void *fatbin)
+{
+	return load_data(LOAD_FATBIN, module, fatbin, 0, NULL, NULL, __builtin_return_address(0));
 }
 
 RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
@@ -329,40 +408,20 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 		return real(module, fname);
 	int saved = errno;
 	rdc_guard_enter();
-	struct mentry *e = NULL;
-	/* The program's file name: never waited on (a FIFO), only a regular
-	 * file is read; anything else goes to HIP untouched. */
-	int fd = rdc_open_file(fname, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
-	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    rdc_devices_ensure() > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			struct mkey key = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
-					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
-						    (uint64_t)st.st_mtim.tv_nsec };
-			struct dckey dk = { .name = fname, .st = st };
-			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, "hipModuleLoad", &dk);
-			munmap(m, (size_t)st.st_size);
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	if (rdc_runtime_up())
-		rdc_diag_flush();
+	struct rdc_mentry *e;
+	const void *use = rdc_module_use_file(fname, "hipModuleLoad", &e);
 	hipError_t err;
-	if (e && e->region.bundle) {
-		err = real_data(module, e->region.bundle);
+	if (use) {
+		err = real_data(module, use);
 		if (err == hipSuccess)
-			track(*module, e);
+			rdc_module_hold((uintptr_t)*module, e);
 		else
 			release(e);
 	} else {
 		err = real(module, fname);
 	}
 	if (err == hipSuccess) /* kernel rules */
-		rdc_route_note_module(*module, e && e->region.bundle ? e->region.bundle : NULL, NULL,
-				      fname, __builtin_return_address(0));
+		rdc_route_note_module(*module, use, NULL, fname, __builtin_return_address(0));
 	rdc_guard_leave();
 	errno = saved;
 	return err;
@@ -380,13 +439,7 @@ RDC_HOOK hipError_t hipModuleUnload(hipModule_t module)
 	hipError_t err = real(module);
 	if (err == hipSuccess) {
 		rdc_route_forget((uint64_t)(uintptr_t)module); /* kernel rules */
-		pthread_mutex_lock(&rdc_module_lock);
-		struct mmod *mm = (struct mmod *)rdc_list_take(&mods, (uintptr_t)module);
-		if (mm) {
-			unref_locked(mm->e);
-			free(mm);
-		}
-		pthread_mutex_unlock(&rdc_module_lock);
+		rdc_module_drop((uintptr_t)module);
 	}
 	rdc_guard_leave();
 	errno = saved;

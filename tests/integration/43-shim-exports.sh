@@ -5,7 +5,7 @@
 # libraries (nm -D): every hook name@VERSION that librdnacompat.so exports
 # is defined with that version by the library it shadows (libamdhip64.so.5,
 # .so.6 or .so.7, libhsa-runtime64.so.1, libc.so.6) — hip_6.0 ones on
-# HIP >= 6 only — and no shadowed HIP/HSA name has a newer default version
+# HIP >= 6 only, hip_7.x ones on HIP 7 only — and no shadowed HIP/HSA name has a newer default version
 # there (a program built against it would bind past the hook).  Also lists,
 # as a note, the release's HIP code-loading entry points the shim does not
 # hook.
@@ -35,6 +35,7 @@ for h in $hooks; do
   case $ver in
     ROCR_1) f=$T/x.hsa;;
     hip_6.*) if [ "$HIPSO" = 5 ]; then continue; fi; f=$T/x.hip;;
+    hip_7.*) if [ "$HIPSO" -lt 7 ]; then continue; fi; f=$T/x.hip;;
     hip_*) f=$T/x.hip;;
     GLIBC_*) f=$T/x.c;;
     *) fail "$h: unknown version node";;
