@@ -11,14 +11,8 @@
 # decision is logged, and the rebuilt copy is freed at unload (debug log).
 . "$(dirname "$0")/shim/common.sh"
 build libload "$S/libload.cpp"
-for kind in co hsaco; do
-  out=$T/kern1030.$kind
-  if [ ! -s "$out" ] || [ "$S/kern.hip" -nt "$out" ]; then
-    extra=; [ $kind = hsaco ] && extra=--no-gpu-bundle-output
-    "$HIPCC" --genco --offload-arch=gfx1030 $extra "$S/kern.hip" -o "$out" >"$T/kern.log" 2>&1 ||
-      { cat "$T/kern.log" >&2; fail "hipcc --genco"; }
-  fi
-done
+kern_genco gfx1030 co
+kern_genco gfx1030 hsaco
 api() { case $1 in data) echo hipLibraryLoadData;; file) echo hipLibraryLoadFromFile;; fatbin) echo hipModuleLoadFatBinary;; esac; }
 for kind in co hsaco; do
   for mode in data file fatbin; do

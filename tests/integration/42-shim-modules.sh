@@ -12,14 +12,8 @@
 # gfx1030 one mapped by copy as a module and as a program's fat binary.
 . "$(dirname "$0")/shim/common.sh"
 build modload "$S/modload.cpp" -lpthread
-for kind in co hsaco; do
-  out=$T/kern1030.$kind
-  if [ ! -s "$out" ] || [ "$S/kern.hip" -nt "$out" ]; then
-    extra=; [ $kind = hsaco ] && extra=--no-gpu-bundle-output
-    "$HIPCC" --genco --offload-arch=gfx1030 $extra "$S/kern.hip" -o "$out" >"$T/kern.log" 2>&1 ||
-      { cat "$T/kern.log" >&2; fail "hipcc --genco"; }
-  fi
-done
+kern_genco gfx1030 co
+kern_genco gfx1030 hsaco
 # Compressed bundles (CCOB, what clang-offload-bundler --compress makes for
 # HIP >= 6.x), zstd and zlib: HIP 5.2 cannot read them at all; with the shim
 # a CCOB lacking the device's target reaches HIP as an uncompressed rebuilt

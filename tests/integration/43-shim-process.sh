@@ -13,8 +13,7 @@ build dlmain "$S/dlmain.cpp" -ldl
 build libearly.so "$S/early.cpp" -shared -fPIC
 build ctorprog "$S/vadd.hip" --offload-arch=gfx1030 -L"$T" -learly -Wl,-rpath,"$T"
 build forker "$S/forker.cpp" -lpthread
-[ -s "$T/kern1030.hsaco" ] || "$HIPCC" --genco --offload-arch=gfx1030 --no-gpu-bundle-output \
-  "$S/kern.hip" -o "$T/kern1030.hsaco" >/dev/null 2>&1 || fail "hipcc --genco"
+kern_genco gfx1030 hsaco
 
 # Mixed machine.
 rm -f "$T/p.trace"

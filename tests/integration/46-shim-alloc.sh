@@ -18,8 +18,7 @@
 P=${RDC_SRCDIR:-$(pwd)}/tests/integration/progs
 build load_storm "$P/load_storm.hip" --offload-arch=gfx1030 -lpthread -ldl
 build load_storm_native "$P/load_storm.hip" --offload-arch=gfx1030 --offload-arch=gfx1031 -lpthread -ldl
-[ -s "$T/kern1030.co" ] || "$HIPCC" --genco --offload-arch=gfx1030 "$S/kern.hip" -o "$T/kern1030.co" >/dev/null 2>&1 ||
-  fail "hipcc --genco"
+kern_genco gfx1030 co
 FM=$T/load_failmalloc.so
 if [ ! -f "$FM" ] || [ "$P/load_failmalloc.c" -nt "$FM" ]; then
   "$CC_TEST" -std=c11 -O1 -shared -fPIC "$P/load_failmalloc.c" -o "$FM" || fail "build load_failmalloc.so"

@@ -44,6 +44,17 @@ nocode_failed() {
     *) [ "$1" -eq 139 ];;
   esac
 }
+# kern_genco ARCH KIND: $T/kern<ARCH without "gfx">.KIND from kern.hip with
+# hipcc --genco (KIND co: an offload bundle; hsaco: the bare code object),
+# unless up to date.
+kern_genco() {
+  local out=$T/kern${1#gfx}.$2 extra=
+  [ "$2" = hsaco ] && extra=--no-gpu-bundle-output
+  if [ ! -s "$out" ] || [ "$S/kern.hip" -nt "$out" ]; then
+    "$HIPCC" --genco --offload-arch="$1" $extra "$S/kern.hip" -o "$out" >"$T/kern.log" 2>&1 ||
+      { cat "$T/kern.log" >&2; fail "hipcc --genco $1 ($2)"; }
+  fi
+}
 # launch_ok FILE: vadd's "launch" line says success (HIP 5.2 spells it
 # hipSuccess, HIP >= 6 "no error").
 launch_ok() { grep -qxE 'launch (hipSuccess|no error)' "$1"; }
