@@ -62,7 +62,7 @@ open(f'{out}/seed-all', 'wb').write(bytes([0, len(recs), 0]) + b''.join(recs))
 PY
 
 d=$(seeds fatbin)
-for b in "$build"/fixtures/bundle/*.bundle "$build"/fixtures/policy/*.bundle; do
+for b in "$build"/fixtures/bundle/*.bundle "$build"/fixtures/policy/*.bundle "$build"/fixtures/codeobj/*.bundle; do
   [ -s "$b" ] && cp "$b" "$d/seed-$(basename "$b")"
 done
 for h in "$build"/fixtures/host/*.so; do

@@ -370,6 +370,58 @@ static void test_remap_file_and_copy(void **state)
 	free(path);
 }
 
+/* A code object with two metadata notes (as rocBLAS's Tensile .co files):
+ * the decision carries no patches (a Tensile .co needs more than the cache
+ * keeps), so rdc_remap_file computes one per note, and the entry is still
+ * patched in place (a few private pages), not copied; every note of the
+ * rebuilt entry names gfx1031. */
+static void test_remap_multinote(void **state)
+{
+	(void)state;
+	char *path = fixture_path("codeobj/multinote-1030.bundle");
+	if (!path) {
+		print_message("fixture codeobj/multinote-1030.bundle missing, skipped\n");
+		skip();
+		return;
+	}
+	size_t n = 0;
+	uint8_t *bytes = slurp(path, &n);
+	assert_non_null(bytes);
+	struct rdc_bundle b;
+	assert_int_equal(rdc_bundle_parse(bytes, n, &b, NULL), 0);
+	static const char src_id[] = "hipv4-amdgcn-amd-amdhsa--gfx1030";
+	long from = rdc_bundle_find(&b, src_id, sizeof src_id - 1);
+	assert_true(from >= 0);
+	struct rdc_add add = { .from = from };
+	assert_int_equal(rdc_target_parse("gfx1031", (size_t)-1, &add.to, NULL), 0);
+	rdc_target_format_bundle_id(&add.to, add.id, sizeof add.id);
+	struct rdc_region r;
+	struct rdc_diag d = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, &d), 0);
+	check_rebuilt(&r, &b, false);
+	/* header page + the e_flags and note pages, not the 22 KB copy */
+	assert_true(r.private_bytes <= 3 * 4096);
+	struct rdc_bundle nb;
+	assert_int_equal(rdc_bundle_parse(r.bundle, r.bundle_size, &nb, NULL), 0);
+	struct rdc_codeobj co;
+	assert_int_equal(rdc_codeobj_parse(nb.entries[0].data, nb.entries[0].size, RDC_CO_METADATA, &co,
+					   NULL), 0);
+	assert_int_equal(co.n_notes, 2);
+	assert_int_equal(co.n_kernels, 3);
+	for (size_t i = 0; i < co.n_notes; i++)
+		assert_memory_equal(nb.entries[0].data + co.note_target_offsets[i],
+				    "amdgcn-amd-amdhsa--gfx1031", co.meta_target_len);
+	rdc_codeobj_free(&co);
+	rdc_bundle_free(&nb);
+	rdc_region_free(&r);
+	close(fd);
+	rdc_bundle_free(&b);
+	free(bytes);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_hdr_roundtrip),
 		cmocka_unit_test(test_extents),
 		cmocka_unit_test(test_remap_file_and_copy),
+		cmocka_unit_test(test_remap_multinote),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
