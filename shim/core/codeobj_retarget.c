@@ -331,14 +331,14 @@ static int check_output(const uint8_t *c, size_t total, const struct rdc_target 
 		rc = rdc_diag_set(&why, RDC_E_FORMAT, 0, "libelf: %s", elf_errmsg(-1));
 	if (e)
 		elf_end(e);
+	if (!rc)
+		rc = make_plan(c, total, to, true, &pl, &why);  /* frees pl when it fails */
 	if (!rc) {
-		rc = make_plan(c, total, to, true, &pl, &why);
-		if (!rc && (pl.ns.n != in->ns.n || !pl.have_str || pl.str_len != in->new_target_len ||
-			    memcmp(pl.cur, in->new_target, pl.str_len) != 0))
+		if (pl.ns.n != in->ns.n || !pl.have_str || pl.str_len != in->new_target_len ||
+		    memcmp(pl.cur, in->new_target, pl.str_len) != 0)
 			rc = rdc_diag_set(&why, RDC_E_FORMAT, RDC_NO_OFFSET,
 					  "its target strings are not found");
-		if (!rc || rc != RDC_E_FORMAT)
-			plan_free(&pl);
+		plan_free(&pl);
 	}
 	if (rc)
 		return rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET,

@@ -156,9 +156,10 @@ static const struct rdc_card *find_card(const struct rdc_tables *t, const char *
 	}
 	for (size_t i = 1; i < k2; i++)
 		if (m[i]->vendor != m[0]->vendor || m[i]->device != m[0]->device) {
-			snprintf(err, n, "--card '%s' matches %zu cards of different PCI ids; give "
-				 "VVVV:DDDD[:RR] or a longer name (rdnacompat cards '%s' lists them)", s,
-				 k2, s);
+			/* the name twice: each cut to 48 bytes so the sentence fits */
+			snprintf(err, n, "--card '%.48s' matches %zu cards of different PCI ids; give "
+				 "VVVV:DDDD[:RR] or a longer name (rdnacompat cards '%.48s' lists them)",
+				 s, k2, s);
 			return NULL;
 		}
 	return m[0];
