@@ -152,7 +152,7 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", e->n_add),
 			RDC_KV_N("originals", originals ? b.n_entries : 0),
-			RDC_KV_N("bundle_bytes", e->region.bundle_size),
+			RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
 			RDC_KV_N("private_bytes", e->region.private_bytes), RDC_KV_S("how", "copy"),
 		};
 		rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
@@ -196,7 +196,7 @@ static void unref_locked(struct rdc_mentry *e)
 {
 	if (--e->refs > 0)
 		return;
-	struct rdc_kv kv[] = { RDC_KV_N("bytes", e->region.bundle_size) };
+	struct rdc_kv kv[] = { RDC_KV_N("bytes", rdc_region_bytes(&e->region)) };
 	rdc_log_event(RDC_LOG_DEBUG, "freed", kv, 1);
 	rdc_region_free(&e->region);
 }

@@ -25,23 +25,25 @@
 #include "shim.h"
 
 
-struct known {                   /* a rebuilt bundle the shim made */
+struct known {                   /* a run of an image the shim made */
 	struct known *next;
 	uintptr_t start;
-	uint64_t size;
+	uint64_t size;           /* the image's size, measured from start */
+	uint64_t run;            /* readable bytes from start */
 };
 static struct known *knowns;     /* guarded by known_lock (a leaf lock) */
 static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void rdc_image_known(const void *p, uint64_t size)
+void rdc_image_known(const void *p, uint64_t size, uint64_t contiguous)
 {
 	struct known *k = malloc(sizeof *k);
-	if (!k || !p || !size) {
+	if (!k || !p || !size || !contiguous || contiguous > size) {
 		free(k);
 		return; /* not known: the maps are read for it, as before */
 	}
 	k->start = (uintptr_t)p;
 	k->size = size;
+	k->run = contiguous;
 	pthread_mutex_lock(&known_lock);
 	k->next = knowns;
 	knowns = k;
@@ -64,13 +66,17 @@ void rdc_image_forget(const void *p)
 	pthread_mutex_unlock(&known_lock);
 }
 
+/* The image's size at its start; inside a run, the rest of the run. */
 static uint64_t known_extent(uintptr_t a)
 {
 	uint64_t n = 0;
 	pthread_mutex_lock(&known_lock);
 	for (struct known *k = knowns; k; k = k->next)
-		if (a >= k->start && a - k->start < k->size) {
-			n = k->size - (a - k->start);
+		if (a == k->start) {
+			n = k->size;
+			break;
+		} else if (a > k->start && a - k->start < k->run) {
+			n = k->run - (a - k->start);
 			break;
 		}
 	pthread_mutex_unlock(&known_lock);

@@ -77,9 +77,16 @@ const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, voi
 	return p;
 }
 
+uint64_t rdc_region_bytes(const struct rdc_region *r)
+{
+	return r->hdr ? r->hdr_len + r->len : r->bundle_size;
+}
+
 void rdc_region_free(struct rdc_region *r)
 {
 	rdc_image_forget(r->bundle);
+	if (r->hdr)
+		rdc_image_forget(r->base);
 	if (r->base)
 		munmap(r->base, r->len);
 	rdc_arena_release(r->hdr, r->hdr_len);
@@ -290,7 +297,13 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	out->hdr_len = H ? (size_t)hdr_len : 0;
 	out->bundle = B;
 	out->bundle_size = (uint64_t)(R + total - B);
-	rdc_image_known(B, out->bundle_size);
+	if (H) {
+		/* two runs: the header pages, and the region far above them */
+		rdc_image_known(H, out->bundle_size, hdr_len);
+		rdc_image_known(R, total, total);
+	} else {
+		rdc_image_known(B, out->bundle_size, out->bundle_size);
+	}
 	out->private_bytes = private_bytes;
 	out->file_mapped = true;
 	base = MAP_FAILED;
@@ -350,7 +363,7 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 	out->heap = buf;
 	out->bundle = buf;
 	out->bundle_size = len;
-	rdc_image_known(buf, len);
+	rdc_image_known(buf, len, len);
 	out->private_bytes = len;
 out:
 	for (size_t i = 0; ids && i < n_orig; i++)

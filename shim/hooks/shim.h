@@ -331,11 +331,18 @@ extern pthread_mutex_t rdc_diag_lock;
 /* ---- images without a size (image.c) ------------------------------------------ */
 /* Bytes readable from p through contiguous readable mappings; 0 if none. */
 uint64_t rdc_readable_extent(const void *p);
-/* Tell image.c that [p, p + size) is a readable image the shim made (a
- * rebuilt bundle; remap.c), so measuring it reads no /proc/self/maps;
- * forget it before it is unmapped or freed. */
-void rdc_image_known(const void *p, uint64_t size);
+/* Tell image.c that p starts an image the shim made (a rebuilt bundle;
+ * remap.c) of `size` bytes as its header measures them, of which the first
+ * `contiguous` are one readable run: p itself measures `size`, a pointer
+ * inside the run the rest of the run, so measuring it reads no
+ * /proc/self/maps.  A bundle whose header is in the arena is two runs (the
+ * header pages, low; the entries, high) and is told as two: nothing between
+ * them (the heap, other mappings) is taken for part of it.  Forget each
+ * before it is unmapped or freed. */
+void rdc_image_known(const void *p, uint64_t size, uint64_t contiguous);
 void rdc_image_forget(const void *p);
+/* What a region holds in memory: header (arena) + region, or the bundle. */
+uint64_t rdc_region_bytes(const struct rdc_region *r);
 /* End of an AMDGPU ELF (furthest header/section/segment byte) within avail. */
 int rdc_elf_extent(const void *p, uint64_t avail, uint64_t *extent);
 

@@ -328,6 +328,17 @@ static void test_remap_file_and_copy(void **state)
 		assert_ptr_equal(r.bundle, r.hdr);
 		assert_true(rdc_arena_holds(r.bundle));
 		assert_true((uintptr_t)r.base > (uintptr_t)r.hdr);
+		/* Measured without the maps: the bundle by its header, a pointer
+		 * in the region by the rest of the region; memory between the
+		 * header and the region (the heap) is no part of it (it was
+		 * taken for the bundle's interior, ~100 TB readable). */
+		assert_int_equal(rdc_readable_extent(r.bundle), r.bundle_size);
+		assert_true(rdc_readable_extent((uint8_t *)r.base + 100) <= r.len - 100);
+		void *heap = malloc(64);
+		assert_non_null(heap);
+		if ((uintptr_t)heap > (uintptr_t)r.hdr && (uintptr_t)heap < (uintptr_t)r.base)
+			assert_true(rdc_readable_extent(heap) < ((uint64_t)1 << 40));
+		free(heap);
 		uint8_t *hdr_was = r.hdr;
 		rdc_region_free(&r);
 		/* released pages are taken again */
