@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hook_kernels.c — where kernels are looked up and launched:
- * hipModuleGetFunction (a `deny` rule answers hipErrorNotFound, so a library
- * that probes takes its own path; a matched kernel's hipFunction_t is bound
- * to its route), __hipRegisterFunction (host stub -> device kernel name, the
+ * hipModuleGetFunction and HIP 7.2's hipLibraryGetKernel (a `deny` rule
+ * answers hipErrorNotFound, so a library that probes takes its own path; a
+ * matched kernel's hipFunction_t / hipKernel_t is bound to its route), __hipRegisterFunction (host stub -> device kernel name, the
  * `<<<>>>` path), hipModuleLaunchKernel and hipLaunchKernel (a route whose
  * fallback applies launches the fallback with the caller's arguments, whose
  * layout route.c checked equal; a host stub with a `deny` rule is launched
@@ -24,31 +24,79 @@ void __hipRegisterFunction(void **modules, const void *hostFunction, char *devic
 			   const char *deviceName, unsigned int threadLimit, void *tid, void *bid,
 			   void *blockDim, void *gridDim, int *wSize);
 
-RDC_HOOK hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname)
+/* A lookup by name in `owner` (a module, or a HIP 7.2 library), guard
+ * entered: the kernel's route for the current device, or NULL.  *deny: a
+ * live deny rule answers hipErrorNotFound (logged here).  After a real
+ * lookup that found the handle, lookup_end binds it to the route. */
+static struct rdc_route *lookup_begin(const void *owner, const char *kname, bool *deny)
 {
-	__typeof__(&hipModuleGetFunction) real = RDC_REAL(hipModuleGetFunction);
-	if (!real)
-		return hipErrorNotInitialized;
-	if (rdc_guard_active() || !atomic_load_explicit(&rdc_route_active, memory_order_relaxed))
-		return real(function, module, kname);
-	int saved = errno;
-	rdc_guard_enter();
-	struct rdc_route *r = rdc_route_find_name((uint64_t)(uintptr_t)module, kname);
-	hipError_t err;
-	if (r && rdc_route_rule_live(r->deny)) {
+	struct rdc_route *r = rdc_route_find_name((uint64_t)(uintptr_t)owner, kname);
+	*deny = r && rdc_route_rule_live(r->deny);
+	if (*deny)
 		rdc_log_event(RDC_LOG_INFO, "rule-deny",
 			      (struct rdc_kv[]){ RDC_KV_S("kernel", kname), RDC_KV_S("device", r->device),
 						 RDC_KV_S("answer", "hipErrorNotFound"),
 						 RDC_KV_S("reason", r->deny->reason),
 						 RDC_KV_S("source", r->deny->source) },
 			      5);
-		if (function)
-			*function = NULL;
-		err = hipErrorNotFound;
-	} else {
+	return r;
+}
+
+static void lookup_end(struct rdc_route *r, hipError_t err, const void *handle)
+{
+	if (err == hipSuccess && r && handle)
+		rdc_route_bind(r, handle);
+}
+
+static bool rules_off(void)
+{
+	return rdc_guard_active() || !atomic_load_explicit(&rdc_route_active, memory_order_relaxed);
+}
+
+RDC_HOOK hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname)
+{
+	__typeof__(&hipModuleGetFunction) real = RDC_REAL(hipModuleGetFunction);
+	if (!real)
+		return hipErrorNotInitialized;
+	if (rules_off())
+		return real(function, module, kname);
+	int saved = errno;
+	rdc_guard_enter();
+	bool deny;
+	struct rdc_route *r = lookup_begin(module, kname, &deny);
+	hipError_t err = hipErrorNotFound;
+	if (deny && function)
+		*function = NULL;
+	if (!deny) {
 		err = real(function, module, kname);
-		if (err == hipSuccess && r && function && *function)
-			rdc_route_bind(r, *function);
+		lookup_end(r, err, function ? *function : NULL);
+	}
+	rdc_guard_leave();
+	errno = saved;
+	return err;
+}
+
+/* HIP 7.2 (hip_7.2): a library's kernel by name.  Its hipKernel_t is what
+ * hipModuleLaunchKernel then takes, so a bound route applies to the
+ * launches.  Types spelt as pointers: Debian 12's HIP 5.2 headers lack them. */
+RDC_HOOK hipError_t hipLibraryGetKernel(void **kernel, void *library, const char *kname);
+RDC_HOOK hipError_t hipLibraryGetKernel(void **kernel, void *library, const char *kname)
+{
+	__typeof__(&hipLibraryGetKernel) real = RDC_REAL(hipLibraryGetKernel);
+	if (!real)
+		return hipErrorNotSupported;
+	if (rules_off())
+		return real(kernel, library, kname);
+	int saved = errno;
+	rdc_guard_enter();
+	bool deny;
+	struct rdc_route *r = lookup_begin(library, kname, &deny);
+	hipError_t err = hipErrorNotFound;
+	if (deny && kernel)
+		*kernel = NULL;
+	if (!deny) {
+		err = real(kernel, library, kname);
+		lookup_end(r, err, kernel ? *kernel : NULL);
 	}
 	rdc_guard_leave();
 	errno = saved;

@@ -11,7 +11,9 @@
  * held under the hipLibrary_t (module.h) and dropped at unload.  A file that
  * needs a rebuilt image is handed over as hipLibraryLoadData of that image
  * (what CLR would build from the file, retargeted).  Options are passed on
- * as given.  Kernel rules (route.c) are not applied to library kernels.
+ * as given.  Kernel rules (route.c) see each loaded library as a module:
+ * its kernels are matched at load, and hipLibraryGetKernel (hook_kernels.c)
+ * answers a deny rule and binds the kernel handle to its route.
  * The types are HIP 7.2's, spelt as pointers and unsigned ints here: this
  * file compiles against Debian 12's HIP 5.2 headers, which lack them.
  */
@@ -21,6 +23,7 @@
 #include <stdint.h>
 
 #include "module.h"
+#include "route.h"
 #include "shim.h"
 
 typedef void *rdc_hip_library;   /* hipLibrary_t: struct ihipLibrary_t * */
@@ -40,12 +43,18 @@ RDC_HOOK hipError_t hipLibraryUnload(rdc_hip_library library);
 	(real)(library, (img), jitOptions, jitOptionsValues, numJitOptions, libraryOptions, \
 	       libraryOptionValues, numLibraryOptions)
 
-/* After the real load: the handle holds the rebuilt image, or it goes back. */
-static void settle(hipError_t err, rdc_hip_library *library, struct rdc_mentry *e)
+/* After the real load: the handle holds the rebuilt image (or it goes
+ * back), and the kernel rules see the code: `use` when rebuilt, with the
+ * code as given (the image `orig` or the file `path`) for its hash. */
+static void settle(hipError_t err, rdc_hip_library *library, struct rdc_mentry *e,
+		   const void *use, const void *orig, const char *path, const void *caller)
 {
+	bool ok = err == hipSuccess && *library;
+	if (ok)
+		rdc_route_note_module(*library, use, orig, path, caller);
 	if (!e)
 		return;
-	if (err == hipSuccess && *library)
+	if (ok)
 		rdc_module_hold((uintptr_t)*library, e);
 	else
 		rdc_module_release(e);
@@ -72,7 +81,7 @@ RDC_HOOK hipError_t hipLibraryLoadData(rdc_hip_library *library, const void *cod
 	const void *use = rdc_module_use_image(code, __builtin_return_address(0),
 					       "hipLibraryLoadData", &e);
 	hipError_t err = LOAD_DATA(real, use);
-	settle(err, library, e);
+	settle(err, library, e, use, code, NULL, __builtin_return_address(0));
 	rdc_guard_leave();
 	errno = saved;
 	return err;
@@ -102,7 +111,7 @@ RDC_HOOK hipError_t hipLibraryLoadFromFile(rdc_hip_library *library, const char 
 	struct rdc_mentry *e;
 	const void *use = rdc_module_use_file(fileName, "hipLibraryLoadFromFile", &e);
 	hipError_t err = use ? LOAD_DATA(real_data, use) : LOAD_FILE();
-	settle(err, library, e);
+	settle(err, library, e, use, NULL, fileName, __builtin_return_address(0));
 	rdc_guard_leave();
 	errno = saved;
 	return err;
@@ -119,8 +128,10 @@ RDC_HOOK hipError_t hipLibraryUnload(rdc_hip_library library)
 	int saved = errno;
 	rdc_guard_enter();
 	hipError_t err = real(library);
-	if (err == hipSuccess)
+	if (err == hipSuccess) {
+		rdc_route_forget((uint64_t)(uintptr_t)library); /* kernel rules */
 		rdc_module_drop((uintptr_t)library);
+	}
 	rdc_guard_leave();
 	errno = saved;
 	return err;

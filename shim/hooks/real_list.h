@@ -23,6 +23,7 @@ RDC_REAL_FN(hipModuleLoadFatBinary, "hip_7.1", RDC_LIB_HIP)      /* HIP >= 7.1 o
 RDC_REAL_FN(hipLibraryLoadData, "hip_7.2", RDC_LIB_HIP)          /* HIP >= 7.2 only */
 RDC_REAL_FN(hipLibraryLoadFromFile, "hip_7.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipLibraryUnload, "hip_7.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipLibraryGetKernel, "hip_7.2", RDC_LIB_HIP)
 
 /* HSA (libhsa-runtime64.so.1) */
 RDC_REAL_FN(hsa_init, "ROCR_1", RDC_LIB_HSA)

@@ -9,6 +9,9 @@
 # hipModuleLoadFatBinary.  Without the shim each fails as a user sees it;
 # with it the kernel is dispatched from code retargeted to gfx1031, the
 # decision is logged, and the rebuilt copy is freed at unload (debug log).
+# Kernel rules see a library as a module: a user deny row for fill_iota
+# makes hipLibraryGetKernel (and, for the fat binary, hipModuleGetFunction)
+# answer hipErrorNotFound with one log line, and nothing is dispatched.
 . "$(dirname "$0")/shim/common.sh"
 build libload "$S/libload.cpp"
 kern_genco gfx1030 co
@@ -36,5 +39,18 @@ for kind in co hsaco; do
       fail "$mode $kind: rebuilt copy not freed exactly once at unload: $(grep -E "rebuilt|freed" "$T/l.err")"
   done
 done
+printf '[kernels]\nfill_iota\tlibload\tgfx1031\t*\tdeny\treviewed\ttest\t42-shim-library\n' >"$T/deny.tsv"
+for mode in data file fatbin; do
+  rm -f "$T/l.trace"
+  rc=0; RDNACOMPAT_TABLES="$T/deny.tsv" RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/l.trace" \
+    shim gfx1031 "$T/libload" $mode "$T/kern1030.co" 1 >"$T/l.out" 2>"$T/l.err" || rc=$?
+  [ "$rc" -ne 0 ] || fail "deny $mode: the kernel was found and ran"
+  grep -qE "^(hipLibraryGetKernel|hipModuleGetFunction): " "$T/l.out" ||
+    fail "deny $mode: the lookup did not fail: $(cat "$T/l.out")"
+  [ "$(grep -c 'rule-deny: kernel=fill_iota device=gfx1031 answer=hipErrorNotFound' "$T/l.err")" -eq 1 ] ||
+    fail "deny $mode: want one rule-deny line: $(cat "$T/l.err")"
+  if [ -f "$T/l.trace" ] && grep -q fill_iota "$T/l.trace"; then fail "deny $mode: fill_iota dispatched"; fi
+done
+echo "ok: a user deny row for fill_iota: hipLibraryGetKernel / hipModuleGetFunction answer hipErrorNotFound, one log line each, nothing dispatched"
 echo "ok: hipLibraryLoadData, hipLibraryLoadFromFile, hipModuleLoadFatBinary of gfx1030 code (bundle, bare ELF) on gfx1031: without the shim \"$why\"; with it 3 dispatches each from code retargeted to gfx1031, the copy freed at unload"
 echo "42-shim-library: ok"
