@@ -285,6 +285,19 @@ static void check_rebuilt(const struct rdc_region *r, const struct rdc_bundle *o
 	rdc_bundle_free(&nb);
 }
 
+/* What the decision adds for a simulated gfx1031: b's gfx1030 entry,
+ * retargeted, no patches given. */
+static struct rdc_add gfx1030_as_gfx1031(const struct rdc_bundle *b)
+{
+	static const char src_id[] = "hipv4-amdgcn-amd-amdhsa--gfx1030";
+	long from = rdc_bundle_find(b, src_id, sizeof src_id - 1);
+	assert_true(from >= 0);
+	struct rdc_add add = { .from = from };
+	assert_int_equal(rdc_target_parse("gfx1031", (size_t)-1, &add.to, NULL), 0);
+	rdc_target_format_bundle_id(&add.to, add.id, sizeof add.id);
+	return add;
+}
+
 static void test_remap_file_and_copy(void **state)
 {
 	(void)state;
@@ -303,12 +316,7 @@ static void test_remap_file_and_copy(void **state)
 	assert_non_null(q);
 	struct rdc_bundle b;
 	assert_int_equal(rdc_bundle_parse(q, n, &b, NULL), 0);
-	static const char src_id[] = "hipv4-amdgcn-amd-amdhsa--gfx1030";
-	long from = rdc_bundle_find(&b, src_id, sizeof src_id - 1);
-	assert_true(from >= 0);
-	struct rdc_add add = { .from = from };
-	assert_int_equal(rdc_target_parse("gfx1031", (size_t)-1, &add.to, NULL), 0);
-	rdc_target_format_bundle_id(&add.to, add.id, sizeof add.id);
+	struct rdc_add add = gfx1030_as_gfx1031(&b);
 
 	struct rdc_region r;
 	struct rdc_diag d = { 0 };
@@ -400,12 +408,7 @@ static void test_remap_multinote(void **state)
 	assert_non_null(bytes);
 	struct rdc_bundle b;
 	assert_int_equal(rdc_bundle_parse(bytes, n, &b, NULL), 0);
-	static const char src_id[] = "hipv4-amdgcn-amd-amdhsa--gfx1030";
-	long from = rdc_bundle_find(&b, src_id, sizeof src_id - 1);
-	assert_true(from >= 0);
-	struct rdc_add add = { .from = from };
-	assert_int_equal(rdc_target_parse("gfx1031", (size_t)-1, &add.to, NULL), 0);
-	rdc_target_format_bundle_id(&add.to, add.id, sizeof add.id);
+	struct rdc_add add = gfx1030_as_gfx1031(&b);
 	struct rdc_region r;
 	struct rdc_diag d = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
