@@ -4,7 +4,8 @@
  * (e_flags, EI_ABIVERSION) read straight from the 64-byte Elf64_Ehdr without
  * libelf (the cheap "headers only" mode), every NT_AMDGPU_METADATA note
  * found through PT_NOTE program headers (sections only as a fallback) with
- * libelf, and rdc_codeobj_parse / rdc_codeobj_free.
+ * libelf, and rdc_codeobj_parse (rdc_codeobj_free is with the decoder that
+ * allocates what it frees, codeobj_meta.c).
  *
  * libelf over caller memory: elf_memory() takes a non-const pointer.  We
  * never write through it and only use read calls (elf_getphdrnum,
@@ -301,29 +302,6 @@ int rdc_co_find_metadata_notes(Elf *e, size_t n, struct rdc_co_notes *ns, struct
 	if (rc)
 		rdc_co_notes_free(ns);
 	return rc;
-}
-
-static void free_kernel(struct rdc_kernel *k)
-{
-	free(k->name);
-	free(k->symbol);
-	for (size_t j = 0; j < k->n_args; j++) {
-		free(k->args[j].name);
-		free(k->args[j].value_kind);
-	}
-	free(k->args);
-}
-
-void rdc_codeobj_free(struct rdc_codeobj *co)
-{
-	if (!co)
-		return;
-	for (size_t i = 0; i < co->n_kernels; i++)
-		free_kernel(&co->kernels[i]);
-	free(co->kernels);
-	free(co->meta_target);
-	free(co->note_target_offsets);
-	memset(co, 0, sizeof *co);
 }
 
 int rdc_codeobj_parse(const void *p, size_t n, unsigned flags, struct rdc_codeobj *co,

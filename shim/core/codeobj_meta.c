@@ -251,6 +251,29 @@ static int unpack_root(const uint8_t *desc, size_t size, uint64_t base, msgpack_
 	return 0;
 }
 
+static void free_kernel(struct rdc_kernel *k)
+{
+	free(k->name);
+	free(k->symbol);
+	for (size_t j = 0; j < k->n_args; j++) {
+		free(k->args[j].name);
+		free(k->args[j].value_kind);
+	}
+	free(k->args);
+}
+
+void rdc_codeobj_free(struct rdc_codeobj *co)
+{
+	if (!co)
+		return;
+	for (size_t i = 0; i < co->n_kernels; i++)
+		free_kernel(&co->kernels[i]);
+	free(co->kernels);
+	free(co->meta_target);
+	free(co->note_target_offsets);
+	memset(co, 0, sizeof *co);
+}
+
 int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, unsigned flags,
 			   struct rdc_codeobj *co, struct rdc_diag *d)
 {
