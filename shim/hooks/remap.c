@@ -158,6 +158,66 @@ static int plan_entry(const struct rdc_bundle *b, const struct rdc_add *a, struc
 	return 0;
 }
 
+/* Each added entry's slot, from `pos` (the end of the original bytes)
+ * on, relative to the end of the header pages, which lead the region only
+ * when the header cannot go to the arena.  Returns the end of the last. */
+static uint64_t place_slots(struct add_plan *plan, size_t n_add, uint64_t file_offset,
+			    uint64_t pos, size_t ps)
+{
+	for (size_t k = 0; k < n_add; k++) {
+		struct add_plan *p = &plan[k];
+		p->slot = pos;
+		if (p->copy) {
+			p->delta = 0;
+			p->slot_len = round_up(p->copy_len, ps);
+		} else {
+			uint64_t fo = file_offset + p->src_off;
+			p->delta = fo - fo / ps * ps;
+			p->slot_len = round_up(p->delta + p->size, ps);
+		}
+		pos += p->slot_len;
+	}
+	return pos;
+}
+
+/* Fill one reserved slot: the copy in anonymous pages, or a private
+ * mapping of the entry's file range with its patches applied (only the
+ * patched pages become private: counted in *private_bytes).  Read-only
+ * after.  0, RDC_E_IO (errno) or RDC_E_RANGE. */
+static int fill_slot(uint8_t *slot, const struct add_plan *p, int fd, uint64_t file_offset,
+		     size_t ps, size_t *private_bytes, struct rdc_diag *d)
+{
+	if (p->copy) {
+		if (mmap(slot, p->slot_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+			 -1, 0) == MAP_FAILED)
+			return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "mapping the file: %s",
+					    strerror(errno));
+		memcpy(slot, p->copy, p->copy_len);
+		*private_bytes += p->slot_len;
+	} else {
+		uint64_t fo = file_offset + p->src_off;
+		if (mmap(slot, p->slot_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+			 (off_t)(fo / ps * ps)) == MAP_FAILED)
+			return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "mapping the file: %s",
+					    strerror(errno));
+		uint64_t last_page = UINT64_MAX;
+		for (size_t j = 0; j < p->n_patches; j++) {
+			const struct rdc_patch *pt = &p->patches[j];
+			if (!rdc_in_bounds(pt->offset, pt->len, p->size) || pt->len > sizeof pt->bytes)
+				return rdc_diag_set(d, RDC_E_RANGE, pt->offset, "patch outside the code object");
+			memcpy(slot + p->delta + pt->offset, pt->bytes, pt->len);
+			for (uint64_t a = (p->delta + pt->offset) / ps;
+			     a <= (p->delta + pt->offset + (pt->len ? pt->len - 1 : 0)) / ps; a++)
+				if (a != last_page) {
+					*private_bytes += ps;
+					last_page = a;
+				}
+		}
+	}
+	mprotect(slot, p->slot_len, PROT_READ);
+	return 0;
+}
+
 int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
 		   struct rdc_diag *d)
@@ -203,22 +263,7 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	}
 	uint64_t hdr = rdc_hdr_size(he, nh);
 	hdr_len = round_up(hdr, ps);
-	/* Slots relative to the end of the header pages, which lead the
-	 * region only when the header cannot go to the arena. */
-	uint64_t pos = src_len;
-	for (size_t k = 0; k < n_add; k++) {
-		struct add_plan *p = &plan[k];
-		p->slot = pos;
-		if (p->copy) {
-			p->delta = 0;
-			p->slot_len = round_up(p->copy_len, ps);
-		} else {
-			uint64_t fo = file_offset + p->src_off;
-			p->delta = fo - fo / ps * ps;
-			p->slot_len = round_up(p->delta + p->size, ps);
-		}
-		pos += p->slot_len;
-	}
+	uint64_t pos = place_slots(plan, n_add, file_offset, src_len, ps);
 	H = rdc_arena_take((size_t)hdr_len);
 
 	/* 3. Materialise. */
@@ -252,37 +297,9 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 		goto io_err;
 	size_t private_bytes = hdr_len;
 	for (size_t k = 0; k < n_add; k++) {
-		struct add_plan *p = &plan[k];
-		uint8_t *slot = R + lead + p->slot;
-		if (p->copy) {
-			if (mmap(slot, p->slot_len, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-				goto io_err;
-			memcpy(slot, p->copy, p->copy_len);
-			private_bytes += p->slot_len;
-		} else {
-			uint64_t fo = file_offset + p->src_off;
-			if (mmap(slot, p->slot_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
-				 (off_t)(fo / ps * ps)) == MAP_FAILED)
-				goto io_err;
-			uint64_t last_page = UINT64_MAX;
-			for (size_t j = 0; j < p->n_patches; j++) {
-				const struct rdc_patch *pt = &p->patches[j];
-				if (!rdc_in_bounds(pt->offset, pt->len, p->size) || pt->len > sizeof pt->bytes) {
-					rc = rdc_diag_set(d, RDC_E_RANGE, pt->offset,
-							  "patch outside the code object");
-					goto out;
-				}
-				memcpy(slot + p->delta + pt->offset, pt->bytes, pt->len);
-				for (uint64_t a = (p->delta + pt->offset) / ps;
-				     a <= (p->delta + pt->offset + (pt->len ? pt->len - 1 : 0)) / ps; a++)
-					if (a != last_page) {
-						private_bytes += ps;
-						last_page = a;
-					}
-			}
-		}
-		mprotect(slot, p->slot_len, PROT_READ);
+		rc = fill_slot(R + lead + plan[k].slot, &plan[k], fd, file_offset, ps, &private_bytes, d);
+		if (rc)
+			goto out;
 	}
 	rc = rdc_hdr_write(he, nh, B, hdr_len);
 	if (rc) {
