@@ -67,7 +67,7 @@ SHIM     := $(BUILD)/librdnacompat.so
 TOOL_SRC := $(sort $(wildcard tools/rdnacompat/*.c))
 TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
 TOOL     := $(BUILD)/bin/rdnacompat
-SIM_SRC  := $(sort $(wildcard tools/simgpu/*.c))
+SIM_SRC  := $(sort $(wildcard tools/simgpu/*.c tools/simgpu/exec/*.c))
 SIM_OBJ  := $(SIM_SRC:%.c=$(BUILD)/obj/%.o)
 SIM      := $(BUILD)/sim/librdnacompat-sim.so
 TGEN_SRC := $(sort $(wildcard tools/tablegen/*.c))

@@ -9,6 +9,10 @@
  *                         Default: one gfx1031.
  *   RDNACOMPAT_SIM_TRACE  path of the JSON-lines dispatch trace.
  *   RDNACOMPAT_SIM_VERBOSE=1  log queue/packet activity on stderr.
+ *   RDNACOMPAT_SIM_EXEC   1 (default): execute kernels (exec/); 0: retire
+ *                         dispatches without running them.
+ *   RDNACOMPAT_SIM_THREADS  worker threads per dispatch (default: the
+ *                         machine's cores, at most 8).
  *
  * CARD is a PCI id ("73df", "1002:73df", "73df:c1" or "1002:73df:c1" with
  * the PCI revision) or a name ("RX 6700 XT"), looked up in the core's card
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 
 #include "rdnacompat/tables.h"
@@ -323,6 +328,17 @@ static void config_read(void)
 	const char *trace = getenv("RDNACOMPAT_SIM_TRACE");
 	const char *verbose = getenv("RDNACOMPAT_SIM_VERBOSE");
 	config.verbose = verbose && *verbose && strcmp(verbose, "0");
+	const char *ex = getenv("RDNACOMPAT_SIM_EXEC");
+	config.exec = !(ex && (!strcmp(ex, "0") || !strcmp(ex, "off") || !strcmp(ex, "no")));
+	if (ex && *ex && !config.exec && strcmp(ex, "0") && strcmp(ex, "off") && strcmp(ex, "no"))
+		config.exec = true;
+	const char *th = getenv("RDNACOMPAT_SIM_THREADS");
+	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	config.threads = th && *th ? (unsigned)strtoul(th, NULL, 10) : (unsigned)(nproc > 0 ? nproc : 1);
+	if (config.threads < 1)
+		config.threads = 1;
+	if (config.threads > 8)
+		config.threads = 8;
 	if (trace && *trace) {
 		if (strlen(trace) >= sizeof config.trace_path) {
 			rdc_sim_log("RDNACOMPAT_SIM_TRACE path too long");

@@ -272,9 +272,9 @@ static int ioc_apertures_new(void *arg)
 	for (uint32_t i = 0; i < k; i++) {
 		memset(&ap[i], 0, sizeof ap[i]);
 		ap[i].gpu_id = rdc_sim_gpu_id(i);
-		ap[i].lds_base = 1ull << 48;
+		ap[i].lds_base = RDC_SIM_LDS_APERTURE;
 		ap[i].lds_limit = (1ull << 48) | 0xffffffffull;
-		ap[i].scratch_base = 2ull << 48;
+		ap[i].scratch_base = RDC_SIM_SCRATCH_APERTURE;
 		ap[i].scratch_limit = (2ull << 48) | 0xffffffffull;
 		ap[i].gpuvm_base = 0x1000;
 		ap[i].gpuvm_limit = (1ull << 47) - 1;

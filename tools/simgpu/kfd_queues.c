@@ -46,6 +46,7 @@ static int create(struct kfd_ioctl_create_queue_args *a)
 	struct rdc_sim_ring r = { .node = (uint32_t)g + 1, .size = a->ring_size,
 				  .doorbell = &no_doorbell };
 	r.base = rdc_sim_mem_ptr(a->ring_base_address, a->ring_size);
+	r.gpu_base = a->ring_base_address;
 	r.rptr = rdc_sim_mem_ptr(a->read_pointer_address, 8);
 	r.wptr = rdc_sim_mem_ptr(a->write_pointer_address, 8);
 	if (!r.base || !r.rptr || !r.wptr) {

@@ -7,7 +7,8 @@
  * trapped without a device, so it polls with a backoff from a yield up to
  * 1 ms when idle).  AQL queues (ROCR passes the read/write dispatch-id
  * pointers in): packets are retired in order once their header is no longer
- * INVALID — kernel dispatch (traced; the kernel is NOT executed), barrier-AND,
+ * INVALID — kernel dispatch (executed by exec_cp.c unless RDNACOMPAT_SIM_EXEC=0,
+ * then traced), barrier-AND,
  * barrier-OR, AMD vendor packets (PM4 IB: retired; barrier-value: waits for its
  * condition) — then the header is set INVALID, the read index advances, and
  * the completion signal is decremented with its event fired (interrupt
@@ -122,7 +123,13 @@ static void dispatch(struct sim_queue *q, const uint8_t *pkt)
 			    (unsigned long long)kobj);
 		q->ring.warned = true;
 	}
-	rdc_sim_trace_dispatch(q->ring.node, pkt, kernel, proc, ksize);
+	struct rdc_sim_exec_note note = { NULL, 0 };
+	const struct rdc_sim_config *c = rdc_sim_config_get();
+	if (!internal && elf && c && c->exec) {
+		uint64_t n = q->ring.size / 64, at = (uint64_t)(pkt - q->ring.base) / 64;
+		rdc_sim_exec(q->ring.node, q->id, q->ring.gpu_base + (at % n) * 64, pkt, kernel, &note);
+	}
+	rdc_sim_trace_dispatch(q->ring.node, pkt, kernel, proc, ksize, note.status ? &note : NULL);
 }
 
 /* One AQL packet: true if retired (or unsupported and retired). */

@@ -7,15 +7,17 @@
  * its fds, /dev/dri/renderD* with the libdrm / libdrm_amdgpu entry points
  * the thunk calls, and the sysfs topology.  The real thunk (libhsakmt 5.2.3,
  * or the one linked into libhsa-runtime64 since ROCm 6.2) runs on top.
- * Kernels are NOT executed: dispatch packets are retired (and traced), SDMA
- * packets and the runtimes' blit kernels really move bytes.
+ * Kernels are executed by the engine in exec/ (exec_cp.c hands it each
+ * dispatch); SDMA packets and the runtimes' blit kernels move bytes
+ * directly.
  *
  * The interface, one job a file: interpose.c (libc hooks: open, fopen,
  * opendir, stat, access, close, ioctl, mmap), kfd_dev.c (the /dev/kfd and
  * render fds, ioctl dispatch, small ioctls), kfd_mem.c (buffer objects),
  * kfd_events.c, kfd_queues.c, sysfs.c (the topology tree), drm.c (libdrm).
  * The engines: config.c (environment), events.c, queues.c (AQL command
- * processor), sdma.c, blit.c, trace.c.
+ * processor), exec_cp.c (kernel execution: the CP's side of exec/), sdma.c,
+ * blit.c, trace.c.
  */
 #ifndef RDC_SIMGPU_SIM_H
 #define RDC_SIMGPU_SIM_H
@@ -28,6 +30,9 @@
 
 #define RDC_SIM_API __attribute__((visibility("default")))
 #define RDC_SIM_MAX_GPUS 8
+/* The flat apertures KFD reports (kfd_dev.c) and the engine resolves. */
+#define RDC_SIM_LDS_APERTURE (1ull << 48)
+#define RDC_SIM_SCRATCH_APERTURE (2ull << 48)
 
 /* One simulated GPU, as configured (config.c). */
 struct rdc_sim_gpu {
@@ -48,6 +53,8 @@ struct rdc_sim_config {
 	struct rdc_sim_gpu gpu[RDC_SIM_MAX_GPUS];
 	char trace_path[4096];    /* "" when off */
 	unsigned verbose;         /* RDNACOMPAT_SIM_VERBOSE */
+	bool exec;                /* RDNACOMPAT_SIM_EXEC: run kernels (default) */
+	unsigned threads;         /* RDNACOMPAT_SIM_THREADS */
 };
 
 /* config.c: parse the environment once; NULL + message on stderr if bad. */
@@ -130,6 +137,7 @@ void rdc_sim_events_atfork_child(void);
 struct rdc_sim_ring {
 	uint32_t node;                 /* topology node (gpu + 1) */
 	uint8_t *base;                 /* CPU view */
+	uint64_t gpu_base;             /* GPU address of the ring */
 	uint64_t size;                 /* bytes */
 	volatile uint64_t *rptr, *wptr, *doorbell;
 	bool warned;                 /* one "unsupported"/"stalled" message per ring */
@@ -164,9 +172,17 @@ const char *rdc_sim_node_proc(uint32_t node);  /* "gfx1031" */
 /* Kernel symbol (no ".kd") and code-object processor of a kernel object, from
  * the ELF image it was loaded in; false (and "?") if it is in none. */
 bool rdc_sim_kernel_lookup(uint64_t kobj, char *kernel, size_t kn, char *proc, size_t pn);
-/* kernarg_size: 0 = read it from the kernel descriptor. */
+/* kernarg_size: 0 = read it from the kernel descriptor.  exec: what the
+ * engine did (NULL: not executed). */
+struct rdc_sim_exec_note { const char *status; uint64_t insts; };
 void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kernel, const char *proc,
-			    uint32_t kernarg_size);
+			    uint32_t kernarg_size, const struct rdc_sim_exec_note *exec);
+
+/* exec_cp.c: execute a kernel dispatch on GPU node's generation; false when
+ * it failed (a fault, an instruction the engine lacks, a trap): the reason
+ * is on stderr and the queue's error is raised as hardware would. */
+bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t *packet, const char *kernel,
+		  struct rdc_sim_exec_note *note);
 void rdc_sim_trace_close(void);
 
 #endif

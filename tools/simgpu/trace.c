@@ -140,7 +140,7 @@ static void open_trace(const char *path)
 }
 
 void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kernel, const char *proc,
-			    uint32_t kernarg_size)
+			    uint32_t kernarg_size, const struct rdc_sim_exec_note *exec)
 {
 	const struct rdc_sim_config *c = rdc_sim_config_get();
 	if (!c || !c->trace_path[0])
@@ -184,7 +184,11 @@ void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kerne
 			line[n++] = hex[ka[i] & 15];
 		}
 	}
-	n += (size_t)snprintf(line + n, cap - n, "\"}\n");
+	n += (size_t)snprintf(line + n, cap - n, "\"");
+	if (exec)
+		n += (size_t)snprintf(line + n, cap - n, ",\"executed\":\"%s\",\"insts\":%llu", exec->status,
+				      (unsigned long long)exec->insts);
+	n += (size_t)snprintf(line + n, cap - n, "}\n");
 
 	pthread_mutex_lock(&trace_lock);
 	if (trace_fd < 0 && !trace_failed)

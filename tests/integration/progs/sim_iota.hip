@@ -2,12 +2,12 @@
 // sim_iota.hip — a real HIP program for the simulated-GPU tests: prints the
 // devices, round-trips bytes through device memory with hipMemcpy and
 // hipMemcpy2D (SDMA on the simulator, so the bytes must come back), and launches two kernels
-// (fill_iota, scale_add) whose dispatches the simulator traces.  Usage:
+// (fill_iota, scale_add) whose results are compared with a CPU reference
+// (the simulator executes them; with RDNACOMPAT_SIM_EXEC=0 it only retires
+// them, and the comparison is skipped, said on stdout).  Usage:
 // sim_iota [DEVICE [fork] [no2d]]; "fork": after the copies, a child that
 // never touches the GPU is forked and exits normally (static destructors
-// run); "no2d": skip the 2D copies (with HSA_ENABLE_SDMA=0 they are done by
-// HIP kernels, which the simulator does not execute).  Kernels are
-// NOT executed by the simulator, so their results are not checked.
+// run); "no2d": skip the 2D copies.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,10 +122,39 @@ int main(int argc, char **argv)
 		}
 		printf("fork: child exited cleanly\n");
 	}
+	float *hx = (float *)malloc(n * sizeof(float)), *hy = (float *)malloc(n * sizeof(float));
+	for (int i = 0; i < n; i++) {
+		hx[i] = (float)(i % 977) * 0.25f - 100.0f;
+		hy[i] = (float)(i % 131) * -1.5f;
+	}
+	CHECK(hipMemcpy(d_x, hx, n * sizeof(float), hipMemcpyHostToDevice));
+	CHECK(hipMemcpy(d_y, hy, n * sizeof(float), hipMemcpyHostToDevice));
 	hipLaunchKernelGGL(fill_iota, dim3(n / 256), dim3(256), 0, 0, d_p, n);
 	hipLaunchKernelGGL(scale_add, dim3(n / 128), dim3(128), 0, 0, d_y, d_x, 2.5f, n);
 	CHECK(hipGetLastError());
 	CHECK(hipDeviceSynchronize());
+	const char *ex = getenv("RDNACOMPAT_SIM_EXEC");
+	if (ex && !strcmp(ex, "0")) {
+		printf("kernels: not executed (RDNACOMPAT_SIM_EXEC=0), results not compared\n");
+	} else {
+		float *gy = (float *)malloc(n * sizeof(float));
+		CHECK(hipMemcpy(back, d_p, bytes, hipMemcpyDeviceToHost));
+		CHECK(hipMemcpy(gy, d_y, n * sizeof(float), hipMemcpyDeviceToHost));
+		int wrong_i = 0, wrong_y = 0;
+		for (int i = 0; i < n; i++) {
+			wrong_i += back[i] != i;
+			wrong_y += gy[i] != 2.5f * hx[i] + hy[i];
+		}
+		printf("kernels: fill_iota %s, scale_add %s (%d elements, CPU reference)\n",
+		       wrong_i ? "WRONG" : "ok", wrong_y ? "WRONG" : "ok", n);
+		if (wrong_i || wrong_y)
+			fprintf(stderr, "fill_iota: %d wrong (first: p[1]=%d), scale_add: %d wrong (y[1]=%g, want %g)\n",
+				wrong_i, back[1], wrong_y, gy[1], 2.5f * hx[1] + hy[1]);
+		bad |= wrong_i || wrong_y;
+		free(gy);
+	}
+	free(hx);
+	free(hy);
 	CHECK(hipFree(d_p));
 	CHECK(hipFree(d_x));
 	CHECK(hipFree(d_y));

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decode.c — machine words to struct rdc_inst, for gfx10.3 and gfx11.
+ *
+ * The opcode of each format is looked up in the tables that gen_optab.py
+ * generated from Debian's LLVM (optab_gen.c); the field positions below are
+ * the ISA manuals' format tables (RDNA2 and RDNA3 ISA guides, chapter
+ * "Microcode Formats"), written out per generation where they differ:
+ * SMEM's glc/dlc, FLAT's offset width and segment field, MUBUF's
+ * offen/idxen, and the M0/NULL swap of operand codes 124/125 on gfx11.
+ * gfx11-only: VOPD, true16 halves of 16-bit VOP1/2/C operands, DPP on VOP3.
+ * gfx10-only: SDWA.
+ */
+#include <string.h>
+
+#include "wave.h"
+
+static uint32_t word(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* gfx11 numbers NULL 124 and M0 125; the engine's codes are gfx10's. */
+static uint16_t sopd(unsigned gfx, uint32_t code)
+{
+	if (gfx == 11 && (code == 124 || code == 125))
+		return (uint16_t)(249 - code);
+	return (uint16_t)code;
+}
+
+static bool lookup(unsigned gfx, enum rdc_fmt f, unsigned opc, struct rdc_inst *in)
+{
+	const struct rdc_optab *t = &rdc_optab[gfx == 11][f];
+	in->fmt = (uint8_t)f;
+	if (opc >= t->size || !t->op || !t->op[opc])
+		return false;
+	in->op = t->op[opc];
+	in->mnemonic = t->mnemonic[opc];
+	return true;
+}
+
+static bool is_vop3b(uint16_t op)
+{
+	switch (op) {
+	case RDC_OP_V_ADD_CO_U32: case RDC_OP_V_SUB_CO_U32: case RDC_OP_V_SUBREV_CO_U32:
+	case RDC_OP_V_ADD_CO_CI_U32: case RDC_OP_V_SUB_CO_CI_U32: case RDC_OP_V_SUBREV_CO_CI_U32:
+	case RDC_OP_V_DIV_SCALE_F32: case RDC_OP_V_DIV_SCALE_F64:
+	case RDC_OP_V_MAD_U64_U32: case RDC_OP_V_MAD_I64_I32:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The destination is an SGPR (not a VGPR) in the vdst field. */
+static bool sgpr_dst(uint16_t op)
+{
+	return op == RDC_OP_V_READLANE_B32 || op == RDC_OP_V_READFIRSTLANE_B32;
+}
+
+/* 16-bit operand facts for gfx11 true16 (VOP1/2/C e32 and DPP): the last
+ * type in the name is the sources', the first the destination's. */
+static void types16(const struct rdc_inst *in, bool *dst16, bool *src16)
+{
+	const char *n = rdc_op_name[in->op];
+	const char *first = NULL, *last = NULL;
+	for (const char *p = n; *p; p++) {
+		if (p[0] == '_' && (p[1] == 'f' || p[1] == 'i' || p[1] == 'u' || p[1] == 'b') &&
+		    p[2] >= '0' && p[2] <= '9') {
+			if (!first)
+				first = p + 1;
+			last = p + 1;
+		}
+	}
+	*dst16 = first && !strncmp(first + 1, "16", 2) && (first[3] == '_' || !first[3]);
+	*src16 = last && !strncmp(last + 1, "16", 2) && !last[3];
+	if (!strncmp(n, "v_pk_", 5) || !strncmp(n, "v_cmp", 5))
+		*dst16 = false;
+	if (!strncmp(n, "v_pk_", 5))
+		*src16 = false;
+}
+
+static int literal(const uint8_t *code, size_t avail, struct rdc_inst *in, size_t at)
+{
+	if (avail < at + 4)
+		return -1;
+	in->lit = word(code + at);
+	in->len = (uint8_t)(at + 4);
+	return 0;
+}
+
+static int sop(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	unsigned top9 = w >> 23;
+	in->len = 4;
+	if (top9 == 0x17D) { /* SOP1 */
+		if (!lookup(gfx, RDC_FMT_SOP1, (w >> 8) & 0xff, in))
+			return -1;
+		in->dst = sopd(gfx, (w >> 16) & 0x7f);
+		in->src[0] = sopd(gfx, w & 0xff);
+	} else if (top9 == 0x17E) { /* SOPC */
+		if (!lookup(gfx, RDC_FMT_SOPC, (w >> 16) & 0x7f, in))
+			return -1;
+		in->src[0] = sopd(gfx, w & 0xff);
+		in->src[1] = sopd(gfx, (w >> 8) & 0xff);
+	} else if (top9 == 0x17F) { /* SOPP */
+		if (!lookup(gfx, RDC_FMT_SOPP, (w >> 16) & 0x7f, in))
+			return -1;
+		in->imm = (int16_t)(w & 0xffff);
+		return 0;
+	} else if ((w >> 28) == 0xB) { /* SOPK */
+		if (!lookup(gfx, RDC_FMT_SOPK, (w >> 23) & 0x1f, in))
+			return -1;
+		in->dst = sopd(gfx, (w >> 16) & 0x7f);
+		in->imm = (int32_t)(w & 0xffff);
+		if (in->op == RDC_OP_S_SETREG_IMM32_B32)
+			return literal(code, avail, in, 4);
+		return 0;
+	} else { /* SOP2 */
+		if (!lookup(gfx, RDC_FMT_SOP2, (w >> 23) & 0x7f, in))
+			return -1;
+		in->dst = sopd(gfx, (w >> 16) & 0x7f);
+		in->src[0] = sopd(gfx, w & 0xff);
+		in->src[1] = sopd(gfx, (w >> 8) & 0xff);
+	}
+	if (in->src[0] == RDC_OPD_LIT || in->src[1] == RDC_OPD_LIT)
+		return literal(code, avail, in, 4);
+	return 0;
+}
+
+/* src0 of a VOP1/2/C: SDWA, DPP16 or DPP8 extension dword, or a literal. */
+static int vop_src0(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in, uint32_t s0)
+{
+	in->len = 4;
+	in->enc = RDC_ENC_E32;
+	if (s0 == 0xF9 && gfx == 10) { /* SDWA */
+		if (avail < 8)
+			return -1;
+		uint32_t x = word(code + 4);
+		in->enc = RDC_ENC_SDWA;
+		in->len = 8;
+		in->src[0] = (uint16_t)((x & 0xff) + ((x >> 23) & 1 ? 0 : RDC_OPD_VGPR));
+		in->src0_sel = (x >> 16) & 7;
+		in->sext = (uint8_t)(((x >> 19) & 1) | (((x >> 27) & 1) << 1));
+		in->neg = (uint8_t)(((x >> 20) & 1) | (((x >> 28) & 1) << 1));
+		in->abs = (uint8_t)(((x >> 21) & 1) | (((x >> 29) & 1) << 1));
+		in->src1_sel = (x >> 24) & 7;
+		if ((x >> 31) & 1)
+			in->src[1] = (uint16_t)(in->src[1] - RDC_OPD_VGPR); /* src1 is an SGPR */
+		if (in->fmt == RDC_FMT_VOPC) {
+			in->sdst = (x >> 15) & 1 ? (uint16_t)((x >> 8) & 0x7f) : RDC_OPD_VCC;
+		} else {
+			in->dst_sel = (x >> 8) & 7;
+			in->dst_unused = (x >> 11) & 3;
+			in->clamp = (x >> 13) & 1;
+			in->omod = (x >> 14) & 3;
+		}
+		return 0;
+	}
+	if (s0 == 0xFA) { /* DPP16 */
+		if (avail < 8)
+			return -1;
+		uint32_t x = word(code + 4);
+		in->enc = RDC_ENC_DPP16;
+		in->len = 8;
+		in->src[0] = (uint16_t)((x & 0xff) + RDC_OPD_VGPR);
+		in->dpp_ctrl = (x >> 8) & 0x1ff;
+		in->fi = (x >> 18) & 1;
+		in->bound_ctrl = (x >> 19) & 1;
+		in->neg = (uint8_t)(((x >> 20) & 1) | (((x >> 22) & 1) << 1));
+		in->abs = (uint8_t)(((x >> 21) & 1) | (((x >> 23) & 1) << 1));
+		in->bank_mask = (x >> 24) & 0xf;
+		in->row_mask = (x >> 28) & 0xf;
+		return 0;
+	}
+	if (s0 == 0xE9 || s0 == 0xEA) { /* DPP8 */
+		if (avail < 8)
+			return -1;
+		uint32_t x = word(code + 4);
+		in->enc = RDC_ENC_DPP8;
+		in->len = 8;
+		in->src[0] = (uint16_t)((x & 0xff) + RDC_OPD_VGPR);
+		in->dpp8 = x >> 8;
+		in->fi = s0 == 0xEA;
+		return 0;
+	}
+	in->src[0] = sopd(gfx, s0);
+	if (s0 == RDC_OPD_LIT)
+		return literal(code, avail, in, 4);
+	return 0;
+}
+
+/* gfx11 true16: bit 7 of a VGPR field in VOP1/2/C picks the high half. */
+static void true16(struct rdc_inst *in, bool vdst)
+{
+	bool d16, s16;
+	types16(in, &d16, &s16);
+	if (s16) {
+		for (int k = 0; k < 2; k++) {
+			if (in->src[k] >= RDC_OPD_VGPR && ((in->src[k] - RDC_OPD_VGPR) & 0x80)) {
+				in->src[k] = (uint16_t)(in->src[k] - 0x80);
+				in->opsel |= (uint8_t)(1u << k);
+			}
+		}
+	}
+	if (vdst && d16 && ((in->dst - RDC_OPD_VGPR) & 0x80)) {
+		in->dst = (uint16_t)(in->dst - 0x80);
+		in->opsel |= 8;
+	}
+}
+
+static int vop12c(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	unsigned top7 = w >> 25;
+	if (top7 == 0x3F) { /* VOP1 */
+		if (!lookup(gfx, RDC_FMT_VOP1, (w >> 9) & 0xff, in))
+			return -1;
+		in->dst = (uint16_t)(((w >> 17) & 0xff) + (sgpr_dst(in->op) ? 0 : RDC_OPD_VGPR));
+		if (sgpr_dst(in->op))
+			in->dst = sopd(gfx, in->dst);
+	} else if (top7 == 0x3E) { /* VOPC */
+		if (!lookup(gfx, RDC_FMT_VOPC, (w >> 17) & 0xff, in))
+			return -1;
+		in->src[1] = (uint16_t)(((w >> 9) & 0xff) + RDC_OPD_VGPR);
+		in->sdst = RDC_OPD_VCC;
+	} else { /* VOP2 */
+		if (!lookup(gfx, RDC_FMT_VOP2, (w >> 25) & 0x3f, in))
+			return -1;
+		in->dst = (uint16_t)(((w >> 17) & 0xff) + RDC_OPD_VGPR);
+		in->src[1] = (uint16_t)(((w >> 9) & 0xff) + RDC_OPD_VGPR);
+		in->sdst = RDC_OPD_VCC; /* carry out / cndmask's mask */
+		in->src[2] = RDC_OPD_VCC;
+	}
+	if (vop_src0(gfx, code, avail, in, w & 0x1ff) < 0)
+		return -1;
+	if (in->op == RDC_OP_V_FMAMK_F32 || in->op == RDC_OP_V_FMAAK_F32 || in->op == RDC_OP_V_FMAMK_F16 ||
+	    in->op == RDC_OP_V_FMAAK_F16) {
+		if (literal(code, avail, in, in->len) < 0)
+			return -1;
+	}
+	if (gfx == 11 && in->enc != RDC_ENC_SDWA)
+		true16(in, in->fmt != RDC_FMT_VOPC && !sgpr_dst(in->op));
+	return 0;
+}
+
+static int vop3(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8 || !lookup(gfx, RDC_FMT_VOP3, (w >> 16) & 0x3ff, in))
+		return -1;
+	uint32_t x = word(code + 4);
+	in->enc = RDC_ENC_E64;
+	in->len = 8;
+	unsigned vdst = w & 0xff;
+	in->src[0] = sopd(gfx, x & 0x1ff);
+	in->src[1] = sopd(gfx, (x >> 9) & 0x1ff);
+	in->src[2] = sopd(gfx, (x >> 18) & 0x1ff);
+	in->omod = (x >> 27) & 3;
+	in->neg = (x >> 29) & 7;
+	in->clamp = (w >> 15) & 1;
+	bool cmp = !strncmp(rdc_op_name[in->op], "v_cmp", 5);
+	if (is_vop3b(in->op)) {
+		in->sdst = sopd(gfx, (w >> 8) & 0x7f);
+		in->dst = (uint16_t)(vdst + RDC_OPD_VGPR);
+	} else {
+		in->abs = (w >> 8) & 7;
+		in->opsel = (w >> 11) & 0xf;
+		if (cmp)
+			in->sdst = sopd(gfx, vdst);
+		else if (sgpr_dst(in->op))
+			in->dst = sopd(gfx, vdst);
+		else
+			in->dst = (uint16_t)(vdst + RDC_OPD_VGPR);
+	}
+	/* VOP2 ops that read VCC in e32 (cndmask, add_co_ci...) take src2 as their mask. */
+	if (gfx == 11 && (in->src[0] == 0xFA || in->src[0] == 0xE9 || in->src[0] == 0xEA)) {
+		if (avail < 12)
+			return -1;
+		uint32_t d = word(code + 8);
+		in->len = 12;
+		in->src[0] = (uint16_t)((d & 0xff) + RDC_OPD_VGPR);
+		if ((x & 0x1ff) == 0xFA) {
+			in->enc = RDC_ENC_DPP16;
+			in->dpp_ctrl = (d >> 8) & 0x1ff;
+			in->fi = (d >> 18) & 1;
+			in->bound_ctrl = (d >> 19) & 1;
+			in->bank_mask = (d >> 24) & 0xf;
+			in->row_mask = (d >> 28) & 0xf;
+		} else {
+			in->enc = RDC_ENC_DPP8;
+			in->dpp8 = d >> 8;
+			in->fi = (x & 0x1ff) == 0xEA;
+		}
+		return 0;
+	}
+	for (int k = 0; k < 3; k++)
+		if (in->src[k] == RDC_OPD_LIT)
+			return literal(code, avail, in, 8);
+	return 0;
+}
+
+static int vop3p(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8 || !lookup(gfx, RDC_FMT_VOP3P, (w >> 16) & 0x7f, in))
+		return -1;
+	uint32_t x = word(code + 4);
+	in->enc = RDC_ENC_VOP3P;
+	in->len = 8;
+	in->dst = (uint16_t)((w & 0xff) + RDC_OPD_VGPR);
+	in->neg_hi = (w >> 8) & 7;
+	in->opsel = (w >> 11) & 7;
+	in->opsel_hi = (uint8_t)(((x >> 27) & 3) | (((w >> 14) & 1) << 2));
+	in->clamp = (w >> 15) & 1;
+	in->src[0] = sopd(gfx, x & 0x1ff);
+	in->src[1] = sopd(gfx, (x >> 9) & 0x1ff);
+	in->src[2] = sopd(gfx, (x >> 18) & 0x1ff);
+	in->neg = (x >> 29) & 7;
+	for (int k = 0; k < 3; k++)
+		if (in->src[k] == RDC_OPD_LIT)
+			return literal(code, avail, in, 8);
+	return 0;
+}
+
+static int vopd(const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8)
+		return -1;
+	struct rdc_inst y;
+	memset(&y, 0, sizeof y);
+	if (!lookup(11, RDC_FMT_VOPDY, (w >> 17) & 0x1f, &y) || !lookup(11, RDC_FMT_VOPD, (w >> 22) & 0xf, in))
+		return -1;
+	uint32_t x = word(code + 4);
+	in->enc = RDC_ENC_E32;
+	in->len = 8;
+	in->src[0] = sopd(11, w & 0x1ff);
+	in->src[1] = (uint16_t)(((w >> 9) & 0xff) + RDC_OPD_VGPR);
+	in->src[2] = RDC_OPD_VCC;
+	in->sdst = RDC_OPD_VCC;
+	in->dst = (uint16_t)(((x >> 24) & 0xff) + RDC_OPD_VGPR);
+	in->op_y = y.op;
+	in->src_y[0] = sopd(11, x & 0x1ff);
+	in->src_y[1] = (uint16_t)(((x >> 9) & 0xff) + RDC_OPD_VGPR);
+	unsigned dy = (((x >> 17) & 0x7f) << 1) | (((x >> 24) & 1) ^ 1);
+	in->dst_y = (uint16_t)(dy + RDC_OPD_VGPR);
+	bool k = in->op == RDC_OP_V_FMAAK_F32 || in->op == RDC_OP_V_FMAMK_F32 || y.op == RDC_OP_V_FMAAK_F32 ||
+		 y.op == RDC_OP_V_FMAMK_F32;
+	if (k || in->src[0] == RDC_OPD_LIT || in->src_y[0] == RDC_OPD_LIT)
+		return literal(code, avail, in, 8);
+	return 0;
+}
+
+static int smem(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8 || !lookup(gfx, RDC_FMT_SMEM, (w >> 18) & 0xff, in))
+		return -1;
+	uint32_t x = word(code + 4);
+	in->len = 8;
+	in->addr = (uint16_t)((w & 0x3f) << 1);          /* sbase, an SGPR pair */
+	in->dst = sopd(gfx, (w >> 6) & 0x7f);             /* sdata */
+	in->glc = gfx == 11 ? (w >> 14) & 1 : (w >> 16) & 1;
+	in->dlc = gfx == 11 ? (w >> 13) & 1 : (w >> 14) & 1;
+	in->imm = (int32_t)(x << 11) >> 11;               /* 21-bit signed */
+	in->soffset = sopd(gfx, x >> 25);
+	return 0;
+}
+
+static int ds(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8 || !lookup(gfx, RDC_FMT_DS, (w >> 18) & 0xff, in))
+		return -1;
+	uint32_t x = word(code + 4);
+	in->len = 8;
+	in->imm = (int32_t)(w & 0xff);
+	in->offset1 = (w >> 8) & 0xff;
+	in->gds = (w >> 17) & 1;
+	in->addr = (uint16_t)((x & 0xff) + RDC_OPD_VGPR);
+	in->data0 = (uint16_t)(((x >> 8) & 0xff) + RDC_OPD_VGPR);
+	in->data1 = (uint16_t)(((x >> 16) & 0xff) + RDC_OPD_VGPR);
+	in->dst = (uint16_t)(((x >> 24) & 0xff) + RDC_OPD_VGPR);
+	return 0;
+}
+
+static int flat(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8)
+		return -1;
+	unsigned seg = gfx == 11 ? (w >> 16) & 3 : (w >> 14) & 3;
+	enum rdc_fmt f = seg == 0 ? RDC_FMT_FLAT : seg == 1 ? RDC_FMT_SCRATCH : RDC_FMT_GLOBAL;
+	if (seg == 3 || !lookup(gfx, f, (w >> 18) & 0x7f, in))
+		return -1;
+	uint32_t x = word(code + 4);
+	in->len = 8;
+	if (gfx == 11) {
+		in->imm = f == RDC_FMT_FLAT ? (int32_t)(w & 0xfff) : (int32_t)(w << 19) >> 19;
+		in->dlc = (w >> 13) & 1;
+		in->glc = (w >> 14) & 1;
+		in->slc = (w >> 15) & 1;
+		in->sve = (x >> 23) & 1;
+	} else {
+		in->imm = f == RDC_FMT_FLAT ? (int32_t)(w & 0x7ff) : (int32_t)(w << 20) >> 20;
+		in->dlc = (w >> 12) & 1;
+		in->lds = (w >> 13) & 1;
+		in->glc = (w >> 16) & 1;
+		in->slc = (w >> 17) & 1;
+	}
+	in->addr = (uint16_t)((x & 0xff) + RDC_OPD_VGPR);
+	in->data0 = (uint16_t)(((x >> 8) & 0xff) + RDC_OPD_VGPR);
+	in->saddr = sopd(gfx, (x >> 16) & 0x7f);
+	in->dst = (uint16_t)(((x >> 24) & 0xff) + RDC_OPD_VGPR);
+	if (f == RDC_FMT_SCRATCH && gfx == 10)
+		in->sve = in->saddr == RDC_OPD_NULL; /* gfx10: the address is in a VGPR when saddr is off */
+	return 0;
+}
+
+static int mubuf(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8 || !lookup(gfx, RDC_FMT_MUBUF, (w >> 18) & 0xff, in))
+		return -1;
+	uint32_t x = word(code + 4);
+	in->len = 8;
+	in->imm = (int32_t)(w & 0xfff);
+	if (gfx == 11) {
+		in->slc = (w >> 12) & 1;
+		in->dlc = (w >> 13) & 1;
+		in->glc = (w >> 14) & 1;
+		in->offen = (x >> 22) & 1;
+		in->idxen = (x >> 23) & 1;
+	} else {
+		in->offen = (w >> 12) & 1;
+		in->idxen = (w >> 13) & 1;
+		in->glc = (w >> 14) & 1;
+		in->dlc = (w >> 15) & 1;
+		in->lds = (w >> 16) & 1;
+		in->slc = (x >> 22) & 1;
+	}
+	in->addr = (uint16_t)((x & 0xff) + RDC_OPD_VGPR);
+	in->data0 = (uint16_t)(((x >> 8) & 0xff) + RDC_OPD_VGPR);
+	in->srsrc = (uint16_t)(((x >> 16) & 0x1f) << 2);
+	in->soffset = sopd(gfx, x >> 24);
+	return 0;
+}
+
+int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in)
+{
+	memset(in, 0, sizeof *in);
+	in->mnemonic = "<unknown>";
+	if (avail < 4)
+		return -1;
+	uint32_t w = word(code);
+	int rc;
+	if ((w >> 30) == 2)
+		rc = sop(gfx, code, avail, w, in);
+	else if ((w >> 31) == 0)
+		rc = vop12c(gfx, code, avail, w, in);
+	else if ((w >> 26) == 0x3D)
+		rc = smem(gfx, code, avail, w, in);
+	else if ((w >> 26) == 0x35)
+		rc = vop3(gfx, code, avail, w, in);
+	else if ((w >> 24) == 0xCC)
+		rc = vop3p(gfx, code, avail, w, in);
+	else if ((w >> 26) == 0x32 && gfx == 11)
+		rc = vopd(code, avail, w, in);
+	else if ((w >> 26) == 0x36)
+		rc = ds(gfx, code, avail, w, in);
+	else if ((w >> 26) == 0x37)
+		rc = flat(gfx, code, avail, w, in);
+	else if ((w >> 26) == 0x38)
+		rc = mubuf(gfx, code, avail, w, in);
+	else
+		rc = -1;
+	if (rc < 0) {
+		if (!in->len)
+			in->len = 4;
+		if (!in->op)
+			in->mnemonic = "<unknown encoding>";
+		in->fn = NULL;
+		return -1;
+	}
+	in->fn = rdc_sem_lookup(in->op);
+	if (in->fmt == RDC_FMT_VOPD) {
+		in->fn_y = rdc_sem_lookup(in->op_y);
+		in->fn = in->fn && in->fn_y ? rdc_sem_vopd() : NULL;
+	}
+	return 0;
+}

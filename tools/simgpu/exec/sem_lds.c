@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sem_lds.c — LDS (DS) instructions: loads and stores of 8 to 128 bits,
+ * the two-address forms (offset0/offset1 in elements, stride64), LDS
+ * atomics with and without return, and the cross-lane DS operations that
+ * touch no memory: ds_bpermute_b32, ds_permute_b32, ds_swizzle_b32.
+ *
+ * A workgroup runs on one thread and its waves take turns between whole
+ * instructions, so an LDS atomic is simply read-modify-write.  gfx10's
+ * ds_cmpst_* take (compare, new) in data0/data1, gfx11's ds_cmpstore_*
+ * (new, compare): the canonical names keep them apart.  Lanes a permute
+ * reads that are inactive give 0.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wave.h"
+
+enum dk { DK_NONE, DK_LOAD, DK_STORE, DK_LOAD2, DK_STORE2, DK_ATOMIC, DK_BPERM, DK_PERM, DK_SWIZ, DK_NOP };
+enum da { DA_ADD = 1, DA_SUB, DA_RSUB, DA_INC, DA_DEC, DA_MIN_I, DA_MAX_I, DA_MIN_U, DA_MAX_U, DA_AND, DA_OR, DA_XOR,
+	  DA_MSKOR, DA_XCHG, DA_CMPST, DA_CMPSTORE, DA_ADD_F32, DA_MIN_F, DA_MAX_F };
+
+struct dsinfo { uint8_t kind, bytes, sign, d16, d16hi, atomic, rtn, wide, stride64; };
+static struct dsinfo info[RDC_OP_COUNT];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static unsigned tbytes(const char *t, uint8_t *sign)
+{
+	*sign = 0;
+	if (!strcmp(t, "u8") || !strcmp(t, "b8")) return 1;
+	if (!strcmp(t, "i8")) return *sign = 1, 1;
+	if (!strcmp(t, "u16") || !strcmp(t, "b16")) return 2;
+	if (!strcmp(t, "i16")) return *sign = 1, 2;
+	if (!strcmp(t, "b32")) return 4;
+	if (!strcmp(t, "b64")) return 8;
+	if (!strcmp(t, "b96")) return 12;
+	if (!strcmp(t, "b128")) return 16;
+	return 0;
+}
+
+static void build(void)
+{
+	for (unsigned op = 1; op < RDC_OP_COUNT; op++) {
+		const char *n = rdc_op_name[op];
+		if (strncmp(n, "ds_", 3))
+			continue;
+		const char *r = n + 3;
+		struct dsinfo v = { 0 };
+		char t[32];
+		if (!strcmp(r, "bpermute_b32")) { info[op].kind = DK_BPERM; continue; }
+		if (!strcmp(r, "permute_b32")) { info[op].kind = DK_PERM; continue; }
+		if (!strcmp(r, "swizzle_b32")) { info[op].kind = DK_SWIZ; continue; }
+		if (!strcmp(r, "nop")) { info[op].kind = DK_NOP; continue; }
+		bool two = strstr(r, "_2addr_") != NULL;
+		if (!strncmp(r, "load_", 5) || !strncmp(r, "store_", 6)) {
+			bool ld = r[0] == 'l';
+			const char *p = r + (ld ? 5 : 6);
+			if (two) {
+				p += 6; /* "2addr_" */
+				if (!strncmp(p, "stride64_", 9)) {
+					v.stride64 = 1;
+					p += 9;
+				}
+			}
+			snprintf(t, sizeof t, "%s", p);
+			char *suf = strstr(t, "_d16");
+			if (suf) {
+				v.d16 = 1;
+				v.d16hi = strstr(suf, "_hi") != NULL;
+				*suf = 0;
+			}
+			v.bytes = (uint8_t)tbytes(t, &v.sign);
+			if (!v.bytes || (two && v.bytes != 4 && v.bytes != 8))
+				continue;
+			v.kind = two ? (ld ? DK_LOAD2 : DK_STORE2) : (ld ? DK_LOAD : DK_STORE);
+			info[op] = v;
+			continue;
+		}
+		if (two)
+			continue; /* storexchg_2addr: not modelled */
+		/* "<op>[_rtn]_<type>" */
+		const char *ty = strrchr(r, '_');
+		if (!ty || (ty[1] != 'u' && ty[1] != 'i' && ty[1] != 'b' && ty[1] != 'f'))
+			continue;
+		size_t bl = (size_t)(ty - r);
+		char base[32];
+		if (bl >= sizeof base)
+			continue;
+		memcpy(base, r, bl);
+		base[bl] = 0;
+		char *rt = strstr(base, "_rtn");
+		v.rtn = rt != NULL;
+		if (rt)
+			*rt = 0;
+		v.wide = !strcmp(ty + 2, "64");
+		if (!v.wide && strcmp(ty + 2, "32"))
+			continue;
+		v.bytes = v.wide ? 8 : 4;
+		char c = ty[1];
+		static const struct { const char *n; char t; uint8_t a; } atab[] = {
+			{ "add", 'u', DA_ADD }, { "sub", 'u', DA_SUB }, { "rsub", 'u', DA_RSUB }, { "inc", 'u', DA_INC },
+			{ "dec", 'u', DA_DEC }, { "min", 'i', DA_MIN_I }, { "max", 'i', DA_MAX_I }, { "min", 'u', DA_MIN_U },
+			{ "max", 'u', DA_MAX_U }, { "and", 'b', DA_AND }, { "or", 'b', DA_OR }, { "xor", 'b', DA_XOR },
+			{ "mskor", 'b', DA_MSKOR }, { "storexchg", 'b', DA_XCHG }, { "cmpst", 'b', DA_CMPST },
+			{ "cmpstore", 'b', DA_CMPSTORE }, { "add", 'f', DA_ADD_F32 }, { "min", 'f', DA_MIN_F },
+			{ "max", 'f', DA_MAX_F },
+		};
+		for (unsigned i = 0; i < sizeof atab / sizeof *atab; i++) {
+			if (strcmp(base, atab[i].n) || c != atab[i].t)
+				continue;
+			if (atab[i].a == DA_ADD_F32 && v.wide)
+				break; /* ds_add_f64 is not on RDNA */
+			v.kind = DK_ATOMIC;
+			v.atomic = atab[i].a;
+			info[op] = v;
+			break;
+		}
+	}
+}
+
+static uint8_t *lds_at(struct rdc_wave *w, uint32_t addr, unsigned bytes)
+{
+	return rdc_lds_ptr(w, addr, bytes);
+}
+
+static void ds_load(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct dsinfo *di = &info[in->op];
+	const uint32_t *a = rdc_vreg(w, in->addr);
+	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p = lds_at(w, a[l] + off, di->bytes);
+		if (!p)
+			return;
+		uint32_t buf[4] = { 0 };
+		memcpy(buf, p, di->bytes);
+		if (di->bytes < 4) {
+			uint32_t x = buf[0];
+			x = di->bytes == 1 ? (di->sign ? (uint32_t)(int32_t)(int8_t)x : (x & 0xff))
+					  : (di->sign ? (uint32_t)(int32_t)(int16_t)x : (x & 0xffff));
+			uint32_t *d = &rdc_vreg(w, in->dst)[l];
+			if (di->d16hi)
+				*d = (*d & 0xffffu) | x << 16;
+			else if (di->d16)
+				*d = (*d & 0xffff0000u) | (x & 0xffffu);
+			else
+				*d = x;
+		} else {
+			for (unsigned i = 0; i < di->bytes / 4u; i++)
+				rdc_vreg(w, (uint16_t)(in->dst + i))[l] = buf[i];
+		}
+	}
+}
+
+static void ds_store(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct dsinfo *di = &info[in->op];
+	const uint32_t *a = rdc_vreg(w, in->addr);
+	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint32_t buf[4];
+		for (unsigned i = 0; i < (di->bytes + 3u) / 4u; i++)
+			buf[i] = rdc_vreg(w, (uint16_t)(in->data0 + i))[l];
+		if (di->d16hi)
+			buf[0] >>= 16;
+		uint8_t *p = lds_at(w, a[l] + off, di->bytes);
+		if (!p)
+			return;
+		memcpy(p, buf, di->bytes);
+	}
+}
+
+static void ds_2addr(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct dsinfo *di = &info[in->op];
+	const uint32_t *a = rdc_vreg(w, in->addr);
+	unsigned sz = di->bytes, scale = sz * (di->stride64 ? 64u : 1u), dw = sz / 4;
+	uint64_t m = rdc_exec_mask(w);
+	bool load = di->kind == DK_LOAD2;
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint32_t ad[2] = { a[l] + (uint32_t)in->imm * scale, a[l] + (uint32_t)in->offset1 * scale };
+		for (unsigned k = 0; k < 2; k++) {
+			uint8_t *p = lds_at(w, ad[k], sz);
+			if (!p)
+				return;
+			if (load) {
+				for (unsigned i = 0; i < dw; i++)
+					memcpy(&rdc_vreg(w, (uint16_t)(in->dst + k * dw + i))[l], p + 4 * i, 4);
+			} else {
+				uint16_t src = k ? in->data1 : in->data0;
+				for (unsigned i = 0; i < dw; i++)
+					memcpy(p + 4 * i, &rdc_vreg(w, (uint16_t)(src + i))[l], 4);
+			}
+		}
+	}
+}
+
+static uint64_t ds_new(const struct dsinfo *di, uint64_t old, uint64_t s0, uint64_t s1)
+{
+	bool wd = di->wide;
+	int64_t so = wd ? (int64_t)old : (int32_t)old, ss = wd ? (int64_t)s0 : (int32_t)s0;
+	uint64_t mask = wd ? ~0ull : 0xffffffffull;
+	switch (di->atomic) {
+	case DA_ADD: return (old + s0) & mask;
+	case DA_SUB: return (old - s0) & mask;
+	case DA_RSUB: return (s0 - old) & mask;
+	case DA_INC: return old >= s0 ? 0 : old + 1;
+	case DA_DEC: return (old == 0 || old > s0) ? s0 : old - 1;
+	case DA_MIN_I: return (uint64_t)(so < ss ? so : ss) & mask;
+	case DA_MAX_I: return (uint64_t)(so > ss ? so : ss) & mask;
+	case DA_MIN_U: return old < s0 ? old : s0;
+	case DA_MAX_U: return old > s0 ? old : s0;
+	case DA_AND: return old & s0;
+	case DA_OR: return old | s0;
+	case DA_XOR: return old ^ s0;
+	case DA_MSKOR: return (old & ~s0) | s1;
+	case DA_XCHG: return s0;
+	case DA_CMPST: return old == s0 ? s1 : old;       /* gfx10: data0 = compare, data1 = new */
+	case DA_CMPSTORE: return old == s1 ? s0 : old;    /* gfx11: data0 = new, data1 = compare */
+	case DA_ADD_F32: return rdc_f2u(rdc_u2f((uint32_t)old) + rdc_u2f((uint32_t)s0));
+	case DA_MIN_F:
+		return wd ? rdc_d2u(fmin(rdc_u2d(old), rdc_u2d(s0))) : rdc_f2u(fminf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)s0)));
+	case DA_MAX_F:
+		return wd ? rdc_d2u(fmax(rdc_u2d(old), rdc_u2d(s0))) : rdc_f2u(fmaxf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)s0)));
+	default: return old;
+	}
+}
+
+static void ds_atomic(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct dsinfo *di = &info[in->op];
+	const uint32_t *a = rdc_vreg(w, in->addr);
+	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
+	uint64_t m = rdc_exec_mask(w);
+	unsigned dw = di->wide ? 2 : 1;
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p = lds_at(w, a[l] + off, di->bytes);
+		if (!p)
+			return;
+		uint64_t old = 0, s0 = rdc_vreg(w, in->data0)[l], s1 = rdc_vreg(w, in->data1)[l];
+		if (di->wide) {
+			s0 |= (uint64_t)rdc_vreg(w, (uint16_t)(in->data0 + 1))[l] << 32;
+			s1 |= (uint64_t)rdc_vreg(w, (uint16_t)(in->data1 + 1))[l] << 32;
+		}
+		memcpy(&old, p, di->bytes);
+		uint64_t nw = ds_new(di, old, s0, s1);
+		memcpy(p, &nw, di->bytes);
+		if (di->rtn)
+			for (unsigned i = 0; i < dw; i++)
+				rdc_vreg(w, (uint16_t)(in->dst + i))[l] = (uint32_t)(old >> (32 * i));
+	}
+}
+
+static void ds_bpermute(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const uint32_t *a = rdc_vreg(w, in->addr), *src = rdc_vreg(w, in->data0);
+	uint32_t d[RDC_LANES];
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		unsigned s = ((a[l] + (uint32_t)in->imm) >> 2) & (w->n - 1);
+		d[l] = (m >> s) & 1 ? src[s] : 0;
+	}
+	uint32_t *dst = rdc_vreg(w, in->dst);
+	for (unsigned l = 0; l < w->n; l++)
+		if ((m >> l) & 1)
+			dst[l] = d[l];
+}
+
+static void ds_permute(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const uint32_t *a = rdc_vreg(w, in->addr), *src = rdc_vreg(w, in->data0);
+	uint32_t d[RDC_LANES] = { 0 };
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		unsigned t = ((a[l] + (uint32_t)in->imm) >> 2) & (w->n - 1);
+		d[t] = src[l];
+	}
+	uint32_t *dst = rdc_vreg(w, in->dst);
+	for (unsigned l = 0; l < w->n; l++)
+		if ((m >> l) & 1)
+			dst[l] = d[l];
+}
+
+static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
+	if (off >= 0xE000) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "swizzle FFT/rotate mode 0x%x is not modelled", off);
+		return;
+	}
+	const uint32_t *src = rdc_vreg(w, in->data0);
+	uint32_t d[RDC_LANES];
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		unsigned s;
+		if (off & 0x8000) {
+			s = (l & ~3u) | ((off >> ((l & 3) * 2)) & 3);
+		} else {
+			unsigned and_m = off & 0x1f, or_m = (off >> 5) & 0x1f, xor_m = (off >> 10) & 0x1f;
+			s = (l & ~31u) | ((((l & 31) & and_m) | or_m) ^ xor_m);
+		}
+		d[l] = (m >> s) & 1 ? src[s] : 0;
+	}
+	uint32_t *dst = rdc_vreg(w, in->dst);
+	for (unsigned l = 0; l < w->n; l++)
+		if ((m >> l) & 1)
+			dst[l] = d[l];
+}
+
+static void ds_nop(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	(void)w;
+	(void)in;
+}
+
+rdc_sem_fn rdc_sem_lds(uint16_t op)
+{
+	pthread_once(&once, build);
+	if (op >= RDC_OP_COUNT)
+		return NULL;
+	switch (info[op].kind) {
+	case DK_LOAD: return ds_load;
+	case DK_STORE: return ds_store;
+	case DK_LOAD2: case DK_STORE2: return ds_2addr;
+	case DK_ATOMIC: return ds_atomic;
+	case DK_BPERM: return ds_bpermute;
+	case DK_PERM: return ds_permute;
+	case DK_SWIZ: return ds_swizzle;
+	case DK_NOP: return ds_nop;
+	default: return NULL;
+	}
+}

@@ -1,0 +1,1033 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sem_valu.c — vector ALU, 32- and 64-bit: integer, f32 and f64 arithmetic,
+ * conversions, bit operations, carries, lane operations (readlane,
+ * writelane, mbcnt, permlane16) and the division and transcendental helpers.
+ * 16-bit and packed operations are in sem_v16.c, compares in sem_vcmp.c.
+ *
+ * Numeric model: f32/f64 arithmetic is the host's IEEE arithmetic in round-
+ * to-nearest-even with denormals kept (what HIP's kernels ask for: rsrc1
+ * FLOAT_MODE 0xF0); fma is fused (fmaf); min/max follow IEEE mode (a NaN
+ * operand yields the other).  Transcendentals use libm (exp2f, log2f,
+ * sqrtf, sinf/cosf of 2*pi*x): hardware is within about 1 ulp of those, so
+ * results can differ in the last bits.  Every handler loops over the lanes
+ * and writes through rdc_vdst*, which applies EXEC.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "wave.h"
+
+#define LANES for (unsigned l = 0; l < w->n; l++)
+
+/* f32 = f(a, b) */
+#define F2(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];                 \
+		rdc_vsrcf(w, in, 0, a);                                         \
+		rdc_vsrcf(w, in, 1, b);                                         \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdstf(w, in, d);                                            \
+	}
+#define F1(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		float a[RDC_LANES], d[RDC_LANES];                               \
+		rdc_vsrcf(w, in, 0, a);                                         \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdstf(w, in, d);                                            \
+	}
+#define F3(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		float a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];   \
+		rdc_vsrcf(w, in, 0, a);                                         \
+		rdc_vsrcf(w, in, 1, b);                                         \
+		rdc_vsrcf(w, in, 2, c);                                         \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdstf(w, in, d);                                            \
+	}
+/* u32 = f(a, b) */
+#define U2(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		uint32_t a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];              \
+		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);                            \
+		rdc_vsrc32(w, in, 1, RDC_TY_B32, b);                            \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdst32(w, in, d);                                           \
+	}
+#define U1(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		uint32_t a[RDC_LANES], d[RDC_LANES];                            \
+		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);                            \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdst32(w, in, d);                                           \
+	}
+#define U3(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		uint32_t a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];\
+		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);                            \
+		rdc_vsrc32(w, in, 1, RDC_TY_B32, b);                            \
+		rdc_vsrc32(w, in, 2, RDC_TY_B32, c);                            \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdst32(w, in, d);                                           \
+	}
+/* f64 = f(a, b[, c]) */
+#define D2(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		double a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];                \
+		rdc_vsrcd(w, in, 0, a);                                         \
+		rdc_vsrcd(w, in, 1, b);                                         \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdstd(w, in, d);                                            \
+	}
+#define D1(NAME, EXPR)                                                          \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		double a[RDC_LANES], d[RDC_LANES];                              \
+		rdc_vsrcd(w, in, 0, a);                                         \
+		LANES d[l] = (EXPR);                                            \
+		rdc_vdstd(w, in, d);                                            \
+	}
+
+static inline float fmin_ieee(float a, float b) { return fminf(a, b); }
+static inline float fmax_ieee(float a, float b) { return fmaxf(a, b); }
+static inline float med3f(float a, float b, float c)
+{
+	if (isnan(a) || isnan(b) || isnan(c))
+		return fminf(fminf(a, b), c);
+	return fmaxf(fminf(a, b), fminf(fmaxf(a, b), c));
+}
+static inline float dx9_mul(float a, float b) { return (a == 0.0f || b == 0.0f) ? 0.0f : a * b; }
+static inline float fractf(float a)
+{
+	if (isinf(a))
+		return NAN;
+	float f = a - floorf(a);
+	return f < 0x1.fffffep-1f ? f : 0x1.fffffep-1f;
+}
+static inline int32_t cvt_i32(float a)
+{
+	if (isnan(a))
+		return 0;
+	if (a >= 2147483647.0f)
+		return INT32_MAX;
+	if (a <= -2147483648.0f)
+		return INT32_MIN;
+	return (int32_t)a;
+}
+static inline uint32_t cvt_u32(float a)
+{
+	if (isnan(a) || a <= 0.0f)
+		return 0;
+	if (a >= 4294967295.0f)
+		return UINT32_MAX;
+	return (uint32_t)a;
+}
+static inline int32_t cvt_i32d(double a)
+{
+	if (isnan(a))
+		return 0;
+	if (a >= 2147483647.0)
+		return INT32_MAX;
+	if (a <= -2147483648.0)
+		return INT32_MIN;
+	return (int32_t)a;
+}
+static inline uint32_t cvt_u32d(double a)
+{
+	if (isnan(a) || a <= 0.0)
+		return 0;
+	if (a >= 4294967295.0)
+		return UINT32_MAX;
+	return (uint32_t)a;
+}
+static inline float frexp_mant(float a)
+{
+	if (isnan(a) || isinf(a))
+		return a;
+	int e;
+	return frexpf(a, &e);
+}
+static inline uint32_t frexp_exp(float a)
+{
+	if (isnan(a) || isinf(a))
+		return 0;
+	int e;
+	frexpf(a, &e);
+	return (uint32_t)e;
+}
+static inline uint32_t bfe_u(uint32_t v, uint32_t off, uint32_t wd)
+{
+	off &= 31;
+	wd &= 31;
+	if (!wd)
+		return 0;
+	return (v >> off) & ((1u << wd) - 1);
+}
+static inline uint32_t bfe_i(uint32_t v, uint32_t off, uint32_t wd)
+{
+	off &= 31;
+	wd &= 31;
+	if (!wd)
+		return 0;
+	uint32_t x = v >> off;
+	return (uint32_t)((int32_t)(x << (32 - wd)) >> (32 - wd));
+}
+static inline uint32_t umin3(uint32_t a, uint32_t b, uint32_t c) { uint32_t m = a < b ? a : b; return m < c ? m : c; }
+static inline uint32_t umax3(uint32_t a, uint32_t b, uint32_t c) { uint32_t m = a > b ? a : b; return m > c ? m : c; }
+static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline uint32_t umed3(uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+	return c < lo ? lo : c > hi ? hi : c;
+}
+static inline int32_t imed3(int32_t a, int32_t b, int32_t c)
+{
+	int32_t lo = imin(a, b), hi = imax(a, b);
+	return c < lo ? lo : c > hi ? hi : c;
+}
+static inline uint32_t perm_byte(uint64_t v, unsigned sel)
+{
+	if (sel < 8)
+		return (uint32_t)(v >> (sel * 8)) & 0xff;
+	switch (sel) {
+	case 8: return (v >> 15) & 1 ? 0xff : 0;
+	case 9: return (v >> 31) & 1 ? 0xff : 0;
+	case 10: return (v >> 47) & 1 ? 0xff : 0;
+	case 11: return (v >> 63) & 1 ? 0xff : 0;
+	case 12: return 0;
+	default: return 0xff;
+	}
+}
+static inline uint32_t perm(uint32_t s0, uint32_t s1, uint32_t sel)
+{
+	uint64_t v = (uint64_t)s0 << 32 | s1;
+	uint32_t d = 0;
+	for (int i = 0; i < 4; i++)
+		d |= perm_byte(v, (sel >> (i * 8)) & 0xff) << (i * 8);
+	return d;
+}
+
+/* ---- f32 ---------------------------------------------------------------- */
+F2(v_add_f32, a[l] + b[l])
+F2(v_sub_f32, a[l] - b[l])
+F2(v_subrev_f32, b[l] - a[l])
+F2(v_mul_f32, a[l] * b[l])
+F2(v_mul_dx9_zero_f32, dx9_mul(a[l], b[l]))
+F2(v_min_f32, fmin_ieee(a[l], b[l]))
+F2(v_max_f32, fmax_ieee(a[l], b[l]))
+F3(v_fma_f32, fmaf(a[l], b[l], c[l]))
+F3(v_fma_dx9_zero_f32, (a[l] == 0.0f || b[l] == 0.0f) ? c[l] : fmaf(a[l], b[l], c[l]))
+F3(v_min3_f32, fminf(fminf(a[l], b[l]), c[l]))
+F3(v_max3_f32, fmaxf(fmaxf(a[l], b[l]), c[l]))
+F3(v_med3_f32, med3f(a[l], b[l], c[l]))
+F1(v_rcp_f32, 1.0f / a[l])
+F1(v_rsq_f32, 1.0f / sqrtf(a[l]))
+F1(v_sqrt_f32, sqrtf(a[l]))
+F1(v_exp_f32, exp2f(a[l]))
+F1(v_log_f32, log2f(a[l]))
+F1(v_sin_f32, sinf(a[l] * 6.2831853071795864f))
+F1(v_cos_f32, cosf(a[l] * 6.2831853071795864f))
+F1(v_floor_f32, floorf(a[l]))
+F1(v_ceil_f32, ceilf(a[l]))
+F1(v_trunc_f32, truncf(a[l]))
+F1(v_rndne_f32, rintf(a[l]))
+F1(v_fract_f32, fractf(a[l]))
+F1(v_frexp_mant_f32, frexp_mant(a[l]))
+
+static void v_fmac_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrcf(w, in, 1, b);
+	const uint32_t *acc = rdc_vreg(w, in->dst);
+	LANES d[l] = fmaf(a[l], b[l], rdc_u2f(acc[l]));
+	rdc_vdstf(w, in, d);
+}
+
+static void v_fmac_dx9_zero_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrcf(w, in, 1, b);
+	const uint32_t *acc = rdc_vreg(w, in->dst);
+	LANES d[l] = (a[l] == 0.0f || b[l] == 0.0f) ? rdc_u2f(acc[l]) : fmaf(a[l], b[l], rdc_u2f(acc[l]));
+	rdc_vdstf(w, in, d);
+}
+
+/* fmamk: src0 * K + src1; fmaak: src0 * src1 + K (K is the literal). */
+static void v_fmamk_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES], k = rdc_u2f(in->lit);
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrcf(w, in, 1, b);
+	LANES d[l] = fmaf(a[l], k, b[l]);
+	rdc_vdstf(w, in, d);
+}
+
+static void v_fmaak_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES], k = rdc_u2f(in->lit);
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrcf(w, in, 1, b);
+	LANES d[l] = fmaf(a[l], b[l], k);
+	rdc_vdstf(w, in, d);
+}
+
+static void v_ldexp_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], d[RDC_LANES];
+	uint32_t b[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	LANES {
+		int32_t e = (int32_t)b[l];
+		e = e > 1000 ? 1000 : e < -1000 ? -1000 : e;
+		d[l] = ldexpf(a[l], e);
+	}
+	rdc_vdstf(w, in, d);
+}
+
+/* Float -> integer and back. */
+static void v_cvt_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	LANES d[l] = (uint32_t)cvt_i32(a[l]);
+	rdc_vdst32(w, in, d);
+}
+static void v_cvt_u32_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	LANES d[l] = cvt_u32(a[l]);
+	rdc_vdst32(w, in, d);
+}
+static void v_cvt_floor_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	LANES d[l] = (uint32_t)cvt_i32(floorf(a[l]));
+	rdc_vdst32(w, in, d);
+}
+static void v_cvt_nearest_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	LANES d[l] = (uint32_t)cvt_i32(floorf(a[l] + 0.5f));
+	rdc_vdst32(w, in, d);
+}
+static void v_frexp_exp_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	LANES d[l] = frexp_exp(a[l]);
+	rdc_vdst32(w, in, d);
+}
+static void v_cvt_f32_i32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES];
+	float d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	LANES d[l] = (float)(int32_t)a[l];
+	rdc_vdstf(w, in, d);
+}
+static void v_cvt_f32_u32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES];
+	float d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	LANES d[l] = (float)a[l];
+	rdc_vdstf(w, in, d);
+}
+#define CVT_UBYTE(N)                                                             \
+	static void v_cvt_f32_ubyte##N(struct rdc_wave *w, const struct rdc_inst *in) \
+	{                                                                        \
+		uint32_t a[RDC_LANES];                                           \
+		float d[RDC_LANES];                                              \
+		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);                             \
+		LANES d[l] = (float)((a[l] >> (8 * N)) & 0xff);                  \
+		rdc_vdstf(w, in, d);                                             \
+	}
+CVT_UBYTE(0)
+CVT_UBYTE(1)
+CVT_UBYTE(2)
+CVT_UBYTE(3)
+
+/* ---- division helpers (ISA pseudocode, with the hardware's VCC use) ---- */
+static int exp_f32(float f) { return (int)((rdc_f2u(f) >> 23) & 0xff); }
+static int exp_f64(double f) { return (int)((rdc_d2u(f) >> 52) & 0x7ff); }
+
+static void v_div_scale_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float s0[RDC_LANES], s1[RDC_LANES], s2[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, s0);
+	rdc_vsrcf(w, in, 1, s1);
+	rdc_vsrcf(w, in, 2, s2);
+	uint64_t vcc = 0, m = rdc_exec_mask(w);
+	LANES {
+		float a = s0[l], den = s1[l], num = s2[l];
+		bool flag = false;
+		d[l] = a;
+		if (num == 0.0f || den == 0.0f) {
+			d[l] = NAN;
+		} else if (exp_f32(num) - exp_f32(den) >= 96) {
+			flag = true;
+			if (a == den)
+				d[l] = ldexpf(a, 64);
+		} else if (fpclassify(den) == FP_SUBNORMAL) {
+			d[l] = ldexpf(a, 64);
+		} else if (fpclassify(1.0f / den) == FP_SUBNORMAL && fpclassify(num / den) == FP_SUBNORMAL) {
+			flag = true;
+			if (a == den)
+				d[l] = ldexpf(a, 64);
+		} else if (fpclassify(1.0f / den) == FP_SUBNORMAL) {
+			d[l] = ldexpf(a, -64);
+		} else if (fpclassify(num / den) == FP_SUBNORMAL) {
+			flag = true;
+			if (a == num)
+				d[l] = ldexpf(a, 64);
+		} else if (exp_f32(num) <= 23) {
+			d[l] = ldexpf(a, 64);
+		}
+		if (flag)
+			vcc |= 1ull << l;
+	}
+	rdc_vdstf(w, in, d);
+	uint64_t old = rdc_sread_mask(w, in, in->sdst);
+	rdc_swrite_mask(w, in->sdst, (old & ~m) | (vcc & m));
+}
+
+static void v_div_fmas_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrcf(w, in, 1, b);
+	rdc_vsrcf(w, in, 2, c);
+	uint64_t vcc = rdc_sread_mask(w, in, RDC_OPD_VCC);
+	LANES {
+		d[l] = fmaf(a[l], b[l], c[l]);
+		if ((vcc >> l) & 1)
+			d[l] = ldexpf(d[l], exp_f32(c[l]) > 127 ? 32 : -32);
+	}
+	rdc_vdstf(w, in, d);
+}
+
+static float div_fixup(float q, float den, float num)
+{
+	bool neg = signbit(den) != signbit(num);
+	if (isnan(num))
+		return num;
+	if (isnan(den))
+		return den;
+	if (den == 0.0f && num == 0.0f)
+		return NAN;
+	if (isinf(den) && isinf(num))
+		return NAN;
+	if (den == 0.0f || isinf(num))
+		return neg ? -INFINITY : INFINITY;
+	if (isinf(den) || num == 0.0f)
+		return neg ? -0.0f : 0.0f;
+	if (isnan(q))
+		return neg ? -INFINITY : INFINITY;
+	return neg ? -fabsf(q) : fabsf(q);
+}
+F3(v_div_fixup_f32, div_fixup(a[l], b[l], c[l]))
+
+/* ---- f64 ---------------------------------------------------------------- */
+D2(v_add_f64, a[l] + b[l])
+D2(v_mul_f64, a[l] * b[l])
+D2(v_min_f64, fmin(a[l], b[l]))
+D2(v_max_f64, fmax(a[l], b[l]))
+D1(v_rcp_f64, 1.0 / a[l])
+D1(v_rsq_f64, 1.0 / sqrt(a[l]))
+D1(v_sqrt_f64, sqrt(a[l]))
+D1(v_floor_f64, floor(a[l]))
+D1(v_ceil_f64, ceil(a[l]))
+D1(v_trunc_f64, trunc(a[l]))
+D1(v_rndne_f64, rint(a[l]))
+D1(v_fract_f64, isinf(a[l]) ? NAN : fmin(a[l] - floor(a[l]), 0x1.fffffffffffffp-1))
+
+static void v_fma_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	rdc_vsrcd(w, in, 1, b);
+	rdc_vsrcd(w, in, 2, c);
+	LANES d[l] = fma(a[l], b[l], c[l]);
+	rdc_vdstd(w, in, d);
+}
+
+static void v_ldexp_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES], d[RDC_LANES];
+	uint32_t b[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	LANES {
+		int32_t e = (int32_t)b[l];
+		e = e > 5000 ? 5000 : e < -5000 ? -5000 : e;
+		d[l] = ldexp(a[l], e);
+	}
+	rdc_vdstd(w, in, d);
+}
+
+static void v_div_scale_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double s0[RDC_LANES], s1[RDC_LANES], s2[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, s0);
+	rdc_vsrcd(w, in, 1, s1);
+	rdc_vsrcd(w, in, 2, s2);
+	uint64_t vcc = 0, m = rdc_exec_mask(w);
+	LANES {
+		double a = s0[l], den = s1[l], num = s2[l];
+		bool flag = false;
+		d[l] = a;
+		if (num == 0.0 || den == 0.0) {
+			d[l] = NAN;
+		} else if (exp_f64(num) - exp_f64(den) >= 768) {
+			flag = true;
+			if (a == den)
+				d[l] = ldexp(a, 128);
+		} else if (fpclassify(den) == FP_SUBNORMAL) {
+			d[l] = ldexp(a, 128);
+		} else if (fpclassify(1.0 / den) == FP_SUBNORMAL && fpclassify(num / den) == FP_SUBNORMAL) {
+			flag = true;
+			if (a == den)
+				d[l] = ldexp(a, 128);
+		} else if (fpclassify(1.0 / den) == FP_SUBNORMAL) {
+			d[l] = ldexp(a, -128);
+		} else if (fpclassify(num / den) == FP_SUBNORMAL) {
+			flag = true;
+			if (a == num)
+				d[l] = ldexp(a, 128);
+		} else if (exp_f64(num) <= 53) {
+			d[l] = ldexp(a, 128);
+		}
+		if (flag)
+			vcc |= 1ull << l;
+	}
+	rdc_vdstd(w, in, d);
+	uint64_t old = rdc_sread_mask(w, in, in->sdst);
+	rdc_swrite_mask(w, in->sdst, (old & ~m) | (vcc & m));
+}
+
+static void v_div_fmas_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	rdc_vsrcd(w, in, 1, b);
+	rdc_vsrcd(w, in, 2, c);
+	uint64_t vcc = rdc_sread_mask(w, in, RDC_OPD_VCC);
+	LANES {
+		d[l] = fma(a[l], b[l], c[l]);
+		if ((vcc >> l) & 1)
+			d[l] = ldexp(d[l], exp_f64(c[l]) > 1023 ? 64 : -64);
+	}
+	rdc_vdstd(w, in, d);
+}
+
+static void v_div_fixup_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	rdc_vsrcd(w, in, 1, b);
+	rdc_vsrcd(w, in, 2, c);
+	LANES {
+		double q = a[l], den = b[l], num = c[l];
+		bool neg = signbit(den) != signbit(num);
+		if (isnan(num)) d[l] = num;
+		else if (isnan(den)) d[l] = den;
+		else if ((den == 0.0 && num == 0.0) || (isinf(den) && isinf(num))) d[l] = NAN;
+		else if (den == 0.0 || isinf(num)) d[l] = neg ? -INFINITY : INFINITY;
+		else if (isinf(den) || num == 0.0) d[l] = neg ? -0.0 : 0.0;
+		else d[l] = neg ? -fabs(q) : fabs(q);
+	}
+	rdc_vdstd(w, in, d);
+}
+
+static void v_cvt_f64_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES];
+	double d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	LANES d[l] = a[l];
+	rdc_vdstd(w, in, d);
+}
+static void v_cvt_f32_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES];
+	float d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	LANES d[l] = (float)a[l];
+	rdc_vdstf(w, in, d);
+}
+static void v_cvt_f64_i32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES];
+	double d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	LANES d[l] = (int32_t)a[l];
+	rdc_vdstd(w, in, d);
+}
+static void v_cvt_f64_u32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES];
+	double d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	LANES d[l] = a[l];
+	rdc_vdstd(w, in, d);
+}
+static void v_cvt_i32_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	LANES d[l] = (uint32_t)cvt_i32d(a[l]);
+	rdc_vdst32(w, in, d);
+}
+static void v_cvt_u32_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	LANES d[l] = cvt_u32d(a[l]);
+	rdc_vdst32(w, in, d);
+}
+
+/* ---- integer ------------------------------------------------------------ */
+U1(v_mov_b32, a[l])
+U1(v_not_b32, ~a[l])
+U1(v_bfrev_b32, rdc_brev32(a[l]))
+U1(v_clz_i32_u32, a[l] ? (uint32_t)__builtin_clz(a[l]) : ~0u)
+U1(v_ctz_i32_b32, a[l] ? (uint32_t)__builtin_ctz(a[l]) : ~0u)
+U1(v_cls_i32, (a[l] == 0 || a[l] == ~0u) ? ~0u : (uint32_t)__builtin_clz((a[l] >> 31) ? ~a[l] : a[l]))
+U2(v_add_nc_u32, a[l] + b[l])
+U2(v_sub_nc_u32, a[l] - b[l])
+U2(v_subrev_nc_u32, b[l] - a[l])
+U2(v_add_nc_i32, a[l] + b[l])
+U2(v_sub_nc_i32, a[l] - b[l])
+U2(v_and_b32, a[l] & b[l])
+U2(v_or_b32, a[l] | b[l])
+U2(v_xor_b32, a[l] ^ b[l])
+U2(v_xnor_b32, ~(a[l] ^ b[l]))
+U2(v_lshlrev_b32, b[l] << (a[l] & 31))
+U2(v_lshrrev_b32, b[l] >> (a[l] & 31))
+U2(v_ashrrev_i32, (uint32_t)((int32_t)b[l] >> (a[l] & 31)))
+U2(v_min_i32, (uint32_t)imin((int32_t)a[l], (int32_t)b[l]))
+U2(v_max_i32, (uint32_t)imax((int32_t)a[l], (int32_t)b[l]))
+U2(v_min_u32, a[l] < b[l] ? a[l] : b[l])
+U2(v_max_u32, a[l] > b[l] ? a[l] : b[l])
+U2(v_mul_lo_u32, a[l] * b[l])
+U2(v_mul_hi_u32, (uint32_t)(((uint64_t)a[l] * b[l]) >> 32))
+U2(v_mul_hi_i32, (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32))
+U2(v_mul_u32_u24, (a[l] & 0xffffff) * (b[l] & 0xffffff))
+U2(v_mul_hi_u32_u24, (uint32_t)(((uint64_t)(a[l] & 0xffffff) * (b[l] & 0xffffff)) >> 32))
+U2(v_mul_i32_i24, (uint32_t)(((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)))
+U2(v_mul_hi_i32_i24, (uint32_t)(((int64_t)((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) >> 32))
+U2(v_bfm_b32, ((1u << (a[l] & 31)) - 1) << (b[l] & 31))
+U2(v_bcnt_u32_b32, (uint32_t)__builtin_popcount(a[l]) + b[l])
+U3(v_add3_u32, a[l] + b[l] + c[l])
+U3(v_lshl_add_u32, (a[l] << (b[l] & 31)) + c[l])
+U3(v_add_lshl_u32, (a[l] + b[l]) << (c[l] & 31))
+U3(v_lshl_or_b32, (a[l] << (b[l] & 31)) | c[l])
+U3(v_and_or_b32, (a[l] & b[l]) | c[l])
+U3(v_or3_b32, a[l] | b[l] | c[l])
+U3(v_xor3_b32, a[l] ^ b[l] ^ c[l])
+U3(v_xad_u32, (a[l] ^ b[l]) + c[l])
+U3(v_bfe_u32, bfe_u(a[l], b[l], c[l]))
+U3(v_bfe_i32, bfe_i(a[l], b[l], c[l]))
+U3(v_bfi_b32, (a[l] & b[l]) | (~a[l] & c[l]))
+U3(v_alignbit_b32, (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31)))
+U3(v_alignbyte_b32, (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> ((c[l] & 3) * 8)))
+U3(v_perm_b32, perm(a[l], b[l], c[l]))
+U3(v_min3_i32, (uint32_t)imin(imin((int32_t)a[l], (int32_t)b[l]), (int32_t)c[l]))
+U3(v_max3_i32, (uint32_t)imax(imax((int32_t)a[l], (int32_t)b[l]), (int32_t)c[l]))
+U3(v_med3_i32, (uint32_t)imed3((int32_t)a[l], (int32_t)b[l], (int32_t)c[l]))
+U3(v_min3_u32, umin3(a[l], b[l], c[l]))
+U3(v_max3_u32, umax3(a[l], b[l], c[l]))
+U3(v_med3_u32, umed3(a[l], b[l], c[l]))
+U3(v_mad_u32_u24, (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l])
+U3(v_mad_i32_i24, (uint32_t)(((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) + c[l])
+U3(v_sad_u32, (a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l])
+
+static void v_cndmask_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
+	if (in->abs || in->neg) {
+		rdc_vsrcf(w, in, 0, (float *)a);
+		rdc_vsrcf(w, in, 1, (float *)b);
+	} else {
+		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+		rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	}
+	uint64_t m = rdc_sread_mask(w, in, in->src[2]);
+	LANES d[l] = (m >> l) & 1 ? b[l] : a[l];
+	rdc_vdst32(w, in, d);
+}
+
+/* Carries: VOP2 reads/writes VCC, VOP3b its sdst and src2. */
+static void carry_op(struct rdc_wave *w, const struct rdc_inst *in, bool ci, int kind)
+{
+	uint32_t a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	uint64_t cin = ci ? rdc_sread_mask(w, in, in->src[2]) : 0, cout = 0, m = rdc_exec_mask(w);
+	LANES {
+		uint64_t c = (cin >> l) & 1, x = a[l], y = b[l];
+		if (kind == 2) { /* subrev */
+			uint64_t t = x;
+			x = y;
+			y = t;
+		}
+		uint64_t r = kind == 0 ? x + y + c : x - y - c;
+		bool co = kind == 0 ? (r >> 32) != 0 : y + c > x;
+		d[l] = (uint32_t)r;
+		if (co)
+			cout |= 1ull << l;
+	}
+	rdc_vdst32(w, in, d);
+	uint64_t old = rdc_sread_mask(w, in, in->sdst);
+	rdc_swrite_mask(w, in->sdst, (old & ~m) | (cout & m));
+}
+static void v_add_co_u32(struct rdc_wave *w, const struct rdc_inst *in) { carry_op(w, in, false, 0); }
+static void v_sub_co_u32(struct rdc_wave *w, const struct rdc_inst *in) { carry_op(w, in, false, 1); }
+static void v_subrev_co_u32(struct rdc_wave *w, const struct rdc_inst *in) { carry_op(w, in, false, 2); }
+static void v_add_co_ci_u32(struct rdc_wave *w, const struct rdc_inst *in) { carry_op(w, in, true, 0); }
+static void v_sub_co_ci_u32(struct rdc_wave *w, const struct rdc_inst *in) { carry_op(w, in, true, 1); }
+static void v_subrev_co_ci_u32(struct rdc_wave *w, const struct rdc_inst *in) { carry_op(w, in, true, 2); }
+
+static void mad64(struct rdc_wave *w, const struct rdc_inst *in, bool sign)
+{
+	uint32_t a[RDC_LANES], b[RDC_LANES];
+	uint64_t c[RDC_LANES], d[RDC_LANES], cout = 0, m = rdc_exec_mask(w);
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	rdc_vsrc64(w, in, 2, false, c);
+	LANES {
+		if (sign) {
+			__int128 p = (__int128)(int64_t)(int32_t)a[l] * (int32_t)b[l] + (int64_t)c[l];
+			d[l] = (uint64_t)p;
+			if (p > INT64_MAX || p < INT64_MIN)
+				cout |= 1ull << l;
+		} else {
+			unsigned __int128 p = (unsigned __int128)a[l] * b[l] + c[l];
+			d[l] = (uint64_t)p;
+			if (p >> 64)
+				cout |= 1ull << l;
+		}
+	}
+	rdc_vdst64(w, in, d);
+	uint64_t old = rdc_sread_mask(w, in, in->sdst);
+	rdc_swrite_mask(w, in->sdst, (old & ~m) | (cout & m));
+}
+static void v_mad_u64_u32(struct rdc_wave *w, const struct rdc_inst *in) { mad64(w, in, false); }
+static void v_mad_i64_i32(struct rdc_wave *w, const struct rdc_inst *in) { mad64(w, in, true); }
+
+/* 64-bit shifts: src0 is the shift amount, src1 the value. */
+static void shift64(struct rdc_wave *w, const struct rdc_inst *in, int kind)
+{
+	uint32_t s[RDC_LANES];
+	uint64_t v[RDC_LANES], d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, s);
+	rdc_vsrc64(w, in, 1, false, v);
+	LANES {
+		unsigned sh = s[l] & 63;
+		d[l] = kind == 0 ? v[l] << sh : kind == 1 ? v[l] >> sh : (uint64_t)((int64_t)v[l] >> sh);
+	}
+	rdc_vdst64(w, in, d);
+}
+static void v_lshlrev_b64(struct rdc_wave *w, const struct rdc_inst *in) { shift64(w, in, 0); }
+static void v_lshrrev_b64(struct rdc_wave *w, const struct rdc_inst *in) { shift64(w, in, 1); }
+static void v_ashrrev_i64(struct rdc_wave *w, const struct rdc_inst *in) { shift64(w, in, 2); }
+
+/* ---- lanes -------------------------------------------------------------- */
+static void v_readfirstlane_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	uint64_t m = rdc_exec_mask(w);
+	unsigned l = m ? (unsigned)__builtin_ctzll(m) : 0;
+	rdc_swrite(w, in->dst, a[l]);
+}
+
+static void v_readlane_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	unsigned l = rdc_sread(w, in, in->src[1]) & (w->n - 1);
+	rdc_swrite(w, in->dst, a[l]);
+}
+
+static void v_writelane_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t v = rdc_sread(w, in, in->src[0]);
+	unsigned l = rdc_sread(w, in, in->src[1]) & (w->n - 1);
+	rdc_vreg(w, in->dst)[l] = v;
+}
+
+static void v_mbcnt_lo_u32_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	LANES {
+		uint32_t below = l >= 32 ? ~0u : (uint32_t)((1ull << l) - 1);
+		d[l] = (uint32_t)__builtin_popcount(a[l] & below) + b[l];
+	}
+	rdc_vdst32(w, in, d);
+}
+
+static void v_mbcnt_hi_u32_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	LANES {
+		uint32_t below = l <= 32 ? 0 : (uint32_t)((1ull << (l - 32)) - 1);
+		d[l] = (uint32_t)__builtin_popcount(a[l] & below) + b[l];
+	}
+	rdc_vdst32(w, in, d);
+}
+
+/* permlane16 / permlanex16: each row of 16 lanes reads the lanes that
+ * src1 (lanes 0-7) and src2 (lanes 8-15) select, in its own row or the
+ * other row of its pair.  op_sel[0] = fetch inactive, op_sel[1] = bound ctrl. */
+static void permlane(struct rdc_wave *w, const struct rdc_inst *in, bool x)
+{
+	const uint32_t *src = rdc_vreg(w, in->src[0]);
+	uint32_t s1 = rdc_sread(w, in, in->src[1]), s2 = rdc_sread(w, in, in->src[2]);
+	uint32_t d[RDC_LANES];
+	uint64_t exec = rdc_exec_mask(w);
+	const uint32_t *old = rdc_vreg(w, in->dst);
+	LANES {
+		unsigned i = l & 15, sel = (i < 8 ? s1 >> (i * 4) : s2 >> ((i - 8) * 4)) & 15;
+		unsigned row = (unsigned)(l & ~15u) ^ (x ? 16u : 0u);
+		unsigned s = row + sel;
+		bool ok = s < w->n && ((in->opsel & 1) || ((exec >> s) & 1));
+		d[l] = ok ? src[s] : ((in->opsel & 2) ? 0 : old[l]);
+	}
+	rdc_vdst32(w, in, d);
+}
+static void v_permlane16_b32(struct rdc_wave *w, const struct rdc_inst *in) { permlane(w, in, false); }
+static void v_permlanex16_b32(struct rdc_wave *w, const struct rdc_inst *in) { permlane(w, in, true); }
+
+static void v_swap_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t *a = rdc_vreg(w, in->dst), *b = rdc_vreg(w, in->src[0]);
+	uint64_t m = rdc_exec_mask(w);
+	LANES {
+		if ((m >> l) & 1) {
+			uint32_t t = a[l];
+			a[l] = b[l];
+			b[l] = t;
+		}
+	}
+}
+
+static void v_nop(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	(void)w;
+	(void)in;
+}
+
+/* VOPD: X then Y; both read their sources before either writes, which
+ * holds when neither writes the other's sources (LLVM pairs only such
+ * instructions; anything else fails loudly). */
+static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	struct rdc_inst x = *in, y;
+	memset(&y, 0, sizeof y);
+	y.fn = in->fn_y;
+	y.op = in->op_y;
+	y.fmt = in->fmt;
+	y.enc = RDC_ENC_E32;
+	y.mnemonic = in->mnemonic;
+	y.src[0] = in->src_y[0];
+	y.src[1] = in->src_y[1];
+	y.src[2] = RDC_OPD_VCC;
+	y.sdst = RDC_OPD_VCC;
+	y.dst = in->dst_y;
+	y.lit = in->lit;
+	x.fn = NULL;
+	rdc_sem_fn fx = rdc_sem_valu(in->op);
+	if (!fx || !y.fn) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "a VOPD half the engine cannot execute yet (%s :: %s)",
+			 rdc_op_name[in->op], rdc_op_name[in->op_y]);
+		return;
+	}
+	bool fmacx = in->op == RDC_OP_V_FMAC_F32 || in->op == RDC_OP_V_DOT2C_F32_F16;
+	if (in->dst == y.src[0] || in->dst == y.src[1] || y.dst == x.src[0] || y.dst == x.src[1] ||
+	    (fmacx && y.dst == x.dst)) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "VOPD halves that depend on each other");
+		return;
+	}
+	fx(w, &x);
+	if (!w->failed)
+		y.fn(w, &y);
+}
+
+rdc_sem_fn rdc_sem_valu(uint16_t op)
+{
+	switch (op) {
+	case RDC_OP_V_ADD_F32: return v_add_f32;
+	case RDC_OP_V_SUB_F32: return v_sub_f32;
+	case RDC_OP_V_SUBREV_F32: return v_subrev_f32;
+	case RDC_OP_V_MUL_F32: return v_mul_f32;
+	case RDC_OP_V_MUL_DX9_ZERO_F32: return v_mul_dx9_zero_f32;
+	case RDC_OP_V_MIN_F32: return v_min_f32;
+	case RDC_OP_V_MAX_F32: return v_max_f32;
+	case RDC_OP_V_FMA_F32: return v_fma_f32;
+	case RDC_OP_V_FMA_DX9_ZERO_F32: return v_fma_dx9_zero_f32;
+	case RDC_OP_V_FMAC_F32: return v_fmac_f32;
+	case RDC_OP_V_FMAC_DX9_ZERO_F32: return v_fmac_dx9_zero_f32;
+	case RDC_OP_V_FMAMK_F32: return v_fmamk_f32;
+	case RDC_OP_V_FMAAK_F32: return v_fmaak_f32;
+	case RDC_OP_V_MIN3_F32: return v_min3_f32;
+	case RDC_OP_V_MAX3_F32: return v_max3_f32;
+	case RDC_OP_V_MED3_F32: return v_med3_f32;
+	case RDC_OP_V_RCP_F32: case RDC_OP_V_RCP_IFLAG_F32: return v_rcp_f32;
+	case RDC_OP_V_RSQ_F32: return v_rsq_f32;
+	case RDC_OP_V_SQRT_F32: return v_sqrt_f32;
+	case RDC_OP_V_EXP_F32: return v_exp_f32;
+	case RDC_OP_V_LOG_F32: return v_log_f32;
+	case RDC_OP_V_SIN_F32: return v_sin_f32;
+	case RDC_OP_V_COS_F32: return v_cos_f32;
+	case RDC_OP_V_FLOOR_F32: return v_floor_f32;
+	case RDC_OP_V_CEIL_F32: return v_ceil_f32;
+	case RDC_OP_V_TRUNC_F32: return v_trunc_f32;
+	case RDC_OP_V_RNDNE_F32: return v_rndne_f32;
+	case RDC_OP_V_FRACT_F32: return v_fract_f32;
+	case RDC_OP_V_FREXP_MANT_F32: return v_frexp_mant_f32;
+	case RDC_OP_V_FREXP_EXP_I32_F32: return v_frexp_exp_i32_f32;
+	case RDC_OP_V_LDEXP_F32: return v_ldexp_f32;
+	case RDC_OP_V_CVT_I32_F32: return v_cvt_i32_f32;
+	case RDC_OP_V_CVT_U32_F32: return v_cvt_u32_f32;
+	case RDC_OP_V_CVT_FLOOR_I32_F32: return v_cvt_floor_i32_f32;
+	case RDC_OP_V_CVT_NEAREST_I32_F32: return v_cvt_nearest_i32_f32;
+	case RDC_OP_V_CVT_F32_I32: return v_cvt_f32_i32;
+	case RDC_OP_V_CVT_F32_U32: return v_cvt_f32_u32;
+	case RDC_OP_V_CVT_F32_UBYTE0: return v_cvt_f32_ubyte0;
+	case RDC_OP_V_CVT_F32_UBYTE1: return v_cvt_f32_ubyte1;
+	case RDC_OP_V_CVT_F32_UBYTE2: return v_cvt_f32_ubyte2;
+	case RDC_OP_V_CVT_F32_UBYTE3: return v_cvt_f32_ubyte3;
+	case RDC_OP_V_DIV_SCALE_F32: return v_div_scale_f32;
+	case RDC_OP_V_DIV_FMAS_F32: return v_div_fmas_f32;
+	case RDC_OP_V_DIV_FIXUP_F32: return v_div_fixup_f32;
+	case RDC_OP_V_ADD_F64: return v_add_f64;
+	case RDC_OP_V_MUL_F64: return v_mul_f64;
+	case RDC_OP_V_MIN_F64: return v_min_f64;
+	case RDC_OP_V_MAX_F64: return v_max_f64;
+	case RDC_OP_V_FMA_F64: return v_fma_f64;
+	case RDC_OP_V_LDEXP_F64: return v_ldexp_f64;
+	case RDC_OP_V_RCP_F64: return v_rcp_f64;
+	case RDC_OP_V_RSQ_F64: return v_rsq_f64;
+	case RDC_OP_V_SQRT_F64: return v_sqrt_f64;
+	case RDC_OP_V_FLOOR_F64: return v_floor_f64;
+	case RDC_OP_V_CEIL_F64: return v_ceil_f64;
+	case RDC_OP_V_TRUNC_F64: return v_trunc_f64;
+	case RDC_OP_V_RNDNE_F64: return v_rndne_f64;
+	case RDC_OP_V_FRACT_F64: return v_fract_f64;
+	case RDC_OP_V_DIV_SCALE_F64: return v_div_scale_f64;
+	case RDC_OP_V_DIV_FMAS_F64: return v_div_fmas_f64;
+	case RDC_OP_V_DIV_FIXUP_F64: return v_div_fixup_f64;
+	case RDC_OP_V_CVT_F64_F32: return v_cvt_f64_f32;
+	case RDC_OP_V_CVT_F32_F64: return v_cvt_f32_f64;
+	case RDC_OP_V_CVT_F64_I32: return v_cvt_f64_i32;
+	case RDC_OP_V_CVT_F64_U32: return v_cvt_f64_u32;
+	case RDC_OP_V_CVT_I32_F64: return v_cvt_i32_f64;
+	case RDC_OP_V_CVT_U32_F64: return v_cvt_u32_f64;
+	case RDC_OP_V_MOV_B32: return v_mov_b32;
+	case RDC_OP_V_NOT_B32: return v_not_b32;
+	case RDC_OP_V_BFREV_B32: return v_bfrev_b32;
+	case RDC_OP_V_CLZ_I32_U32: return v_clz_i32_u32;
+	case RDC_OP_V_CTZ_I32_B32: return v_ctz_i32_b32;
+	case RDC_OP_V_CLS_I32: return v_cls_i32;
+	case RDC_OP_V_ADD_NC_U32: return v_add_nc_u32;
+	case RDC_OP_V_SUB_NC_U32: return v_sub_nc_u32;
+	case RDC_OP_V_SUBREV_NC_U32: return v_subrev_nc_u32;
+	case RDC_OP_V_ADD_NC_I32: return v_add_nc_i32;
+	case RDC_OP_V_SUB_NC_I32: return v_sub_nc_i32;
+	case RDC_OP_V_AND_B32: return v_and_b32;
+	case RDC_OP_V_OR_B32: return v_or_b32;
+	case RDC_OP_V_XOR_B32: return v_xor_b32;
+	case RDC_OP_V_XNOR_B32: return v_xnor_b32;
+	case RDC_OP_V_LSHLREV_B32: return v_lshlrev_b32;
+	case RDC_OP_V_LSHRREV_B32: return v_lshrrev_b32;
+	case RDC_OP_V_ASHRREV_I32: return v_ashrrev_i32;
+	case RDC_OP_V_MIN_I32: return v_min_i32;
+	case RDC_OP_V_MAX_I32: return v_max_i32;
+	case RDC_OP_V_MIN_U32: return v_min_u32;
+	case RDC_OP_V_MAX_U32: return v_max_u32;
+	case RDC_OP_V_MUL_LO_U32: return v_mul_lo_u32;
+	case RDC_OP_V_MUL_HI_U32: return v_mul_hi_u32;
+	case RDC_OP_V_MUL_HI_I32: return v_mul_hi_i32;
+	case RDC_OP_V_MUL_U32_U24: return v_mul_u32_u24;
+	case RDC_OP_V_MUL_HI_U32_U24: return v_mul_hi_u32_u24;
+	case RDC_OP_V_MUL_I32_I24: return v_mul_i32_i24;
+	case RDC_OP_V_MUL_HI_I32_I24: return v_mul_hi_i32_i24;
+	case RDC_OP_V_BFM_B32: return v_bfm_b32;
+	case RDC_OP_V_BCNT_U32_B32: return v_bcnt_u32_b32;
+	case RDC_OP_V_ADD3_U32: return v_add3_u32;
+	case RDC_OP_V_LSHL_ADD_U32: return v_lshl_add_u32;
+	case RDC_OP_V_ADD_LSHL_U32: return v_add_lshl_u32;
+	case RDC_OP_V_LSHL_OR_B32: return v_lshl_or_b32;
+	case RDC_OP_V_AND_OR_B32: return v_and_or_b32;
+	case RDC_OP_V_OR3_B32: return v_or3_b32;
+	case RDC_OP_V_XOR3_B32: return v_xor3_b32;
+	case RDC_OP_V_XAD_U32: return v_xad_u32;
+	case RDC_OP_V_BFE_U32: return v_bfe_u32;
+	case RDC_OP_V_BFE_I32: return v_bfe_i32;
+	case RDC_OP_V_BFI_B32: return v_bfi_b32;
+	case RDC_OP_V_ALIGNBIT_B32: return v_alignbit_b32;
+	case RDC_OP_V_ALIGNBYTE_B32: return v_alignbyte_b32;
+	case RDC_OP_V_PERM_B32: return v_perm_b32;
+	case RDC_OP_V_MIN3_I32: return v_min3_i32;
+	case RDC_OP_V_MAX3_I32: return v_max3_i32;
+	case RDC_OP_V_MED3_I32: return v_med3_i32;
+	case RDC_OP_V_MIN3_U32: return v_min3_u32;
+	case RDC_OP_V_MAX3_U32: return v_max3_u32;
+	case RDC_OP_V_MED3_U32: return v_med3_u32;
+	case RDC_OP_V_MAD_U32_U24: return v_mad_u32_u24;
+	case RDC_OP_V_MAD_I32_I24: return v_mad_i32_i24;
+	case RDC_OP_V_SAD_U32: return v_sad_u32;
+	case RDC_OP_V_CNDMASK_B32: return v_cndmask_b32;
+	case RDC_OP_V_ADD_CO_U32: return v_add_co_u32;
+	case RDC_OP_V_SUB_CO_U32: return v_sub_co_u32;
+	case RDC_OP_V_SUBREV_CO_U32: return v_subrev_co_u32;
+	case RDC_OP_V_ADD_CO_CI_U32: return v_add_co_ci_u32;
+	case RDC_OP_V_SUB_CO_CI_U32: return v_sub_co_ci_u32;
+	case RDC_OP_V_SUBREV_CO_CI_U32: return v_subrev_co_ci_u32;
+	case RDC_OP_V_MAD_U64_U32: return v_mad_u64_u32;
+	case RDC_OP_V_MAD_I64_I32: return v_mad_i64_i32;
+	case RDC_OP_V_LSHLREV_B64: return v_lshlrev_b64;
+	case RDC_OP_V_LSHRREV_B64: return v_lshrrev_b64;
+	case RDC_OP_V_ASHRREV_I64: return v_ashrrev_i64;
+	case RDC_OP_V_READFIRSTLANE_B32: return v_readfirstlane_b32;
+	case RDC_OP_V_READLANE_B32: return v_readlane_b32;
+	case RDC_OP_V_WRITELANE_B32: return v_writelane_b32;
+	case RDC_OP_V_MBCNT_LO_U32_B32: return v_mbcnt_lo_u32_b32;
+	case RDC_OP_V_MBCNT_HI_U32_B32: return v_mbcnt_hi_u32_b32;
+	case RDC_OP_V_PERMLANE16_B32: return v_permlane16_b32;
+	case RDC_OP_V_PERMLANEX16_B32: return v_permlanex16_b32;
+	case RDC_OP_V_SWAP_B32: return v_swap_b32;
+	case RDC_OP_V_NOP: case RDC_OP_V_PIPEFLUSH: return v_nop;
+	default: return NULL;
+	}
+}
+
+/* The VOPD form of an op is its VOP2/VOP1 semantics. */
+rdc_sem_fn rdc_sem_vopd(void) { return vopd; }

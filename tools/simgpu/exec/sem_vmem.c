@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sem_vmem.c — vector memory: GLOBAL, FLAT, SCRATCH and MUBUF loads, stores
+ * and atomics.
+ *
+ * Addresses: GLOBAL = SGPR pair (saddr) + 32-bit VGPR offset, or a 64-bit
+ * VGPR address, + the instruction offset; FLAT = 64-bit VGPR address +
+ * offset, then the LDS and private apertures (mem.c); SCRATCH = the lane's
+ * private memory at VGPR/SGPR + offset; MUBUF = the V#'s base + soffset +
+ * offset (+ VGPR offset with offen, + index * stride with idxen), with the
+ * hardware's range check (a dword past num_records reads 0 and is not
+ * written) — except the private-segment V# the dispatcher gave the wave
+ * (ADD_TID_ENABLE set), which addresses the lane's private memory.
+ * Atomics are host atomics (workgroups run on several threads) and return
+ * the old value when glc is set.  What each operation does (size, sign,
+ * d16 half, atomic kind) is read once from its canonical name.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wave.h"
+
+enum vk { VK_NONE, VK_LOAD, VK_STORE, VK_ATOMIC, VK_NOP };
+enum at { AT_SWAP = 1, AT_CMPSWAP, AT_ADD, AT_SUB, AT_MIN_I, AT_MIN_U, AT_MAX_I, AT_MAX_U, AT_AND, AT_OR, AT_XOR,
+	  AT_INC, AT_DEC, AT_ADD_F32, AT_MIN_F32, AT_MAX_F32, AT_CSUB, AT_ADD_F64, AT_MIN_F64, AT_MAX_F64,
+	  AT_CMPSWAP_F32, AT_CMPSWAP_F64 };
+
+struct vminfo {
+	uint8_t kind, bytes, dwords, sign, d16, d16hi, atomic, wide;
+};
+static struct vminfo info[RDC_OP_COUNT];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static bool ends(const char *s, const char *t)
+{
+	size_t a = strlen(s), b = strlen(t);
+	return a >= b && !strcmp(s + a - b, t);
+}
+
+static void parse(unsigned op, const char *rest)
+{
+	struct vminfo v = { 0 };
+	if (!strncmp(rest, "load_", 5) || !strncmp(rest, "store_", 6)) {
+		bool ld = rest[0] == 'l';
+		const char *t = rest + (ld ? 5 : 6);
+		v.kind = ld ? VK_LOAD : VK_STORE;
+		if (!strncmp(t, "d16_hi_", 7)) {
+			v.d16 = v.d16hi = 1;
+			t += 7;
+		} else if (!strncmp(t, "d16_", 4)) {
+			v.d16 = 1;
+			t += 4;
+		}
+		if (!strcmp(t, "u8") || !strcmp(t, "b8")) v.bytes = 1;
+		else if (!strcmp(t, "i8")) v.bytes = 1, v.sign = 1;
+		else if (!strcmp(t, "u16") || !strcmp(t, "b16")) v.bytes = 2;
+		else if (!strcmp(t, "i16")) v.bytes = 2, v.sign = 1;
+		else if (!strcmp(t, "b32")) v.bytes = 4;
+		else if (!strcmp(t, "b64")) v.bytes = 8;
+		else if (!strcmp(t, "b96")) v.bytes = 12;
+		else if (!strcmp(t, "b128")) v.bytes = 16;
+		else return;
+		v.dwords = (uint8_t)(v.bytes < 4 ? 1 : v.bytes / 4);
+		info[op] = v;
+		return;
+	}
+	if (strncmp(rest, "atomic_", 7))
+		return;
+	const char *a = rest + 7;
+	static const struct { const char *n; uint8_t at; } tab[] = {
+		{ "swap_b32", AT_SWAP }, { "swap_b64", AT_SWAP }, { "cmpswap_b32", AT_CMPSWAP },
+		{ "cmpswap_b64", AT_CMPSWAP }, { "add_u32", AT_ADD }, { "add_u64", AT_ADD }, { "sub_u32", AT_SUB },
+		{ "sub_u64", AT_SUB }, { "min_i32", AT_MIN_I }, { "min_i64", AT_MIN_I }, { "min_u32", AT_MIN_U },
+		{ "min_u64", AT_MIN_U }, { "max_i32", AT_MAX_I }, { "max_i64", AT_MAX_I }, { "max_u32", AT_MAX_U },
+		{ "max_u64", AT_MAX_U }, { "and_b32", AT_AND }, { "and_b64", AT_AND }, { "or_b32", AT_OR },
+		{ "or_b64", AT_OR }, { "xor_b32", AT_XOR }, { "xor_b64", AT_XOR }, { "inc_u32", AT_INC },
+		{ "inc_u64", AT_INC }, { "dec_u32", AT_DEC }, { "dec_u64", AT_DEC }, { "add_f32", AT_ADD_F32 },
+		{ "min_f32", AT_MIN_F32 }, { "max_f32", AT_MAX_F32 }, { "csub_u32", AT_CSUB },
+		{ "add_f64", AT_ADD_F64 }, { "min_f64", AT_MIN_F64 }, { "max_f64", AT_MAX_F64 },
+		{ "cmpswap_f32", AT_CMPSWAP_F32 }, { "cmpswap_f64", AT_CMPSWAP_F64 },
+	};
+	for (unsigned i = 0; i < sizeof tab / sizeof *tab; i++) {
+		if (!strcmp(a, tab[i].n)) {
+			v.kind = VK_ATOMIC;
+			v.atomic = tab[i].at;
+			v.wide = ends(a, "64");
+			v.bytes = v.wide ? 8 : 4;
+			v.dwords = v.wide ? 2 : 1;
+			info[op] = v;
+			return;
+		}
+	}
+}
+
+static void build(void)
+{
+	for (unsigned op = 1; op < RDC_OP_COUNT; op++) {
+		const char *n = rdc_op_name[op];
+		if (!strncmp(n, "global_", 7))
+			parse(op, n + 7);
+		else if (!strncmp(n, "flat_", 5))
+			parse(op, n + 5);
+		else if (!strncmp(n, "scratch_", 8))
+			parse(op, n + 8);
+		else if (!strncmp(n, "buffer_", 7)) {
+			if (!strcmp(n, "buffer_gl0_inv") || !strcmp(n, "buffer_gl1_inv") || !strcmp(n, "buffer_wbinvl1"))
+				info[op].kind = VK_NOP;
+			else
+				parse(op, n + 7);
+		}
+	}
+}
+
+/* Where one lane's access goes: a CPU pointer, NULL after a fault, or
+ * the "nowhere" marker for a MUBUF access the range check drops. */
+static uint8_t nowhere[16];
+
+struct vaddr {
+	enum { A_GLOBAL, A_FLAT, A_PRIV, A_BUF } space;
+	uint64_t a[RDC_LANES];
+	uint64_t limit;           /* A_BUF: num_records (bytes, raw buffers) */
+	bool ranged;
+};
+
+static void addresses(struct rdc_wave *w, const struct rdc_inst *in, struct vaddr *va)
+{
+	unsigned n = w->n;
+	const uint32_t *v0 = rdc_vreg(w, in->addr), *v1 = rdc_vreg(w, (uint16_t)(in->addr + 1));
+	int64_t off = in->imm;
+	va->ranged = false;
+	switch (in->fmt) {
+	case RDC_FMT_GLOBAL:
+		va->space = A_GLOBAL;
+		if (in->saddr != RDC_OPD_NULL) {
+			uint64_t base = rdc_sread64(w, in, in->saddr, false);
+			for (unsigned l = 0; l < n; l++)
+				va->a[l] = base + v0[l] + (uint64_t)off;
+		} else {
+			for (unsigned l = 0; l < n; l++)
+				va->a[l] = ((uint64_t)v1[l] << 32 | v0[l]) + (uint64_t)off;
+		}
+		break;
+	case RDC_FMT_FLAT:
+		va->space = A_FLAT;
+		for (unsigned l = 0; l < n; l++)
+			va->a[l] = ((uint64_t)v1[l] << 32 | v0[l]) + (uint64_t)off;
+		break;
+	case RDC_FMT_SCRATCH: {
+		va->space = A_PRIV;
+		uint32_t s = in->saddr != RDC_OPD_NULL ? rdc_sread(w, in, in->saddr) : 0;
+		bool vv = w->gfx == 11 ? in->sve : in->saddr == RDC_OPD_NULL;
+		for (unsigned l = 0; l < n; l++)
+			va->a[l] = (uint32_t)(s + (vv ? v0[l] : 0) + (uint32_t)off);
+		break;
+	}
+	default: { /* MUBUF */
+		uint32_t d0 = w->s[in->srsrc], d1 = w->s[in->srsrc + 1], d2 = w->s[in->srsrc + 2],
+			 d3 = w->s[in->srsrc + 3];
+		uint64_t base = ((uint64_t)(d1 & 0xffff) << 32) | d0;
+		uint32_t stride = (d1 >> 16) & 0x3fff;
+		uint32_t so = in->soffset == RDC_OPD_NULL ? 0 : rdc_sread(w, in, in->soffset);
+		bool priv = (d3 & (1u << 23)) != 0;
+		va->space = priv ? A_PRIV : A_BUF;
+		va->limit = d2;
+		va->ranged = !priv;
+		for (unsigned l = 0; l < n; l++) {
+			uint64_t o = (uint64_t)(uint32_t)off + so, idx = 0;
+			if (in->idxen && in->offen) {
+				idx = v0[l];
+				o += v1[l];
+			} else if (in->idxen) {
+				idx = v0[l];
+			} else if (in->offen) {
+				o += v0[l];
+			}
+			if (priv) {
+				va->a[l] = (base + o) & 0xffffffffu;
+			} else if (stride && in->idxen) {
+				va->a[l] = base + idx * stride + o;
+				if (idx >= d2)
+					va->a[l] = UINT64_MAX; /* out of range */
+			} else {
+				va->a[l] = o >= d2 ? UINT64_MAX : base + o;
+			}
+		}
+		break;
+	}
+	}
+}
+
+static uint8_t *lane_ptr(struct rdc_wave *w, const struct vaddr *va, unsigned l, unsigned bytes, bool write)
+{
+	switch (va->space) {
+	case A_GLOBAL: return rdc_gptr(w, va->a[l], bytes, write);
+	case A_FLAT: return rdc_flat_ptr(w, l, va->a[l], bytes, write);
+	case A_PRIV: return rdc_priv_ptr(w, l, va->a[l], bytes);
+	default:
+		if (va->a[l] == UINT64_MAX)
+			return nowhere;
+		return rdc_gptr(w, va->a[l], bytes, write);
+	}
+}
+
+static void vload(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct vminfo *vi = &info[in->op];
+	struct vaddr va;
+	addresses(w, in, &va);
+	uint64_t m = rdc_exec_mask(w);
+	uint16_t dst = in->fmt == RDC_FMT_MUBUF ? in->data0 : in->dst;
+	if (in->lds) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "loads into LDS (the lds bit) are not modelled");
+		return;
+	}
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p = lane_ptr(w, &va, l, vi->bytes, false);
+		if (!p)
+			return;
+		uint32_t buf[4] = { 0, 0, 0, 0 };
+		if (p != nowhere)
+			memcpy(buf, p, vi->bytes);
+		if (vi->bytes < 4) {
+			uint32_t x = buf[0];
+			if (vi->bytes == 1)
+				x = vi->sign ? (uint32_t)(int32_t)(int8_t)x : (x & 0xff);
+			else
+				x = vi->sign ? (uint32_t)(int32_t)(int16_t)x : (x & 0xffff);
+			uint32_t *d = &rdc_vreg(w, dst)[l];
+			if (vi->d16hi)
+				*d = (*d & 0xffffu) | (x << 16);
+			else if (vi->d16)
+				*d = (*d & 0xffff0000u) | (x & 0xffffu);
+			else
+				*d = x;
+		} else {
+			for (unsigned i = 0; i < vi->dwords; i++)
+				rdc_vreg(w, (uint16_t)(dst + i))[l] = buf[i];
+		}
+	}
+}
+
+static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct vminfo *vi = &info[in->op];
+	struct vaddr va;
+	addresses(w, in, &va);
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint32_t buf[4];
+		for (unsigned i = 0; i < vi->dwords; i++)
+			buf[i] = rdc_vreg(w, (uint16_t)(in->data0 + i))[l];
+		if (vi->d16hi)
+			buf[0] >>= 16;
+		uint8_t *p = lane_ptr(w, &va, l, vi->bytes, true);
+		if (!p)
+			return;
+		if (p != nowhere)
+			memcpy(p, buf, vi->bytes);
+	}
+}
+
+static uint64_t atomic_new(unsigned at, uint64_t old, uint64_t src, bool wide)
+{
+	uint64_t mask = wide ? ~0ull : 0xffffffffull;
+	int64_t so = wide ? (int64_t)old : (int32_t)old, ss = wide ? (int64_t)src : (int32_t)src;
+	switch (at) {
+	case AT_SWAP: return src;
+	case AT_ADD: return (old + src) & mask;
+	case AT_SUB: return (old - src) & mask;
+	case AT_CSUB: return old > src ? old - src : 0;
+	case AT_MIN_I: return (uint64_t)(so < ss ? so : ss) & mask;
+	case AT_MAX_I: return (uint64_t)(so > ss ? so : ss) & mask;
+	case AT_MIN_U: return old < src ? old : src;
+	case AT_MAX_U: return old > src ? old : src;
+	case AT_AND: return old & src;
+	case AT_OR: return old | src;
+	case AT_XOR: return old ^ src;
+	case AT_INC: return old >= src ? 0 : old + 1;
+	case AT_DEC: return (old == 0 || old > src) ? src : old - 1;
+	case AT_ADD_F32: return rdc_f2u(rdc_u2f((uint32_t)old) + rdc_u2f((uint32_t)src));
+	case AT_MIN_F32: return rdc_f2u(fminf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)src)));
+	case AT_MAX_F32: return rdc_f2u(fmaxf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)src)));
+	case AT_ADD_F64: return rdc_d2u(rdc_u2d(old) + rdc_u2d(src));
+	case AT_MIN_F64: return rdc_d2u(fmin(rdc_u2d(old), rdc_u2d(src)));
+	case AT_MAX_F64: return rdc_d2u(fmax(rdc_u2d(old), rdc_u2d(src)));
+	default: return old;
+	}
+}
+
+static void vatomic(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct vminfo *vi = &info[in->op];
+	struct vaddr va;
+	addresses(w, in, &va);
+	uint64_t m = rdc_exec_mask(w);
+	bool cmp = vi->atomic == AT_CMPSWAP || vi->atomic == AT_CMPSWAP_F32 || vi->atomic == AT_CMPSWAP_F64;
+	uint16_t ret = in->fmt == RDC_FMT_MUBUF ? in->data0 : in->dst;
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		unsigned dw = vi->dwords;
+		uint64_t src = rdc_vreg(w, in->data0)[l], cmpv = 0;
+		if (vi->wide)
+			src |= (uint64_t)rdc_vreg(w, (uint16_t)(in->data0 + 1))[l] << 32;
+		if (cmp) {
+			cmpv = rdc_vreg(w, (uint16_t)(in->data0 + dw))[l];
+			if (vi->wide)
+				cmpv |= (uint64_t)rdc_vreg(w, (uint16_t)(in->data0 + dw + 1))[l] << 32;
+		}
+		uint8_t *p = lane_ptr(w, &va, l, vi->bytes, true);
+		if (!p)
+			return;
+		uint64_t old = 0;
+		if (p != nowhere) {
+			if (vi->wide) {
+				uint64_t *q = (uint64_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+				do {
+					nw = cmp ? (o == cmpv ? src : o) : atomic_new(vi->atomic, o, src, true);
+				} while (!__atomic_compare_exchange_n(q, &o, nw, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+				old = o;
+			} else {
+				uint32_t *q = (uint32_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+				do {
+					nw = cmp ? (o == (uint32_t)cmpv ? (uint32_t)src : o)
+						 : (uint32_t)atomic_new(vi->atomic, o, src & 0xffffffffu, false);
+				} while (!__atomic_compare_exchange_n(q, &o, nw, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+				old = o;
+			}
+		}
+		if (in->glc) {
+			rdc_vreg(w, ret)[l] = (uint32_t)old;
+			if (vi->wide)
+				rdc_vreg(w, (uint16_t)(ret + 1))[l] = (uint32_t)(old >> 32);
+		}
+	}
+}
+
+static void vnop(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	(void)w;
+	(void)in;
+}
+
+rdc_sem_fn rdc_sem_vmem(uint16_t op)
+{
+	pthread_once(&once, build);
+	if (op >= RDC_OP_COUNT)
+		return NULL;
+	switch (info[op].kind) {
+	case VK_LOAD: return vload;
+	case VK_STORE: return vstore;
+	case VK_ATOMIC: return vatomic;
+	case VK_NOP: return vnop;
+	default: return NULL;
+	}
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wave.h — the execution engine's internals: the decoded instruction, the
+ * state of a wave and of its workgroup, and the helpers every semantic
+ * file uses (operand.c, mem.c).
+ *
+ * Operand codes are the hardware's 9-bit source encoding in one spelling for
+ * both generations: 0-105 SGPRs, 106/107 VCC, 108-123 TTMP, 124 M0, 125 NULL
+ * (gfx11 swaps M0 and NULL; decode.c swaps them back), 126/127 EXEC,
+ * 128-208 integer constants, 235-238 the aperture registers, 240-248 float
+ * constants, 251 VCCZ, 252 EXECZ, 253 SCC, 255 a literal, 256-511 VGPRs.
+ */
+#ifndef RDC_SIMGPU_WAVE_H
+#define RDC_SIMGPU_WAVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "exec.h"
+#include "optab_gen.h"
+
+#define RDC_LANES 64
+#define RDC_NSGPR 128
+#define RDC_OPD_VCC 106
+#define RDC_OPD_M0 124
+#define RDC_OPD_NULL 125
+#define RDC_OPD_EXEC 126
+#define RDC_OPD_LIT 255
+#define RDC_OPD_VGPR 256
+
+struct rdc_wave;
+struct rdc_inst;
+typedef void (*rdc_sem_fn)(struct rdc_wave *w, const struct rdc_inst *in);
+
+/* How a VALU instruction was encoded (operand modifiers differ). */
+enum rdc_enc { RDC_ENC_NONE, RDC_ENC_E32, RDC_ENC_E64, RDC_ENC_SDWA, RDC_ENC_DPP16, RDC_ENC_DPP8, RDC_ENC_VOP3P };
+
+struct rdc_inst {
+	rdc_sem_fn fn;           /* NULL: not executable (the mnemonic says what) */
+	uint16_t op;             /* enum rdc_op */
+	uint8_t fmt;             /* enum rdc_fmt */
+	uint8_t len;             /* bytes */
+	uint8_t enc;             /* enum rdc_enc */
+	uint8_t abs, neg, neg_hi;/* per source bits */
+	uint8_t opsel, opsel_hi; /* VOP3 op_sel (bit 3: dst), VOP3P op_sel_hi */
+	uint8_t clamp, omod;
+	uint16_t dst, sdst;      /* VALU: dst is a VGPR code (or SGPR for readlane); sdst VOP3b/VOPC */
+	uint16_t src[3];
+	uint32_t lit;            /* the literal (RDC_OPD_LIT) */
+	int32_t imm;             /* SOPP/SOPK simm16; memory instruction offset */
+	/* memory */
+	uint8_t glc, slc, dlc, gds, offen, idxen, sve, lds;
+	uint16_t addr, data0, data1, saddr, soffset, srsrc; /* operand codes */
+	uint8_t offset1;         /* DS second offset */
+	/* DPP / SDWA */
+	uint16_t dpp_ctrl;
+	uint8_t row_mask, bank_mask, bound_ctrl, fi;
+	uint32_t dpp8;           /* 8 x 3-bit lane selects */
+	uint8_t dst_sel, dst_unused, src0_sel, src1_sel, sext;
+	/* VOPD: the Y half (the X half is the instruction itself) */
+	uint16_t op_y, dst_y, src_y[2];
+	rdc_sem_fn fn_y;
+	const char *mnemonic;    /* the generation's own spelling */
+};
+
+struct rdc_program;
+
+/* One dispatch, shared by the threads that run its workgroups. */
+struct rdc_disp {
+	const struct rdc_exec_request *req;
+	const struct rdc_exec_mem *mem;
+	struct rdc_exec_result *res;
+	unsigned gfx, wave_size;
+	int failed;               /* atomic: a wave failed, every wave stops */
+	uint64_t insts;           /* atomic: executed wave-instructions */
+	uint64_t budget;          /* wave-instruction limit */
+	void *lock;               /* pthread_mutex_t *, for res */
+	uint64_t epoch;           /* program.c: pages are checked once per dispatch */
+};
+
+/* A workgroup's shared state. */
+struct rdc_wg {
+	uint8_t *lds;
+	uint32_t lds_size;
+	unsigned waves, at_barrier, done;
+	uint32_t id[3];
+};
+
+struct rdc_wave {
+	uint32_t s[RDC_NSGPR];   /* by operand code: SGPRs, VCC, TTMP, M0, NULL, EXEC */
+	bool scc;
+	bool done, at_barrier, failed;
+	unsigned n;              /* lanes: 32 or 64 */
+	unsigned gfx;            /* 10 or 11 */
+	uint64_t pc;             /* byte address of the next instruction */
+	uint32_t (*v)[RDC_LANES];/* VGPRs: v[reg][lane] */
+	unsigned nvgpr;
+	uint32_t mode;           /* HW_REG_MODE (round, denorm, ieee, dx10 clamp) */
+	uint8_t *priv;           /* per-lane private memory: lane L at priv + L * priv_size */
+	uint32_t priv_size;
+	struct rdc_wg *wg;
+	const struct rdc_exec_mem *mem;
+	struct rdc_disp *disp;
+	const struct rdc_inst *cur;  /* the instruction being executed */
+	struct rdc_exec_range cache; /* last range found (translation cache) */
+	uint64_t insts;
+	uint32_t trapsts;
+	uint64_t wave_id;        /* within the dispatch */
+	uint64_t dpp_off;        /* lanes the current DPP source leaves unwritten */
+	void *page;              /* program.c: the code page last executed */
+};
+
+static inline float rdc_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t rdc_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint32_t rdc_brev32(uint32_t x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+	x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+	return (x >> 16) | (x << 16);
+}
+static inline uint64_t rdc_brev64(uint64_t x)
+{
+	return (uint64_t)rdc_brev32((uint32_t)x) << 32 | rdc_brev32((uint32_t)(x >> 32));
+}
+static inline double rdc_u2d(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+static inline uint64_t rdc_d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+
+static inline uint64_t rdc_exec_mask(const struct rdc_wave *w)
+{
+	return w->n == 64 ? ((uint64_t)w->s[127] << 32 | w->s[126]) : w->s[126];
+}
+static inline void rdc_set_exec(struct rdc_wave *w, uint64_t m)
+{
+	w->s[126] = (uint32_t)m;
+	w->s[127] = w->n == 64 ? (uint32_t)(m >> 32) : 0;
+}
+static inline uint64_t rdc_lanemask(const struct rdc_wave *w)
+{
+	return w->n == 64 ? ~0ull : 0xffffffffull;
+}
+
+/* operand.c — scalar operands (SOP*, SMEM, readlane...). */
+uint32_t rdc_sread(const struct rdc_wave *w, const struct rdc_inst *in, uint16_t opd);
+uint64_t rdc_sread64(const struct rdc_wave *w, const struct rdc_inst *in, uint16_t opd, bool f64);
+void rdc_swrite(struct rdc_wave *w, uint16_t opd, uint32_t v);
+void rdc_swrite64(struct rdc_wave *w, uint16_t opd, uint64_t v);
+/* A lane mask (VCC, SGPR pair in wave64, one SGPR in wave32) as 64 bits. */
+uint64_t rdc_sread_mask(const struct rdc_wave *w, const struct rdc_inst *in, uint16_t opd);
+void rdc_swrite_mask(struct rdc_wave *w, uint16_t opd, uint64_t m);
+
+/* operand.c — vector sources, per lane (n lanes), before modifiers.  k is
+ * the source index (0..2); DPP/SDWA apply to source 0 (and SDWA's 1).  The
+ * 16-bit form takes op_sel (VOP3) / SDWA word select / true16 halves. */
+enum rdc_ty { RDC_TY_B32, RDC_TY_F32, RDC_TY_F16, RDC_TY_F64, RDC_TY_B16 };
+void rdc_vsrc32(const struct rdc_wave *w, const struct rdc_inst *in, int k, enum rdc_ty ty, uint32_t *out);
+void rdc_vsrc64(const struct rdc_wave *w, const struct rdc_inst *in, int k, bool f64, uint64_t *out);
+void rdc_vsrcf(const struct rdc_wave *w, const struct rdc_inst *in, int k, float *out);   /* f32, abs/neg */
+void rdc_vsrcd(const struct rdc_wave *w, const struct rdc_inst *in, int k, double *out);  /* f64, abs/neg */
+void rdc_vsrch(const struct rdc_wave *w, const struct rdc_inst *in, int k, float *out);   /* f16 -> float, op_sel, abs/neg */
+void rdc_vsrc16(const struct rdc_wave *w, const struct rdc_inst *in, int k, uint16_t *out); /* raw 16 bits, op_sel */
+/* Destinations: active lanes only (EXEC), VOP3 clamp/omod for the float forms,
+ * SDWA dst_sel/dst_unused, true16/op_sel[3] halves for the 16-bit form. */
+void rdc_vdst32(struct rdc_wave *w, const struct rdc_inst *in, const uint32_t *val);
+void rdc_vdst64(struct rdc_wave *w, const struct rdc_inst *in, const uint64_t *val);
+void rdc_vdstf(struct rdc_wave *w, const struct rdc_inst *in, float *val);
+void rdc_vdstd(struct rdc_wave *w, const struct rdc_inst *in, double *val);
+void rdc_vdsth(struct rdc_wave *w, const struct rdc_inst *in, const float *val); /* float -> f16 */
+void rdc_vdst16(struct rdc_wave *w, const struct rdc_inst *in, const uint16_t *val);
+/* The VGPR a VGPR operand code names (RDC_OPD_VGPR + r), wrapped to the file. */
+uint32_t *rdc_vreg(const struct rdc_wave *w, uint16_t opd);
+
+/* mem.c — GPU memory by address: the CPU pointer of [va, va+len), or NULL
+ * after recording a fault (w->failed).  Private and LDS apertures of flat
+ * addresses are resolved by rdc_flat_ptr. */
+uint8_t *rdc_gptr(struct rdc_wave *w, uint64_t va, uint32_t len, bool write);
+uint8_t *rdc_gpeek(struct rdc_wave *w, uint64_t va, uint32_t len); /* no fault */
+uint8_t *rdc_flat_ptr(struct rdc_wave *w, unsigned lane, uint64_t va, uint32_t len, bool write);
+uint8_t *rdc_priv_ptr(struct rdc_wave *w, unsigned lane, uint64_t addr, uint32_t len);
+uint8_t *rdc_lds_ptr(struct rdc_wave *w, uint64_t addr, uint32_t len);
+
+/* Failing the dispatch: the first failure wins; the wave stops. */
+void rdc_fail(struct rdc_wave *w, enum rdc_exec_status st, const struct rdc_inst *in, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* sem_*.c — each family's handler for an operation, or NULL. */
+rdc_sem_fn rdc_sem_salu(uint16_t op);
+rdc_sem_fn rdc_sem_sctl(uint16_t op);
+rdc_sem_fn rdc_sem_smem(uint16_t op);
+rdc_sem_fn rdc_sem_valu(uint16_t op);
+rdc_sem_fn rdc_sem_vcmp(uint16_t op);
+rdc_sem_fn rdc_sem_v16(uint16_t op);
+rdc_sem_fn rdc_sem_vmem(uint16_t op);
+rdc_sem_fn rdc_sem_lds(uint16_t op);
+rdc_sem_fn rdc_sem_lookup(uint16_t op); /* all families */
+rdc_sem_fn rdc_sem_vopd(void);          /* a VOPD pair (sem_valu.c) */
+
+/* sem.c: the clock s_memtime / s_memrealtime read (ns, CLOCK_MONOTONIC_RAW). */
+uint64_t rdc_exec_clock(void);
+
+/* decode.c */
+/* Decode the instruction at code (avail bytes readable) for generation gfx;
+ * 0 on success, -1 when the word is no instruction this decoder knows (in->
+ * mnemonic names the format).  in->fn is filled from the semantic core. */
+int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in);
+
+/* program.c — decoded code around a PC, cached per code object range. */
+const struct rdc_inst *rdc_program_at(struct rdc_wave *w, uint64_t pc);
+uint64_t rdc_program_epoch(void); /* a new dispatch's epoch */
+
+#endif

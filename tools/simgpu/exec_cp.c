@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exec_cp.c — the command processor's side of kernel execution: hands one
+ * AQL dispatch to the engine (exec/exec.h) with the simulator's address
+ * translation (buffer objects, KFD's LDS and scratch apertures) and reports
+ * what happened.
+ *
+ * A failed dispatch ends the process the way a GPU exception does under
+ * ROCR (its fault and queue-error handlers print and abort()): one line on
+ * stderr naming the kernel, the PC, the instruction and, for a memory
+ * fault, the address — then abort(), exit status 134.  A program is never
+ * left running on results a kernel did not compute.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "sim.h"
+
+static bool find(void *ctx, uint64_t va, struct rdc_exec_range *out)
+{
+	(void)ctx;
+	struct rdc_sim_range r;
+	if (!rdc_sim_mem_find(va, &r))
+		return false;
+	*out = (struct rdc_exec_range){ r.base, r.size, r.cpu };
+	return true;
+}
+
+static const char *status_name(enum rdc_exec_status s)
+{
+	switch (s) {
+	case RDC_EXEC_OK: return "ok";
+	case RDC_EXEC_FAULT: return "fault";
+	case RDC_EXEC_UNSUPPORTED: return "unsupported";
+	case RDC_EXEC_TRAP: return "trap";
+	case RDC_EXEC_LIMIT: return "limit";
+	default: return "bad";
+	}
+}
+
+bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t *packet, const char *kernel,
+		  struct rdc_sim_exec_note *note)
+{
+	const struct rdc_sim_config *c = rdc_sim_config_get();
+	const char *proc = rdc_sim_node_proc(node);
+	unsigned ver = 0;
+	if (!c || !proc || sscanf(proc, "gfx%u", &ver) != 1)
+		return true;
+	unsigned gfx = ver / 100;
+	if (gfx != 10 && gfx != 11) {
+		note->status = "not-executed";
+		return true;
+	}
+	struct rdc_exec_request req = {
+		.packet = packet,
+		.packet_va = packet_va,
+		.queue_va = 0,
+		.dispatch_id = 0,
+		.gfx = gfx,
+		.major = gfx,
+		.minor = (ver / 10) % 10,
+		.step = ver % 10,
+		.kernel = kernel,
+		.threads = c->threads,
+	};
+	struct rdc_exec_mem mem = { find, NULL, RDC_SIM_LDS_APERTURE, RDC_SIM_SCRATCH_APERTURE };
+	struct rdc_exec_result res;
+	enum rdc_exec_status st = rdc_exec_dispatch(&req, &mem, &res);
+	note->status = status_name(st);
+	note->insts = res.insts;
+	rdc_sim_debug("queue %u: %s executed: %llu wave-instructions, %llu waves", qid, kernel,
+		      (unsigned long long)res.insts, (unsigned long long)res.waves);
+	if (st == RDC_EXEC_OK)
+		return true;
+	if (st == RDC_EXEC_FAULT)
+		fprintf(stderr, "rdnacompat-sim: GPU memory access fault on node %u (%s, simulated card) at address "
+			"0x%llx: %s\n", node, proc, (unsigned long long)res.addr, res.msg);
+	else
+		fprintf(stderr, "rdnacompat-sim: GPU exception on node %u (%s, simulated card), dispatch failed (%s): "
+			"%s\n", node, proc, note->status, res.msg);
+	fflush(stderr);
+	abort();
+}
