@@ -13,6 +13,8 @@
  *                         dispatches without running them.
  *   RDNACOMPAT_SIM_THREADS  worker threads per dispatch (default: the
  *                         machine's cores, at most 8).
+ *   RDNACOMPAT_SIM_BUDGET  wave-instructions one wave may run before the
+ *                         dispatch fails as a hang (default 2^31).
  *
  * CARD is a PCI id ("73df", "1002:73df", "73df:c1" or "1002:73df:c1" with
  * the PCI revision) or a name ("RX 6700 XT"), looked up in the core's card
@@ -339,6 +341,8 @@ static void config_read(void)
 		config.threads = 1;
 	if (config.threads > 8)
 		config.threads = 8;
+	const char *bu = getenv("RDNACOMPAT_SIM_BUDGET");
+	config.budget = bu && *bu ? strtoull(bu, NULL, 10) : 0;
 	if (trace && *trace) {
 		if (strlen(trace) >= sizeof config.trace_path) {
 			rdc_sim_log("RDNACOMPAT_SIM_TRACE path too long");

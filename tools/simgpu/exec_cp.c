@@ -64,6 +64,7 @@ bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t
 		.step = ver % 10,
 		.kernel = kernel,
 		.threads = c->threads,
+		.max_insts = c->budget,
 	};
 	struct rdc_exec_mem mem = { find, NULL, RDC_SIM_LDS_APERTURE, RDC_SIM_SCRATCH_APERTURE };
 	struct rdc_exec_result res;

@@ -55,6 +55,7 @@ struct rdc_sim_config {
 	unsigned verbose;         /* RDNACOMPAT_SIM_VERBOSE */
 	bool exec;                /* RDNACOMPAT_SIM_EXEC: run kernels (default) */
 	unsigned threads;         /* RDNACOMPAT_SIM_THREADS */
+	uint64_t budget;          /* RDNACOMPAT_SIM_BUDGET (0: the engine's default) */
 };
 
 /* config.c: parse the environment once; NULL + message on stderr if bad. */

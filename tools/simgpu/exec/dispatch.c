@@ -89,6 +89,7 @@ static void wave_init(struct worker *wk, struct rdc_wave *w, struct rdc_wg *wg, 
 	w->page = NULL;
 	w->cache.cpu = NULL;
 	w->insts = 0;
+	w->ran = 0;
 	w->trapsts = 0;
 	w->dpp_off = 0;
 	w->pc = wk->kd_va + (uint64_t)kd->entry_off;
@@ -176,6 +177,7 @@ static void unsupported(struct rdc_wave *w, const struct rdc_inst *in)
 static void run_wave(struct rdc_wave *w, unsigned quantum)
 {
 	struct rdc_disp *d = w->disp;
+	uint64_t start = w->insts;
 	while (!w->done && !w->at_barrier && quantum--) {
 		const struct rdc_inst *in = rdc_program_at(w, w->pc);
 		if (!in)
@@ -198,7 +200,8 @@ static void run_wave(struct rdc_wave *w, unsigned quantum)
 		}
 		w->insts++;
 	}
-	if (w->insts > d->budget && !w->done) {
+	w->ran += w->insts - start;
+	if (w->ran > d->budget && !w->done && !w->at_barrier) {
 		rdc_fail(w, RDC_EXEC_LIMIT, NULL,
 			 "ran past the engine's budget of %llu instructions per wave (a hang: a loop that never ends, or "
 			 "a kernel waiting on another workgroup, which the engine runs one after another)",

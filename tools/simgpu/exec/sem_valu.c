@@ -844,9 +844,22 @@ static void v_nop(struct rdc_wave *w, const struct rdc_inst *in)
 	(void)in;
 }
 
-/* VOPD: X then Y; both read their sources before either writes, which
- * holds when neither writes the other's sources (LLVM pairs only such
- * instructions; anything else fails loudly). */
+/* VOPD: both halves read their sources before either writes.  LLVM pairs
+ * instructions without a read-after-write between them, but a half may
+ * write a register the other reads (the pair's program order had the read
+ * first): the half whose destination the other reads runs second.  Two
+ * halves that each read the other's destination cannot be ordered and fail
+ * loudly. */
+static bool reads(const struct rdc_inst *h, uint16_t reg, bool acc)
+{
+	return h->src[0] == reg || h->src[1] == reg || (acc && h->dst == reg);
+}
+
+static bool accumulates(uint16_t op)
+{
+	return op == RDC_OP_V_FMAC_F32 || op == RDC_OP_V_DOT2C_F32_F16 || op == RDC_OP_V_FMAC_DX9_ZERO_F32;
+}
+
 static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	struct rdc_inst x = *in, y;
@@ -862,22 +875,29 @@ static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
 	y.sdst = RDC_OPD_VCC;
 	y.dst = in->dst_y;
 	y.lit = in->lit;
-	x.fn = NULL;
 	rdc_sem_fn fx = rdc_sem_valu(in->op);
+	if (!fx)
+		fx = rdc_sem_lookup(in->op);
 	if (!fx || !y.fn) {
 		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "a VOPD half the engine cannot execute yet (%s :: %s)",
 			 rdc_op_name[in->op], rdc_op_name[in->op_y]);
 		return;
 	}
-	bool fmacx = in->op == RDC_OP_V_FMAC_F32 || in->op == RDC_OP_V_DOT2C_F32_F16;
-	if (in->dst == y.src[0] || in->dst == y.src[1] || y.dst == x.src[0] || y.dst == x.src[1] ||
-	    (fmacx && y.dst == x.dst)) {
-		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "VOPD halves that depend on each other");
+	bool y_reads_x = reads(&y, x.dst, accumulates(y.op));
+	bool x_reads_y = reads(&x, y.dst, accumulates(x.op));
+	if (y_reads_x && x_reads_y) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "VOPD halves that each read the other's destination");
 		return;
 	}
-	fx(w, &x);
-	if (!w->failed)
+	if (y_reads_x) {
 		y.fn(w, &y);
+		if (!w->failed)
+			fx(w, &x);
+	} else {
+		fx(w, &x);
+		if (!w->failed)
+			y.fn(w, &y);
+	}
 }
 
 rdc_sem_fn rdc_sem_valu(uint16_t op)

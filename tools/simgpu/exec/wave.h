@@ -104,7 +104,8 @@ struct rdc_wave {
 	struct rdc_disp *disp;
 	const struct rdc_inst *cur;  /* the instruction being executed */
 	struct rdc_exec_range cache; /* last range found (translation cache) */
-	uint64_t insts;
+	uint64_t insts;          /* executed since the worker last collected them */
+	uint64_t ran;            /* executed in all, against the budget */
 	uint32_t trapsts;
 	uint64_t wave_id;        /* within the dispatch */
 	uint64_t dpp_off;        /* lanes the current DPP source leaves unwritten */

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 5.2 6.4 7.2
+# 21-sim-exec.sh BUILD — the simulated card executes kernels (simulated card
+# (executed)): progs/sim_exec.hip, built by the release's own hipcc, checks
+# 3D grids with partial workgroups, an LDS reduction with barriers, wave
+# shuffles, dynamic LDS, private memory, global atomics, f32/f64 and integer
+# math against CPU references
+#   - natively on gfx1030 (and gfx1100 on 6.4/7.2, whose clang emits VOPD and
+#     true16 operands);
+#   - under the shim on the siblings that run that code: gfx1031, gfx1032,
+#     gfx1035 (gfx1030 code); gfx1101, gfx1102, gfx1103 (gfx1100 code);
+#   - with RDNACOMPAT_SIM_EXEC=0 the same checks must fail (nothing computed),
+#     so the checks can fail;
+# and the engine's loud failures: a write outside every allocation (GPU
+# memory fault, exit 134 naming kernel, PC and address), __builtin_trap
+# (s_trap), and a kernel whose workgroup 0 waits for workgroup 1 (out of
+# scope: workgroups run one after another on one worker thread; the
+# instruction budget ends it with a message that says so).
+BUILD=${1:?usage: $0 BUILD}
+source "$(dirname "$0")/progs/sim_common.bash"
+SHIM="$BUILD/librdnacompat.so"
+[ -f "$SHIM" ] || skip "shim not built"
+rel=${RDC_ROCM:-5.2}
+trace="$OUT/exec-trace.jsonl"
+
+# run_checks LABEL ENV... -- EXE: all 8 checks pass, the trace says executed.
+run_checks() {
+  local label=$1; shift
+  rm -f "$trace"
+  local out rc
+  out=$(sim RDNACOMPAT_SIM_TRACE="$trace" "$@" check 2>&1); rc=$?
+  [ $rc -eq 0 ] || fail "$label: rc=$rc: $out"
+  [ "$(echo "$out" | grep -c '^ok ')" = 8 ] || fail "$label: 8 ok lines expected: $out"
+  echo "$out" | grep -qx 'all checks passed' || fail "$label: $out"
+  python3 - "$trace" "$label" <<'PY' || fail "$label: trace"
+import json, sys
+user = [json.loads(l) for l in open(sys.argv[1])]
+user = [l for l in user if l["kernel"].startswith("_Z")]
+assert len(user) >= 8, len(user)
+for l in user:
+    assert l.get("executed") == "ok" and l["insts"] > 0, l
+PY
+  echo "ok: $label: 8 checks against CPU references (simulated card (executed))"
+}
+
+exe30=$(build_hip sim_exec gfx1030) || exit $?
+run_checks "gfx1030 native" RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30"
+for g in gfx1031 gfx1032 gfx1035; do
+  run_checks "$g under the shim (gfx1030 code)" RDNACOMPAT_SIM_GPUS=$g LD_PRELOAD="$SHIM" -- "$exe30"
+done
+if [ "$rel" != 5.2 ]; then # ROCR 5.2.3 knows no gfx11
+  exe11=$(build_hip sim_exec gfx1100) || exit $?
+  run_checks "gfx1100 native" RDNACOMPAT_SIM_GPUS=gfx1100 -- "$exe11"
+  for g in gfx1101 gfx1102 gfx1103; do
+    run_checks "$g under the shim (gfx1100 code)" RDNACOMPAT_SIM_GPUS=$g LD_PRELOAD="$SHIM" -- "$exe11"
+  done
+fi
+
+# The checks can fail: with kernels retired, not run, nothing is computed.
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 RDNACOMPAT_SIM_EXEC=0 -- "$exe30" check 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$(echo "$out" | grep -c '^FAIL ')" -ge 6 ] ||
+  fail "RDNACOMPAT_SIM_EXEC=0: the checks should fail (rc=$rc): $out"
+echo "ok: with RDNACOMPAT_SIM_EXEC=0 the same checks fail ($(echo "$out" | grep -c '^FAIL ') of 8)"
+
+# Loud failures.
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30" oob 2>&1); rc=$?
+[ $rc -eq 134 ] || fail "oob: expected abort (134), got $rc: $out"
+echo "$out" | grep -q 'rdnacompat-sim: GPU memory access fault on node 1 (gfx1030, simulated card) at address 0x' ||
+  fail "oob: fault line: $out"
+echo "$out" | grep -q 'kernel _Z3oobPi: pc 0x.*global_store.*outside every buffer object' || fail "oob: kernel/pc/instruction: $out"
+echo "$out" | grep -q 'oob: returned' && fail "oob: the program went on after the fault: $out"
+echo "ok: a write outside every allocation is a GPU memory fault (kernel, PC, address; exit 134)"
+
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30" trap 2>&1); rc=$?
+[ $rc -eq 134 ] || fail "trap: expected abort (134), got $rc: $out"
+echo "$out" | grep -q 'dispatch failed (trap): kernel _Z4trapPi: pc 0x.*s_trap' || fail "trap: $out"
+echo "ok: __builtin_trap ends the program with the kernel and PC"
+
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 RDNACOMPAT_SIM_THREADS=1 RDNACOMPAT_SIM_BUDGET=200000 -- "$exe30" spin 2>&1); rc=$?
+[ $rc -eq 134 ] || fail "spin: expected abort (134), got $rc: $out"
+echo "$out" | grep -q "dispatch failed (limit): kernel _Z4spinPViPi: .*ran past the engine's budget of 200000 instructions per wave (a hang: .*another workgroup" ||
+  fail "spin: $out"
+echo "ok: a workgroup waiting on a later one is out of scope and fails clearly (budget)"
+echo "21-sim-exec: ok"
