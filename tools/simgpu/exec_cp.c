@@ -74,6 +74,7 @@ bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t
 	note->status = status_name(st);
 	note->insts = res.insts;
 	note->waves = res.waves;
+	note->cpu_ns = res.cpu_ns;
 	rdc_sim_debug("queue %u: %s executed: %llu wave-instructions, %llu waves", qid, kernel,
 		      (unsigned long long)res.insts, (unsigned long long)res.waves);
 	if (st == RDC_EXEC_OK)

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "wave.h"
 
@@ -59,7 +60,15 @@ struct worker {
 	uint32_t (*vgprs)[RDC_LANES];
 	uint8_t *lds, *priv;
 	uint64_t insts;
+	uint64_t cpu_ns;
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void fail_disp(struct rdc_disp *d, enum rdc_exec_status st, const char *fmt, const char *a)
 {
@@ -272,6 +281,7 @@ static bool run_workgroup(struct worker *wk, uint64_t index)
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
+	uint64_t t0 = thread_cpu_ns();
 	for (;;) {
 		if (__atomic_load_n(&wk->d->failed, __ATOMIC_ACQUIRE))
 			break;
@@ -281,6 +291,7 @@ static void *worker_main(void *arg)
 		if (!run_workgroup(wk, i))
 			break;
 	}
+	wk->cpu_ns = thread_cpu_ns() - t0;
 	return NULL;
 }
 
@@ -408,6 +419,7 @@ enum rdc_exec_status rdc_exec_dispatch(const struct rdc_exec_request *req, const
 		if (started[t])
 			pthread_join(th[t], NULL);
 		res->insts += wk[t].insts;
+		res->cpu_ns += wk[t].cpu_ns;
 		worker_free(&wk[t]);
 	}
 	res->workgroups = dm.total_wg;

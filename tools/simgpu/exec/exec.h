@@ -65,6 +65,7 @@ struct rdc_exec_result {
 	enum rdc_exec_status status;
 	uint64_t insts;            /* wave-instructions executed */
 	uint64_t waves, workgroups;
+	uint64_t cpu_ns;           /* CPU time of the worker threads (per-core rate: insts / cpu_ns) */
 	uint64_t pc;               /* on failure: the instruction's address */
 	uint64_t addr;             /* on FAULT: the address */
 	char msg[512];             /* on failure: one line */

@@ -109,12 +109,6 @@ void rdc_swrite_mask(struct rdc_wave *w, uint16_t opd, uint64_t m)
 		rdc_swrite(w, opd, (uint32_t)m);
 }
 
-uint32_t *rdc_vreg(const struct rdc_wave *w, uint16_t opd)
-{
-	unsigned r = (unsigned)(opd - RDC_OPD_VGPR);
-	return w->v[r < w->nvgpr ? r : r % w->nvgpr];
-}
-
 /* DPP16: the lane each lane reads, or -1 when the row has none. */
 static int dpp16_lane(unsigned ctrl, int lane)
 {
@@ -391,4 +385,59 @@ void rdc_vdsth(struct rdc_wave *w, const struct rdc_inst *in, const float *val)
 		memcpy(&h[l], &f, 2);
 	}
 	rdc_vdst16(w, in, h);
+}
+
+/* ---- fast paths (see wave.h) ------------------------------------------- */
+static bool plain(const struct rdc_inst *in, int k)
+{
+	if (in->src[k] < RDC_OPD_VGPR)
+		return false;
+	if (k == 0 && (in->enc == RDC_ENC_DPP16 || in->enc == RDC_ENC_DPP8))
+		return false;
+	return in->enc != RDC_ENC_SDWA;
+}
+
+const uint32_t *rdc_vsrc32_p(const struct rdc_wave *w, const struct rdc_inst *in, int k, enum rdc_ty ty,
+			     uint32_t *tmp)
+{
+	if (plain(in, k))
+		return rdc_vreg(w, in->src[k]);
+	rdc_vsrc32(w, in, k, ty, tmp);
+	return tmp;
+}
+
+const float *rdc_vsrcf_p(const struct rdc_wave *w, const struct rdc_inst *in, int k, float *tmp)
+{
+	if (plain(in, k) && !((in->abs | in->neg) >> k & 1))
+		return (const float *)rdc_vreg(w, in->src[k]);
+	rdc_vsrcf(w, in, k, tmp);
+	return tmp;
+}
+
+static bool direct(const struct rdc_wave *w, const struct rdc_inst *in)
+{
+	return in->enc != RDC_ENC_SDWA && !in->omod && !in->clamp && !w->dpp_off &&
+	       rdc_exec_mask(w) == rdc_lanemask(w);
+}
+
+uint32_t *rdc_vdst32_begin(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *tmp)
+{
+	return direct(w, in) ? rdc_vreg(w, in->dst) : tmp;
+}
+
+void rdc_vdst32_end(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *d, uint32_t *tmp)
+{
+	if (d == tmp)
+		rdc_vdst32(w, in, tmp);
+}
+
+float *rdc_vdstf_begin(struct rdc_wave *w, const struct rdc_inst *in, float *tmp)
+{
+	return direct(w, in) ? (float *)rdc_vreg(w, in->dst) : tmp;
+}
+
+void rdc_vdstf_end(struct rdc_wave *w, const struct rdc_inst *in, float *d, float *tmp)
+{
+	if (d == tmp)
+		rdc_vdstf(w, in, tmp);
 }

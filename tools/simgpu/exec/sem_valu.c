@@ -21,61 +21,68 @@
 
 #define LANES for (unsigned l = 0; l < w->n; l++)
 
-/* f32 = f(a, b) */
+/* f32 = f(a, b): sources read in place and the result written in place
+ * when no modifier, DPP or partial EXEC needs a copy (operand.c). */
 #define F2(NAME, EXPR)                                                          \
 	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
 	{                                                                       \
-		float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];                 \
-		rdc_vsrcf(w, in, 0, a);                                         \
-		rdc_vsrcf(w, in, 1, b);                                         \
+		float ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES];              \
+		const float *a = rdc_vsrcf_p(w, in, 0, ta);                     \
+		const float *b = rdc_vsrcf_p(w, in, 1, tb);                     \
+		float *d = rdc_vdstf_begin(w, in, td);                          \
 		LANES d[l] = (EXPR);                                            \
-		rdc_vdstf(w, in, d);                                            \
+		rdc_vdstf_end(w, in, d, td);                                    \
 	}
 #define F1(NAME, EXPR)                                                          \
 	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
 	{                                                                       \
-		float a[RDC_LANES], d[RDC_LANES];                               \
-		rdc_vsrcf(w, in, 0, a);                                         \
+		float ta[RDC_LANES], td[RDC_LANES];                             \
+		const float *a = rdc_vsrcf_p(w, in, 0, ta);                     \
+		float *d = rdc_vdstf_begin(w, in, td);                          \
 		LANES d[l] = (EXPR);                                            \
-		rdc_vdstf(w, in, d);                                            \
+		rdc_vdstf_end(w, in, d, td);                                    \
 	}
 #define F3(NAME, EXPR)                                                          \
 	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
 	{                                                                       \
-		float a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];   \
-		rdc_vsrcf(w, in, 0, a);                                         \
-		rdc_vsrcf(w, in, 1, b);                                         \
-		rdc_vsrcf(w, in, 2, c);                                         \
+		float ta[RDC_LANES], tb[RDC_LANES], tc[RDC_LANES], td[RDC_LANES]; \
+		const float *a = rdc_vsrcf_p(w, in, 0, ta);                     \
+		const float *b = rdc_vsrcf_p(w, in, 1, tb);                     \
+		const float *c = rdc_vsrcf_p(w, in, 2, tc);                     \
+		float *d = rdc_vdstf_begin(w, in, td);                          \
 		LANES d[l] = (EXPR);                                            \
-		rdc_vdstf(w, in, d);                                            \
+		rdc_vdstf_end(w, in, d, td);                                    \
 	}
 /* u32 = f(a, b) */
 #define U2(NAME, EXPR)                                                          \
 	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
 	{                                                                       \
-		uint32_t a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];              \
-		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);                            \
-		rdc_vsrc32(w, in, 1, RDC_TY_B32, b);                            \
+		uint32_t ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES];           \
+		const uint32_t *a = rdc_vsrc32_p(w, in, 0, RDC_TY_B32, ta);     \
+		const uint32_t *b = rdc_vsrc32_p(w, in, 1, RDC_TY_B32, tb);     \
+		uint32_t *d = rdc_vdst32_begin(w, in, td);                      \
 		LANES d[l] = (EXPR);                                            \
-		rdc_vdst32(w, in, d);                                           \
+		rdc_vdst32_end(w, in, d, td);                                   \
 	}
 #define U1(NAME, EXPR)                                                          \
 	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
 	{                                                                       \
-		uint32_t a[RDC_LANES], d[RDC_LANES];                            \
-		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);                            \
+		uint32_t ta[RDC_LANES], td[RDC_LANES];                          \
+		const uint32_t *a = rdc_vsrc32_p(w, in, 0, RDC_TY_B32, ta);     \
+		uint32_t *d = rdc_vdst32_begin(w, in, td);                      \
 		LANES d[l] = (EXPR);                                            \
-		rdc_vdst32(w, in, d);                                           \
+		rdc_vdst32_end(w, in, d, td);                                   \
 	}
 #define U3(NAME, EXPR)                                                          \
 	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
 	{                                                                       \
-		uint32_t a[RDC_LANES], b[RDC_LANES], c[RDC_LANES], d[RDC_LANES];\
-		rdc_vsrc32(w, in, 0, RDC_TY_B32, a);                            \
-		rdc_vsrc32(w, in, 1, RDC_TY_B32, b);                            \
-		rdc_vsrc32(w, in, 2, RDC_TY_B32, c);                            \
+		uint32_t ta[RDC_LANES], tb[RDC_LANES], tc[RDC_LANES], td[RDC_LANES]; \
+		const uint32_t *a = rdc_vsrc32_p(w, in, 0, RDC_TY_B32, ta);     \
+		const uint32_t *b = rdc_vsrc32_p(w, in, 1, RDC_TY_B32, tb);     \
+		const uint32_t *c = rdc_vsrc32_p(w, in, 2, RDC_TY_B32, tc);     \
+		uint32_t *d = rdc_vdst32_begin(w, in, td);                      \
 		LANES d[l] = (EXPR);                                            \
-		rdc_vdst32(w, in, d);                                           \
+		rdc_vdst32_end(w, in, d, td);                                   \
 	}
 /* f64 = f(a, b[, c]) */
 #define D2(NAME, EXPR)                                                          \
@@ -245,12 +252,12 @@ F1(v_frexp_mant_f32, frexp_mant(a[l]))
 
 static void v_fmac_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
-	float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
-	rdc_vsrcf(w, in, 0, a);
-	rdc_vsrcf(w, in, 1, b);
-	const uint32_t *acc = rdc_vreg(w, in->dst);
-	LANES d[l] = fmaf(a[l], b[l], rdc_u2f(acc[l]));
-	rdc_vdstf(w, in, d);
+	float ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES];
+	const float *a = rdc_vsrcf_p(w, in, 0, ta), *b = rdc_vsrcf_p(w, in, 1, tb);
+	const float *acc = (const float *)rdc_vreg(w, in->dst);
+	float *d = rdc_vdstf_begin(w, in, td);
+	LANES d[l] = fmaf(a[l], b[l], acc[l]);
+	rdc_vdstf_end(w, in, d, td);
 }
 
 static void v_fmac_dx9_zero_f32(struct rdc_wave *w, const struct rdc_inst *in)
@@ -266,20 +273,20 @@ static void v_fmac_dx9_zero_f32(struct rdc_wave *w, const struct rdc_inst *in)
 /* fmamk: src0 * K + src1; fmaak: src0 * src1 + K (K is the literal). */
 static void v_fmamk_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
-	float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES], k = rdc_u2f(in->lit);
-	rdc_vsrcf(w, in, 0, a);
-	rdc_vsrcf(w, in, 1, b);
+	float ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES], k = rdc_u2f(in->lit);
+	const float *a = rdc_vsrcf_p(w, in, 0, ta), *b = rdc_vsrcf_p(w, in, 1, tb);
+	float *d = rdc_vdstf_begin(w, in, td);
 	LANES d[l] = fmaf(a[l], k, b[l]);
-	rdc_vdstf(w, in, d);
+	rdc_vdstf_end(w, in, d, td);
 }
 
 static void v_fmaak_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
-	float a[RDC_LANES], b[RDC_LANES], d[RDC_LANES], k = rdc_u2f(in->lit);
-	rdc_vsrcf(w, in, 0, a);
-	rdc_vsrcf(w, in, 1, b);
+	float ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES], k = rdc_u2f(in->lit);
+	const float *a = rdc_vsrcf_p(w, in, 0, ta), *b = rdc_vsrcf_p(w, in, 1, tb);
+	float *d = rdc_vdstf_begin(w, in, td);
 	LANES d[l] = fmaf(a[l], b[l], k);
-	rdc_vdstf(w, in, d);
+	rdc_vdstf_end(w, in, d, td);
 }
 
 static void v_ldexp_f32(struct rdc_wave *w, const struct rdc_inst *in)

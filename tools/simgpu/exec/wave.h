@@ -171,7 +171,26 @@ void rdc_vdstd(struct rdc_wave *w, const struct rdc_inst *in, double *val);
 void rdc_vdsth(struct rdc_wave *w, const struct rdc_inst *in, const float *val); /* float -> f16 */
 void rdc_vdst16(struct rdc_wave *w, const struct rdc_inst *in, const uint16_t *val);
 /* The VGPR a VGPR operand code names (RDC_OPD_VGPR + r), wrapped to the file. */
-uint32_t *rdc_vreg(const struct rdc_wave *w, uint16_t opd);
+static inline uint32_t *rdc_vreg(const struct rdc_wave *w, uint16_t opd)
+{
+	unsigned r = (unsigned)(opd - RDC_OPD_VGPR);
+	return w->v[r < w->nvgpr ? r : r % w->nvgpr];
+}
+
+/* Fast paths for element-wise operations (operand.c): a source that is a
+ * plain VGPR (no DPP/SDWA, no abs/neg) is read in place — the returned
+ * pointer is the register itself — else it is computed into tmp.  The
+ * destination may be written in place when every lane is active and no
+ * modifier applies: rdc_vdst*_begin returns the register or tmp, and
+ * rdc_vdst*_end writes tmp back with EXEC and the modifiers.  Only for
+ * operations where lane l of the result depends on lane l of the sources. */
+const uint32_t *rdc_vsrc32_p(const struct rdc_wave *w, const struct rdc_inst *in, int k, enum rdc_ty ty,
+			     uint32_t *tmp);
+const float *rdc_vsrcf_p(const struct rdc_wave *w, const struct rdc_inst *in, int k, float *tmp);
+uint32_t *rdc_vdst32_begin(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *tmp);
+void rdc_vdst32_end(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *d, uint32_t *tmp);
+float *rdc_vdstf_begin(struct rdc_wave *w, const struct rdc_inst *in, float *tmp);
+void rdc_vdstf_end(struct rdc_wave *w, const struct rdc_inst *in, float *d, float *tmp);
 
 /* mem.c — GPU memory by address: the CPU pointer of [va, va+len), or NULL
  * after recording a fault (w->failed).  Private and LDS apertures of flat
