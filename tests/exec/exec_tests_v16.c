@@ -598,6 +598,54 @@ REF(ref_vop3p_dpp)
 	o[1] = u32(dot2h(LO(x), LO(y), HI(x), HI(y), f32(IN(1))));
 }
 
+REF(ref_sad_fixup)
+{
+	uint16_t a = LO(IN(0)), b = LO(IN(1));
+	o[0] = (uint32_t)(a > b ? a - b : b - a) + IN(2);
+	/* div_fixup (finite, nonzero operands): |S0| with the sign of S1 * S2 */
+	uint16_t q = HI(IN(0)), den = HI(IN(1)), num = HI(IN(2));
+	o[1] = xt_setlo(o[1], (uint16_t)((q & 0x7fff) | ((den ^ num) & 0x8000)));
+}
+static void init_sad(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_h(lane, in, out, nin, nout);
+	in[0] = xt_setlo(in[0], (uint16_t)xt_rand(lane, 40, 7));
+	in[1] = xt_setlo(in[1], (uint16_t)xt_rand(lane, 41, 7));
+	in[2] = xt_setlo(in[2], (uint16_t)xt_rand(lane, 42, 7)); /* the high halves stay finite nonzero f16 */
+}
+static void init_wmma_i4(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	(void)nin;
+	unsigned r = lane % 16;
+	for (unsigned v = 0; v < 2; v++) {
+		uint32_t a = 0, b = 0;
+		for (unsigned i = 0; i < 8; i++) {
+			a |= (uint32_t)(wa(r, 8 * v + i) * 2 & 15) << (4 * i);
+			b |= (uint32_t)(wb(8 * v + i, r) * 2 & 15) << (4 * i);
+		}
+		in[v] = a;
+		in[8 + v] = b;
+	}
+	for (unsigned v = 0; v < 8; v++)
+		in[16 + v] = (uint32_t)wc(2 * v + lane / 16, lane % 16);
+	for (unsigned j = 0; j < nout; j++)
+		out[j] = 0xdead0000u | lane;
+}
+REF(ref_wmma_i4)
+{
+	for (unsigned v = 0; v < 8; v++) {
+		unsigned m = 2 * v + lane / 16, n = lane % 16;
+		long s = wc(m, n), u = s;
+		for (unsigned k = 0; k < 16; k++) {
+			long a = wa(m, k) * 2, b = wb(k, n) * 2;  /* -6..6: 4-bit two's complement */
+			s += a * b;
+			u += (long)(a & 15) * (b & 15);             /* both unsigned */
+		}
+		o[v] = (uint32_t)s;
+		o[8 + v] = (uint32_t)u;
+	}
+}
+
 /* ---- encodings: true16, SDWA, DPP, gfx10 halves ------------------------------------------- */
 REF(ref_true16)
 {
@@ -755,6 +803,13 @@ const struct xt_test xt_tests_v16[] = {
 	  "v_fma_mix_f32 v40, v1, v2, v3 op_sel_hi:[1,0,1] quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
 	  "v_dot2_f32_f16 v41, v1, v3, v2 dpp8:[1,0,3,2,5,4,7,6]",
 	  NULL, NULL, 3, 2, init_mix, ref_vop3p_dpp, XT_EXACT },
+	{ "sad_u16_div_fixup_f16", XT_BOTH,
+	  "v_sad_u16 v40, v1, v2, v3\nv_div_fixup_f16 v41, v1, v2, v3 op_sel:[1,1,1,0]", NULL, NULL, 3, 2,
+	  init_sad, ref_sad_fixup, XT_EXACT },
+	{ "wmma_i32_iu4", XT_G11,
+	  "v_wmma_i32_16x16x16_iu4 v[40:47], v[1:2], v[9:10], v[17:24] neg_lo:[1,1,0]\n"
+	  "v_wmma_i32_16x16x16_iu4 v[48:55], v[1:2], v[9:10], v[17:24]",
+	  NULL, NULL, 24, 16, init_wmma_i4, ref_wmma_i4, XT_EXACT },
 	{ "true16_halves_gfx11", XT_G11,
 	  "v_add_f16 v40.h, v1.l, v2.h\nv_mov_b16 v41.h, v1.l\nv_add_f16 v42.l, v1.h, v2.l\n"
 	  ".long 0x7e561781 ; v_cvt_f32_f16_e32 v43, v1.h (src0 0x181: v1 with bit 7 set)",

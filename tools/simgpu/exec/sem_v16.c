@@ -519,6 +519,20 @@ static void mad32_16(struct rdc_wave *w, const struct rdc_inst *in, bool sign)
 	}
 	rdc_vdst32(w, in, d);
 }
+/* sad_u16: |S0.u16 - S1.u16| + S2.u32 (clamp saturates to u32). */
+static void v_sad_u16(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint16_t x[RDC_LANES], y[RDC_LANES];
+	uint32_t c[RDC_LANES], d[RDC_LANES];
+	src16(w, in, 0, RDC_TY_B32, x);
+	src16(w, in, 1, RDC_TY_B32, y);
+	rdc_vsrc32(w, in, 2, RDC_TY_B32, c);
+	LANES {
+		uint64_t v = (uint64_t)(x[l] > y[l] ? x[l] - y[l] : y[l] - x[l]) + c[l];
+		d[l] = in->clamp && v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	}
+	rdc_vdst32(w, in, d);
+}
 static void v_mad_u32_u16(struct rdc_wave *w, const struct rdc_inst *in) { mad32_16(w, in, false); }
 static void v_mad_i32_i16(struct rdc_wave *w, const struct rdc_inst *in) { mad32_16(w, in, true); }
 
@@ -1011,6 +1025,7 @@ rdc_sem_fn rdc_sem_v16(uint16_t op)
 	case RDC_OP_V_MAD_U16: return v_mad_u16;
 	case RDC_OP_V_MAD_I16: return v_mad_i16;
 	case RDC_OP_V_MAD_U32_U16: return v_mad_u32_u16;
+	case RDC_OP_V_SAD_U16: return v_sad_u16;
 	case RDC_OP_V_MAD_I32_I16: return v_mad_i32_i16;
 	case RDC_OP_V_MIN3_U16: return v_min3_u16;
 	case RDC_OP_V_MAX3_U16: return v_max3_u16;
