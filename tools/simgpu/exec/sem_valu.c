@@ -864,7 +864,7 @@ static bool reads(const struct rdc_inst *h, uint16_t reg, bool acc)
 
 static bool accumulates(uint16_t op)
 {
-	return op == RDC_OP_V_FMAC_F32 || op == RDC_OP_V_DOT2C_F32_F16 || op == RDC_OP_V_FMAC_DX9_ZERO_F32;
+	return op == RDC_OP_V_FMAC_F32 || op == RDC_OP_V_DOT2ACC_F32_F16 || op == RDC_OP_V_FMAC_DX9_ZERO_F32;
 }
 
 static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
