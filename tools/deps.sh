@@ -10,6 +10,7 @@ PKGS=(
   libelf-dev libcmocka-dev libmsgpack-dev libzstd-dev zlib1g-dev libsqlite3-dev nettle-dev libiberty-dev
   libhsa-runtime-dev libamdhip64-dev rocminfo hipcc libhsakmt-dev libdrm-dev
   clang-15 clang-16 lld-15 lld-16 llvm-15 clang-tools-15
+  llvm-19
   librocsparse0 librocsparse-dev
   valgrind python3 python3-yaml file zstd
   mmdebstrap
