@@ -6,7 +6,8 @@
 #                     built (one per release: a 6.4 program links
 #                     libamdhip64.so.6, which the host does not have)
 #   sim  ENV... -- CMD   run CMD on the simulator (preloaded first, before any
-#                        LD_PRELOAD=... among ENV; timeout 120 s, so a hang fails)
+#                        LD_PRELOAD=... among ENV; timeout SIM_TIMEOUT, default
+#                        120 s, so a hang fails)
 #   simrocminfo ENV...   rocminfo on the simulator (no helpers: its lsmod and
 #                        /dev/kfd pre-checks are answered by the simulator)
 #   build_hip NAME ARCH  hipcc tests/integration/progs/NAME.hip -> $OUT/NAME-ARCH
@@ -36,7 +37,7 @@ sim() { # ENV... -- CMD ARGS...
     shift
   done
   shift
-  env "${envs[@]}" LD_PRELOAD="$pre" timeout 120 "$@"
+  env "${envs[@]}" LD_PRELOAD="$pre" timeout "${SIM_TIMEOUT:-120}" "$@"
 }
 
 simrocminfo() { # ENV...

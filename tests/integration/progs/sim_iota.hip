@@ -5,9 +5,10 @@
 // (fill_iota, scale_add) whose results are compared with a CPU reference
 // (the simulator executes them; with RDNACOMPAT_SIM_EXEC=0 it only retires
 // them, and the comparison is skipped, said on stdout).  Usage:
-// sim_iota [DEVICE [fork] [no2d]]; "fork": after the copies, a child that
-// never touches the GPU is forked and exits normally (static destructors
-// run); "no2d": skip the 2D copies.
+// sim_iota [DEVICE [fork] [no2d] [small]]; "fork": after the copies, a child
+// that never touches the GPU is forked and exits normally (static destructors
+// run); "no2d": skip the 2D copies; "small": 4096 elements instead of 65536
+// (under valgrind, where the simulator runs the kernels some 50 times slower).
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,10 @@ int main(int argc, char **argv)
 	}
 	int dev = argc > 1 ? atoi(argv[1]) : 0;
 	CHECK(hipSetDevice(dev));
-	const int n = 1 << 16;
+	bool small = false;
+	for (int a = 2; a < argc; a++)
+		small |= !strcmp(argv[a], "small");
+	const int n = small ? 1 << 12 : 1 << 16;
 	size_t bytes = n * sizeof(int);
 	int *h = (int *)malloc(bytes), *back = (int *)malloc(bytes);
 	for (int i = 0; i < n; i++)
