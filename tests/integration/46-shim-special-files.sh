@@ -81,6 +81,24 @@ run RDNACOMPAT_TABLES="$D/fb.tsv" RDNACOMPAT_FALLBACK_BUNDLE="$D/l-regular"
 grep -q "fallback-bundle: path=$D/l-regular .*is a" "$D/err" && fail "a symlink to a regular file was refused by type"
 echo "ok: RDNACOMPAT_FALLBACK_BUNDLE as a FIFO, socket, directory, character device, symlink to each, or a 300 MiB file: runs, one warning"
 
+# Audit 2026-12-03 L3: the log is made 0600, and a regular file another user
+# owns is refused (its lines go to stderr).
+rm -f "$D/new.log"
+run RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/new.log"
+[ "$(stat -c %a "$D/new.log")" = 600 ] || fail "new log file is mode $(stat -c %a "$D/new.log"), want 600"
+if [ "$(id -u)" = 0 ]; then
+  : >"$D/theirs.log"; chown 65534 "$D/theirs.log"; chmod 666 "$D/theirs.log"
+  run RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/theirs.log"
+  [ "$rc" -eq 0 ] || fail "another user's log file: rc=$rc"
+  [ -s "$D/theirs.log" ] && fail "lines written into another user's log file"
+  grep -q "cannot open RDNACOMPAT_LOG_FILE $D/theirs.log: is owned by uid 65534, not this user" "$D/err" ||
+    { cat "$D/err" >&2; fail "another user's log file: refusal not said"; }
+  grep -q "info: map: .*verdict=mapped" "$D/err" || fail "another user's log file: lines not on stderr"
+else
+  echo "note: not root: the other user's log file case is not run" >&2
+fi
+echo "ok: the log is made 0600; another user's file is refused"
+
 # S1: a refused tables file is described by file:line and reason, never by
 # what it holds.
 printf '[root:$6$secrethash:19000]\n' >"$D/shadowlike"
