@@ -329,6 +329,16 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 					      3);
 			continue;
 		}
+		if (m.overruled) {
+			const struct rdc_kernel_rule *u = m.deny ? m.deny : m.occupancy ? m.occupancy : m.fallback;
+			rdc_log_event(RDC_LOG_INFO, "rule-user-over-allow",
+				      (struct rdc_kv[]){ RDC_KV_S("kernel", k->name), RDC_KV_S("device", dev),
+							 RDC_KV_S("user_row", u->pattern),
+							 RDC_KV_S("user_action", rdc_rule_action_name(u->action)),
+							 RDC_KV_S("builtin_allow", m.overruled->pattern),
+							 RDC_KV_S("builtin_targets", m.overruled->targets) },
+				      6);
+		}
 		struct rdc_route *r = calloc(1, sizeof *r);
 		if (!r || !(r->name = strdup(k->name))) {
 			free(r);
