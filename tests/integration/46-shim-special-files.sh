@@ -99,6 +99,15 @@ else
 fi
 echo "ok: the log is made 0600; another user's file is refused"
 
+# A tables file over the 16 MiB cap: refused by size, once, the built-in tables used.
+truncate -s 300M "$D/huge-tables"
+run RDNACOMPAT_LOG=info RDNACOMPAT_TABLES="$D/huge-tables"
+rm -f "$D/huge-tables"
+[ "$rc" -eq 0 ] || fail "tables file of 300 MiB: rc=$rc"
+[ "$(grep -c "tables: $D/huge-tables refused ($D/huge-tables: larger than 16 MiB); using the built-in tables" "$D/err")" = 1 ] ||
+  { cat "$D/err" >&2; fail "tables file of 300 MiB: not refused once by size"; }
+grep -q "info: map: .*verdict=mapped" "$D/err" || fail "tables file of 300 MiB: not mapped"
+
 # S1: a refused tables file is described by file:line and reason, never by
 # what it holds.
 printf '[root:$6$secrethash:19000]\n' >"$D/shadowlike"
