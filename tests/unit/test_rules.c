@@ -62,19 +62,24 @@ static void test_builtin_rows(void **state)
 	const struct rdc_tables *t = rdc_tables_builtin();
 	assert_true(t->n_rules >= 4);
 	struct rdc_rule_match m;
-	/* row 1+2: RDNA2 under 7.1, from libggml-hip.so */
+	/* row 1+2: RDNA2 under 7.1, from libggml-hip.so; the fallback rows are
+	 * provisional (only with opt-in) until the fallbacks ran as AMD code */
 	assert_int_equal(match(t, FA, "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so", NULL,
-			       "gfx1031", V71, false, &m), 2);
+			       "gfx1031", V71, false, &m), 1);
+	assert_non_null(m.occupancy);
+	assert_null(m.fallback);
+	assert_int_equal(match(t, FA, "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so", NULL,
+			       "gfx1031", V71, true, &m), 2);
 	assert_non_null(m.occupancy);
 	assert_non_null(m.fallback);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv256");
 	/* one fallback per DV: <192,128> goes to dv128, <128,128,64,1> too (ncols1 64 is
 	 * not mistaken for DV 64) */
 	assert_int_equal(match(t, "_ZL15flash_attn_tileILi192ELi128ELi8ELi4ELb1EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
-			       "libggml-hip.so", NULL, "gfx1030", V71, false, &m), 2);
+			       "libggml-hip.so", NULL, "gfx1030", V71, true, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
 	assert_int_equal(match(t, "_ZL15flash_attn_tileILi128ELi128ELi64ELi1ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
-			       "libggml-hip.so", NULL, "gfx1030", V71, false, &m), 2);
+			       "libggml-hip.so", NULL, "gfx1030", V71, true, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
 	assert_null(m.deny);
 	/* 7.0 works (case a): nothing */
@@ -255,8 +260,11 @@ static void test_allow_and_ranges(void **state)
 	if (!b)
 		fail_msg("%s", d.msg);
 	assert_int_equal(b->t.n_rules, rdc_tables_builtin()->n_rules);
-	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 1);
-	assert_null(m.occupancy); /* now provisional */
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 0);
+	assert_null(m.occupancy); /* now provisional, as the fallback rows are */
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, true, &m), 2);
+	assert_true(m.occupancy->user);
+	assert_string_equal(m.occupancy->reason, "mine");
 	done(b);
 }
 
