@@ -11,6 +11,8 @@
  *   RDNACOMPAT_SIM_VERBOSE=1  log queue/packet activity on stderr.
  *   RDNACOMPAT_SIM_EXEC   1 (default): execute kernels (exec/); 0: retire
  *                         dispatches without running them.
+ *   The two booleans take rdc_bool_parse's spellings (0/off/no/false ...);
+ *   another value is said once and means on.
  *   RDNACOMPAT_SIM_THREADS  worker threads per dispatch (default: the
  *                         machine's cores, at most 8).
  *
