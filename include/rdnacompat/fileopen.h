@@ -19,6 +19,10 @@ enum rdc_open_allow {
 	                       /etc/os-release); the type check applies to what
 	                       it points to.  Never for files we create or the
 	                       decision cache. */
+	RDC_OPEN_OWNED = 8, /* a regular file must belong to the effective user
+	                       (files we write or trust: the log, the decision
+	                       cache), so another user's file planted under the
+	                       name is refused */
 };
 
 /* Open `path` with `flags` (O_RDONLY, or O_WRONLY|O_CREAT|O_APPEND ...;

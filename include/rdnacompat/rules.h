@@ -38,14 +38,21 @@ struct rdc_rule_subject {
 	bool provisional;          /* also apply rows marked provisional */
 };
 
-/* The rules that apply, one per action kind (first matching row of each, in
- * table order, override-file rows after built-in ones).  When an `allow`
- * row matches, the other three are NULL. */
+/* The rules that apply, one per action kind: the first matching user row
+ * (RDNACOMPAT_TABLES) of each kind, else the first matching built-in row.
+ * A user's rules are never silently defeated by built-in ones:
+ *   - a user `allow` row cancels every other row: `allow` set, the other
+ *     three NULL;
+ *   - a built-in `allow` row cancels the built-in rows only: when no user
+ *     row matches, `allow` set and the other three NULL; when user rows
+ *     match, they apply (`allow` NULL) and `overruled` names the built-in
+ *     allow row they won over, for the client to say. */
 struct rdc_rule_match {
 	const struct rdc_kernel_rule *allow;
 	const struct rdc_kernel_rule *deny;
 	const struct rdc_kernel_rule *fallback;
 	const struct rdc_kernel_rule *occupancy;
+	const struct rdc_kernel_rule *overruled;
 };
 
 /* Fill *m for subject *s.  Returns the number of non-NULL entries of *m

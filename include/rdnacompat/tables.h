@@ -104,6 +104,8 @@ struct rdc_kernel_rule {
 	bool provisional;          /* status "provisional": applied only with RDNACOMPAT_OPT_IN=1 */
 	const char *reason;
 	const char *source;
+	bool user;                 /* parsed at run time (a RDNACOMPAT_TABLES row), not built
+	                              in: such a row is never cancelled by a built-in allow */
 };
 
 struct rdc_tables {

@@ -7,6 +7,7 @@
  * with ENXIO; a device's open cannot wait for a carrier) and O_NOFOLLOW (a
  * final symlink fails with ELOOP); fstat decides the type; O_NONBLOCK is
  * then cleared so reads and writes on the regular file behave as usual.
+ * With RDC_OPEN_OWNED a regular file that another user owns is refused.
  * This is one of the core's named file helpers: it touches nothing but the
  * descriptor it returns.
  */
@@ -80,6 +81,12 @@ int rdc_open_file(const char *path, int flags, unsigned mode, unsigned allow, st
 				    rdc_file_kind(st.st_mode),
 				    (allow & RDC_OPEN_CHR) ? "a regular file or character device"
 							   : "a regular file");
+	}
+	if ((allow & RDC_OPEN_OWNED) && S_ISREG(st.st_mode) && st.st_uid != geteuid()) {
+		close(fd);
+		errno = EPERM;
+		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: is owned by uid %u, not this user (%u)",
+				    path, (unsigned)st.st_uid, (unsigned)geteuid());
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {

@@ -3,9 +3,11 @@
  * rules.c — which kernel rules (tables/kernels.tsv) apply to one kernel:
  * symbol glob over the mangled and the demangled name, scope (library file
  * name glob, code-object SHA-256), the device's true processor or its
- * family, the HIP runtime range, provisional rows only when asked.  An
- * `allow` row that matches cancels every other.  Pure; called once per
- * (code object, kernel) by the shim, never per launch.
+ * family, the HIP runtime range, provisional rows only when asked.  A
+ * user's row (RDNACOMPAT_TABLES) comes before a built-in one of its kind;
+ * a user's `allow` cancels every other row, a built-in `allow` only the
+ * built-in ones (rules.h).  Pure; called once per (code object, kernel) by
+ * the shim, never per launch.
  */
 #include "rdnacompat/rules.h"
 
@@ -72,15 +74,15 @@ static bool name_matches(const struct rdc_kernel_rule *r, const struct rdc_rule_
 	       (s->demangled && fnmatch(r->pattern, s->demangled, 0) == 0);
 }
 
-int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s,
-		    struct rdc_rule_match *m)
+/* The first matching row of each action kind among user rows (user) or
+ * built-in rows (!user). */
+static void match_rows(const struct rdc_tables *t, const struct rdc_rule_subject *s, bool user,
+		       struct rdc_rule_match *m)
 {
-	if (!t || !s || !m || !s->name || !s->device)
-		return RDC_E_INVAL;
 	memset(m, 0, sizeof *m);
 	for (size_t i = 0; i < t->n_rules; i++) {
 		const struct rdc_kernel_rule *r = &t->rules[i];
-		if (!where_matches(t, r, s) || !name_matches(r, s))
+		if (r->user != user || !where_matches(t, r, s) || !name_matches(r, s))
 			continue;
 		const struct rdc_kernel_rule **slot =
 			r->action == RDC_RULE_ALLOW	   ? &m->allow
@@ -91,9 +93,32 @@ int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s
 		if (slot && !*slot)
 			*slot = r;
 	}
-	if (m->allow) {
-		m->deny = m->fallback = m->occupancy = NULL;
+}
+
+int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s,
+		    struct rdc_rule_match *m)
+{
+	if (!t || !s || !m || !s->name || !s->device)
+		return RDC_E_INVAL;
+	struct rdc_rule_match u, b;
+	match_rows(t, s, true, &u);
+	match_rows(t, s, false, &b);
+	memset(m, 0, sizeof *m);
+	if (u.allow) {          /* the user's allow: nothing else */
+		m->allow = u.allow;
 		return 0;
+	}
+	if (b.allow) {          /* a built-in allow: the built-in rows are off */
+		if (!u.deny && !u.fallback && !u.occupancy) {
+			m->allow = b.allow;
+			return 0;
+		}
+		*m = u;
+		m->overruled = b.allow;
+	} else {                /* per kind: the user's row, else the built-in one */
+		m->deny = u.deny ? u.deny : b.deny;
+		m->fallback = u.fallback ? u.fallback : b.fallback;
+		m->occupancy = u.occupancy ? u.occupancy : b.occupancy;
 	}
 	return !!m->deny + !!m->fallback + !!m->occupancy;
 }

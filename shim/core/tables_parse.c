@@ -591,6 +591,7 @@ static int row_kernel(struct ctx *c, char **f)
 		return rc;
 	if (name_off && !(r.fallback = pool_strndup(c->b, f[4] + name_off, strlen(f[4] + name_off))))
 		return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "tables: out of memory");
+	r.user = true;   /* tablegen does not emit it: compiled rows are built in */
 	return put_row(c->b, RDC_TAB_KERNELS, &r, (struct rdc_row_origin){ c->file, c->line }, c->d);
 }
 

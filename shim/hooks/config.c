@@ -10,6 +10,7 @@
  *   RDNACOMPAT_TABLES=path    RDNACOMPAT_REDIRECT_FILES=bool (default 1)
  *   RDNACOMPAT_OPT_IN=bool (default 0)  RDNACOMPAT_CACHE=bool (default 1)
  *   RDNACOMPAT_ISA_FILTER=all|native
+ *   RDNACOMPAT_FALLBACK=bool (default 0)  RDNACOMPAT_FALLBACK_BUNDLE=path
  *
  * One parser for every boolean (bool: 0/1, off/on, no/yes, false/true, any
  * case) and one for every enumeration.  Pure: the lookup function is a
@@ -167,6 +168,8 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 	get_bool(c, get, arg, "RDNACOMPAT_REDIRECT_FILES", &c->redirect_files);
 	get_bool(c, get, arg, "RDNACOMPAT_OPT_IN", &c->opt_in);   /* fails safe: off */
 	get_bool(c, get, arg, "RDNACOMPAT_CACHE", &c->cache);
+	get_bool(c, get, arg, "RDNACOMPAT_FALLBACK", &c->prefer_fallback);
+	copy_str(c->fallback_bundle, sizeof c->fallback_bundle, get("RDNACOMPAT_FALLBACK_BUNDLE", arg));
 	c->isa_filter_native = get_enum(c, get, arg, "RDNACOMPAT_ISA_FILTER", filters, 2, 0,
 					"using all", NULL, 0) == 1;
 }

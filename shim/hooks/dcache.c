@@ -120,32 +120,64 @@ static int mkdir_p(char *p)
 	return mkdir(p, 0700) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-/* Ours alone: a directory owned by us that nobody else can write (else
- * another user could plant decisions). */
+static int sys_lstat(const char *path, struct stat *st)
+{
+	return (int)syscall(SYS_newfstatat, AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+/* Why the cache directory is not ours alone, or NULL (also when it does
+ * not exist yet in a good place: it is made at the first write); *fix says
+ * what to do.  Ours alone: the directory holding it (when it exists) owned
+ * by us or root and writable by nobody else unless sticky (/tmp), so no one
+ * can swap the directory after the check; the directory itself, not
+ * followed if it is a symlink (audit 2026-12-03 L2: /tmp/rdnacompat ->
+ * another user's directory passed), owned by us, writable by nobody else. */
+static const char *with_fix(const char **fix, const char *what_to_do, const char *why)
+{
+	*fix = what_to_do;
+	return why;
+}
+
+static const char *dir_problem(const char *d, const char **fix)
+{
+	struct stat st;
+	*fix = NULL;
+	char parent[sizeof dir];
+	snprintf(parent, sizeof parent, "%s", d);
+	char *slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = 0;
+		if (sys_stat(parent[0] ? parent : "/", &st) == 0) {
+			if (st.st_uid != geteuid() && st.st_uid != 0)
+				return with_fix(fix, "move the cache (XDG_CACHE_HOME)",
+						"is in a directory another user owns");
+			if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
+				return with_fix(fix, "chmod go-w its parent",
+						"is in a directory others can write");
+		}
+	}
+	if (sys_lstat(d, &st) != 0)
+		return NULL;
+	if (S_ISLNK(st.st_mode))
+		return with_fix(fix, "remove it", "is a symbolic link");
+	if (!S_ISDIR(st.st_mode))
+		return with_fix(fix, "remove it", "is not a directory");
+	if (st.st_uid != geteuid())
+		return with_fix(fix, "chown it", "is not owned by this user");
+	if (st.st_mode & 022)
+		return with_fix(fix, "chmod go-w it", "is writable by group or others");
+	return NULL;
+}
+
+/* Ours alone, and there (after mkdir_p). */
 static bool dir_ok(const char *d)
 {
 	struct stat st;
-	return sys_stat(d, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	       (st.st_mode & 022) == 0;
+	const char *fix;
+	return sys_lstat(d, &st) == 0 && !dir_problem(d, &fix);
 }
 
 static bool dir_warned;
-
-/* Why an existing cache directory is not used, or NULL (also when it does
- * not exist yet: it is made at the first write). */
-static const char *dir_problem(const char *d)
-{
-	struct stat st;
-	if (sys_stat(d, &st) != 0)
-		return NULL;
-	if (!S_ISDIR(st.st_mode))
-		return "is not a directory";
-	if (st.st_uid != geteuid())
-		return "is not owned by this user";
-	if (st.st_mode & 022)
-		return "is writable by group or others";
-	return NULL;
-}
 
 /* Decide once whether the cache is on, where it is, and who we are. */
 static bool setup(void)
@@ -225,7 +257,7 @@ static int keep_rec(void *arg, const struct rdc_dc_rec *r, const char *ref_bytes
 static const char *load(struct rdc_dc_lib *L)
 {
 	/* Not a FIFO, socket, device or symlink: none can block or redirect. */
-	int fd = high_fd(rdc_open_file(L->file, O_RDONLY, 0, RDC_OPEN_REG, NULL));
+	int fd = high_fd(rdc_open_file(L->file, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_OWNED, NULL));
 	if (fd < 0)
 		return errno == ENOENT ? NULL : "not a regular file, or unreadable";
 	struct stat st;
@@ -303,14 +335,13 @@ struct rdc_dc_lib *rdc_dcache_lib_st(const char *name, const struct stat *stp)
 	L->key.ino = (uint64_t)st.st_ino;
 	L->key.size = (uint64_t)st.st_size;
 	L->key.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	const char *why = dir_problem(dir);
+	const char *fix;
+	const char *why = dir_problem(dir, &fix);
 	if (why && !dir_warned) {
 		/* Said once per process, at warn: a umask 002 system turns the
 		 * cache off silently otherwise (audit N10). */
 		dir_warned = true;
-		rdc_logf(RDC_LOG_WARN, "cache: %s %s; the decision cache is not used (%s)", dir, why,
-			 !strcmp(why, "is not a directory") ? "remove it"
-			 : why[7] == 'o' ? "chown it" : "chmod go-w it");
+		rdc_logf(RDC_LOG_WARN, "cache: %s %s; the decision cache is not used (%s)", dir, why, fix);
 	}
 	if (!why)
 		why = load(L);
@@ -486,7 +517,7 @@ static int lock_file(const struct rdc_dc_lib *L)
 {
 	char lk[1100];
 	snprintf(lk, sizeof lk, "%s.lock", L->file);
-	int fd = high_fd(rdc_open_file(lk, O_RDWR | O_CREAT, 0600, RDC_OPEN_REG, NULL));
+	int fd = high_fd(rdc_open_file(lk, O_RDWR | O_CREAT, 0600, RDC_OPEN_REG | RDC_OPEN_OWNED, NULL));
 	if (fd < 0)
 		return -1;
 	for (int i = 0; i < 200; i++) {
@@ -533,7 +564,8 @@ static void merge_from_disk(struct rdc_dc_lib *L)
 static void save(struct rdc_dc_lib *L)
 {
 	char tmp[1100];
-	if (mkdir_p(dir) != 0 || !dir_ok(dir)) {
+	const char *fix;
+	if (dir_problem(dir, &fix) || mkdir_p(dir) != 0 || !dir_ok(dir)) {
 		rdc_logf(RDC_LOG_DEBUG, "cache: %s cannot be created or is not ours alone; not written",
 			 dir);
 		return;

@@ -27,6 +27,7 @@
 
 #include "dcache.h"
 #include "route.h"
+#include "rdnacompat/fileopen.h"
 #include "shim.h"
 
 #define HIP_FAT_MAGIC 0x48495046u
@@ -110,7 +111,7 @@ static void process(struct fb_entry *e)
 			 e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
 		return;
 	}
-	int fd = rdc_sys_open(seg.path, O_RDONLY);
+	int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	struct stat st;
 	bool file_ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 		       file_matches(fd, seg.file_offset, e->orig, extent);

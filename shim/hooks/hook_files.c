@@ -1,22 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hook_files.c — per-arch data files.  Libraries pick files by the device's
- * name: rocBLAS TensileLibrary_lazy_gfx1031.dat and *gfx1031*.co/.hsaco,
- * MIOpen gfx1031_40.kdb.  When a read-only open (or a stat/access probe) of
- * a name containing a device's real target fails because the file does not
- * exist, and the tables let that device run a compatible target, the same
- * name with that target (most preferred first) is used instead, and logged.
+ * name: rocBLAS and hipBLASLt TensileLibrary_lazy_gfx1031.dat, their
+ * *gfx1031*.co/.hsaco code objects, MIOpen gfx1031_40.kdb.  When a read-only
+ * open (or a stat/access probe, or a glob listing) of such a file for a
+ * device's real target fails because it does not exist, and the tables let
+ * that device run a compatible target, the same name with that target (most
+ * preferred first) is used instead, and said once per file at warn: the data
+ * came from another target, and the user must be able to see it.
+ *
+ * Only the data files of those libraries, recognised by base name alone
+ * (rdc_datafile_of, shim/core/datafile.c); the target is replaced in the
+ * base name only, never in a directory.  Any other name — a program's own
+ * …/gfx1031/settings.txt, its cache_gfx1031.bin — is passed through as
+ * given, whoever opens it.  (The caller is not checked: the libraries read
+ * these files through libstdc++, SQLite and Boost, so the caller's object
+ * says nothing about whose file it is.)
  *
  * MIOpen's databases carry the CU count too (gfx1031_40.HIP.fdb.txt): only
  * the target is substituted, never the count — under the override MIOpen
- * does not take another count's file either.  SQLite's -journal/-wal/-shm
- * companions are never redirected.
+ * does not take another count's file either.  MIOpen's user databases and
+ * SQLite's -journal/-wal/-shm companions are never redirected.
  *
- * Careful by construction: only names containing "gfx<digits>" that equal a
- * known device's target (not followed by another digit) are considered;
- * nothing happens before the device registry exists; writes and creates
- * are never redirected; the shim's own file access bypasses these hooks
- * (sys.c).  RDNACOMPAT_REDIRECT_FILES=0 turns this off.
+ * Nothing happens before the device registry exists; writes and creates are
+ * never redirected; the shim's own file access bypasses these hooks (sys.c).
+ * RDNACOMPAT_REDIRECT_FILES=0 turns this off.
  *
  * State: `logged`, a fixed set of hashes of the (from, to) pairs already
  * logged, so each redirected file is logged once per process although
@@ -34,6 +42,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "rdnacompat/datafile.h"
 
 #include "shim.h"
 
@@ -74,25 +84,17 @@ static bool exists_cb(const char *cand, void *arg)
 	return rdc_sys_exists(cand);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* Find a replacement for `path` (a file name or a glob pattern) naming a
- * device's real target: the same text with a compatible target, most
- * preferred first, that `accept` takes.  `missing` says whether the
- * original is known to be absent (else it is checked as a file).  Returns
- * true and fills out. */
+/* Find a replacement for `path` (a file name or a glob pattern) that is a
+ * per-arch data file of a library for a device's real target
+ * (rdc_datafile_of: by base name only): the same path with a compatible
+ * target in the base name, most preferred first, that `accept` takes.
+ * `missing` says whether the original is known to be absent (else it is
+ * checked as a file).  Returns true and fills out; the first redirection of
+ * each file is said at warn. */
 static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 			bool (*accept)(const char *cand, void *arg), void *arg, const char *how)
 {
 	if (!path || !rdc_initialized() || !rdc_cfg.redirect_files || !strstr(path, "gfx"))
-		return false;
-	/* SQLite's companions of a database (MIOpen's .ukdb/.db) belong to the
-	 * file the writer opened: never another target's. */
-	if (ends_with(path, "-journal") || ends_with(path, "-wal") || ends_with(path, "-shm"))
 		return false;
 	size_t ndev = rdc_devices_count();
 	for (size_t i = 0; i < ndev; i++) {
@@ -100,11 +102,8 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 		if (!dev || (dev->mode != RDC_MODE_MAP && dev->mode != RDC_MODE_SPOOF))
 			continue;
 		const char *proc = dev->target.proc;
-		size_t plen = strlen(proc);
-		const char *hit = strstr(path, proc);
-		while (hit && (hit[plen] >= '0' && hit[plen] <= '9'))
-			hit = strstr(hit + 1, proc);
-		if (!hit)
+		const char *lib = rdc_datafile_of(path, proc);
+		if (!lib)
 			continue;
 		if (!missing && rdc_sys_exists(path))
 			return false;
@@ -113,36 +112,19 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 			for (size_t k = 0; t && k < t->n_edges; k++) {
 				const struct rdc_compat_edge *e = &t->edges[k];
 				if (e->rank != rank || strcmp(e->device, proc) != 0 ||
-				    strcmp(e->code, proc) == 0 || !rdc_edge_usable(e))
+				    strcmp(e->code, proc) == 0 || !rdc_edge_usable(e) ||
+				    rdc_datafile_rename(path, proc, e->code, out, n) != 0 || !accept(out, arg))
 					continue;
-				/* Replace every occurrence of proc. */
-				size_t pos = 0;
-				const char *s = path;
-				const char *m;
-				bool ok = true;
-				while ((m = strstr(s, proc))) {
-					size_t pre = (size_t)(m - s);
-					int w = snprintf(out + pos, n - pos, "%.*s%s", (int)pre, s, e->code);
-					if (w < 0 || (size_t)w >= n - pos) {
-						ok = false;
-						break;
-					}
-					pos += (size_t)w;
-					s = m + plen;
-				}
-				if (!ok || snprintf(out + pos, n - pos, "%s", s) >= (int)(n - pos))
-					continue;
-				if (accept(out, arg)) {
-					if (!first_redirect(path, out))
-						return true;
-					struct rdc_kv kv[] = {
-						RDC_KV_N("device", dev->index), RDC_KV_S("target", proc),
-						RDC_KV_S("from", path), RDC_KV_S("to", out),
-						RDC_KV_N("rank", e->rank), RDC_KV_S("how", how),
-					};
-					rdc_log_event(RDC_LOG_INFO, "redirect", kv, sizeof kv / sizeof kv[0]);
+				if (!first_redirect(path, out))
 					return true;
-				}
+				struct rdc_kv kv[] = {
+					RDC_KV_N("device", dev->index), RDC_KV_S("target", proc),
+					RDC_KV_S("from", path), RDC_KV_S("to", out),
+					RDC_KV_N("rank", e->rank), RDC_KV_S("how", how),
+					RDC_KV_S("lib", lib),
+				};
+				rdc_log_event(RDC_LOG_WARN, "redirect", kv, sizeof kv / sizeof kv[0]);
+				return true;
 			}
 		}
 		return false;

@@ -2,8 +2,9 @@
 /*
  * log.c — the one logger.  Every line goes out in a single write(2) to
  * stderr or RDNACOMPAT_LOG_FILE (opened at the first line, so processes
- * that log nothing create nothing; O_APPEND|O_CLOEXEC, never following a
- * symlink, never a FIFO or socket, never on fds 0-2), never to stdout; errno is saved and restored; levels
+ * that log nothing create nothing; O_APPEND|O_CLOEXEC, mode 0600, never
+ * following a symlink, never a FIFO or socket, never another user's file,
+ * never on fds 0-2), never to stdout; errno is saved and restored; levels
  * error|warn|info|debug; text or JSON lines (RDNACOMPAT_LOG_FORMAT=json).
  *
  * Text:  rdnacompat[1234]: info: map: lib=librocsparse.so.0 bundle=3 ...
@@ -49,14 +50,17 @@ static bool is_stdout(int fd)
 /* Called under rdc_log_lock before the first line: open RDNACOMPAT_LOG_FILE
  * (rdc_open_file: a FIFO, socket or symlink cannot block or redirect it;
  * regular files and character devices only; never the process's stdout;
- * never at fds 0-2).  On failure the lines go to stderr, after one line
+ * never at fds 0-2).  A new file is made 0600 (the lines name libraries,
+ * paths and decisions); an existing regular file another user owns is
+ * refused (audit 2026-12-03 L3: in a shared directory, another user's
+ * pre-made file received them).  On failure the lines go to stderr, after one line
  * saying why. */
 static void open_lazily(void)
 {
 	log_state = 1;
 	struct rdc_diag d = { 0 };
-	int fd = rdc_open_file(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644,
-			       RDC_OPEN_REG | RDC_OPEN_CHR, &d);
+	int fd = rdc_open_file(log_path, O_WRONLY | O_CREAT | O_APPEND, 0600,
+			       RDC_OPEN_REG | RDC_OPEN_CHR | RDC_OPEN_OWNED, &d);
 	if (fd >= 0 && is_stdout(fd)) {
 		close(fd);
 		fd = -1;

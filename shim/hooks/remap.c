@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "rdnacompat/codeobj.h"
+#include "rdnacompat/fileopen.h"
 #include "shim.h"
 
 static size_t page_size(void)
@@ -69,7 +70,7 @@ const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base
 const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, void **map_base,
 			       size_t *map_len)
 {
-	int fd = rdc_sys_open(path, O_RDONLY);
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	if (fd < 0)
 		return NULL;
 	const void *p = rdc_map_fd_range(fd, off, len, map_base, map_len);

@@ -12,7 +12,8 @@
  * The fallback code comes from RDNACOMPAT_FALLBACK_BUNDLE (a bundle or code
  * object file; tests) or the bundle embedded in the library
  * (rdc_fallback_bundle, shim/fallback/fallback_blob.h; absent: no fallback).
- * RDNACOMPAT_FALLBACK=1 prefers a fallback over an occupancy row.
+ * RDNACOMPAT_FALLBACK (a boolean, config.c) prefers a fallback over an
+ * occupancy row.
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include "route.h"
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "rdnacompat/bundle.h"
+#include "rdnacompat/fileopen.h"
 #include "shim.h"
 
 /* Weak: present once shim/fallback/ embeds its bundle. */
@@ -45,43 +47,57 @@ static struct rdc_route *routes;
 /* ---- environment and runtime, read once ---------------------------------- */
 
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
-static bool prefer_fallback;
 static uint8_t *fb_file;          /* RDNACOMPAT_FALLBACK_BUNDLE contents */
 static size_t fb_file_len;
+#define FB_FILE_MAX ((off_t)256 << 20)
 
+/* RDNACOMPAT_FALLBACK_BUNDLE (rdc_cfg.fallback_bundle), read once through
+ * rdc_open_file: a FIFO, socket, directory or device is refused at the open
+ * (never waited on), a symlink is followed to what it names (a user's
+ * input), a file of more than 256 MiB is refused by size.  Any refusal is
+ * one warning; the bundle built into the shim is then used, as without the
+ * variable. */
 static void read_env(void)
 {
-	const char *v = secure_getenv("RDNACOMPAT_FALLBACK");
-	prefer_fallback = v && !strcmp(v, "1");
-	const char *path = secure_getenv("RDNACOMPAT_FALLBACK_BUNDLE");
-	if (!path || !*path)
+	const char *path = rdc_cfg.fallback_bundle;
+	if (!path[0])
 		return;
-	int fd = rdc_sys_open(path, O_RDONLY);
+	struct rdc_diag d = { 0 };
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &d);
 	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    st.st_size < (256 << 20)) {
-		fb_file = malloc((size_t)st.st_size);
-		size_t got = 0;
-		while (fb_file && got < (size_t)st.st_size) {
-			ssize_t k = pread(fd, fb_file + got, (size_t)st.st_size - got, (off_t)got);
-			if (k <= 0)
-				break;
-			got += (size_t)k;
-		}
-		if (fb_file && got == (size_t)st.st_size) {
-			fb_file_len = got;
-		} else {
-			free(fb_file);
-			fb_file = NULL;
-		}
+	if (fd >= 0 && fstat(fd, &st) != 0)
+		rdc_diag_set(&d, RDC_E_IO, RDC_NO_OFFSET, "%s: cannot stat: %s", path, strerror(errno));
+	else if (fd >= 0 && (st.st_size <= 0 || st.st_size > FB_FILE_MAX))
+		rdc_diag_set(&d, RDC_E_RANGE, RDC_NO_OFFSET, "%s: %lld bytes (want 1 to %lld)", path,
+			     (long long)st.st_size, (long long)FB_FILE_MAX);
+	else if (fd >= 0 && !(fb_file = malloc((size_t)st.st_size)))
+		rdc_diag_set(&d, RDC_E_NOMEM, RDC_NO_OFFSET, "%s: out of memory", path);
+	size_t got = 0;
+	while (fb_file && got < (size_t)st.st_size) {
+		ssize_t k = pread(fd, fb_file + got, (size_t)st.st_size - got, (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (fb_file && got == (size_t)st.st_size) {
+		fb_file_len = got;
+	} else if (fb_file) {
+		rdc_diag_set(&d, RDC_E_IO, RDC_NO_OFFSET, "%s: short read", path);
+		free(fb_file);
+		fb_file = NULL;
 	}
 	if (fd >= 0)
 		close(fd);
 	if (!fb_file)
 		rdc_log_event(RDC_LOG_WARN, "fallback-bundle",
 			      (struct rdc_kv[]){ RDC_KV_S("path", path),
-						 RDC_KV_S("reason", "cannot be read; no fallbacks") },
-			      2);
+						 RDC_KV_S("reason", d.msg[0] ? d.msg : "cannot be read"),
+						 RDC_KV_S("effect", rdc_fallback_bundle && &rdc_fallback_bundle_size
+									    ? "using the built-in fallback bundle"
+									    : "no fallbacks") },
+			      3);
 }
 
 uint32_t rdc_route_runtime(void)
@@ -312,6 +328,16 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 								 RDC_KV_S("source", m.allow->source) },
 					      3);
 			continue;
+		}
+		if (m.overruled) {
+			const struct rdc_kernel_rule *u = m.deny ? m.deny : m.occupancy ? m.occupancy : m.fallback;
+			rdc_log_event(RDC_LOG_INFO, "rule-user-over-allow",
+				      (struct rdc_kv[]){ RDC_KV_S("kernel", k->name), RDC_KV_S("device", dev),
+							 RDC_KV_S("user_row", u->pattern),
+							 RDC_KV_S("user_action", rdc_rule_action_name(u->action)),
+							 RDC_KV_S("builtin_allow", m.overruled->pattern),
+							 RDC_KV_S("builtin_targets", m.overruled->targets) },
+				      6);
 		}
 		struct rdc_route *r = calloc(1, sizeof *r);
 		if (!r || !(r->name = strdup(k->name))) {
@@ -561,7 +587,7 @@ bool rdc_route_prefers_fallback(const struct rdc_route *r)
 	pthread_once(&env_once, read_env);
 	if (!r->fb_ok || !rdc_route_rule_live(r->fallback))
 		return false;
-	if (!rdc_route_rule_live(r->occupancy) || prefer_fallback)
+	if (!rdc_route_rule_live(r->occupancy) || rdc_cfg.prefer_fallback)
 		return true;
 	const struct rdc_isa *isa = rdc_isa_find(rdc_tables(), r->device);
 	uint32_t flat = r->k.max_flat_workgroup_size ? r->k.max_flat_workgroup_size : 256;
@@ -667,7 +693,9 @@ void rdc_route_note_module(void *module, const void *image, const void *orig, co
 	}
 	if (!path)
 		return;
-	int fd = rdc_sys_open(path, O_RDONLY);
+	/* the program's file, opened again: never waiting on what it may have
+	 * become since HIP read it (a FIFO, a device) */
+	int fd = rdc_open_file(path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -103,6 +103,9 @@ struct rdc_config {
 	bool cache;                         /* RDNACOMPAT_CACHE (default 1) */
 	bool isa_filter_native;             /* RDNACOMPAT_ISA_FILTER=native: GPU agents
 	                                       list only their native ISA */
+	bool prefer_fallback;               /* RDNACOMPAT_FALLBACK (default 0): a fallback
+	                                       row before an occupancy row */
+	char fallback_bundle[512];          /* RDNACOMPAT_FALLBACK_BUNDLE */
 	char problems[512];                 /* what was wrong in the environment */
 };
 

@@ -3,6 +3,11 @@
  * sys.c — file access for the shim's own use.  The shim defines open(),
  * openat(), stat() ... itself (hook_files.c), so calling them from inside
  * would re-enter the hooks; these go to the kernel directly.
+ *
+ * rdc_sys_open is for fixed system paths only (/proc/self/maps, the KFD's
+ * sysfs nodes): a blocking open that follows links.  A name that comes from
+ * the environment, the user or the program goes through rdc_open_file
+ * (shim/core/fileopen.c), which can neither block nor be redirected.
  */
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -4,7 +4,7 @@
 # 46-shim-special-files.sh — nothing the shim opens by a user-given name can
 # block or redirect it, and its configuration fails safe (audit 2026-12-02
 # H1, H2, S1, M5, M6, W1, N6).  On the simulated gfx1031, for
-# RDNACOMPAT_LOG_FILE and RDNACOMPAT_TABLES naming a FIFO (with no partner),
+# RDNACOMPAT_LOG_FILE, RDNACOMPAT_TABLES and RDNACOMPAT_FALLBACK_BUNDLE naming a FIFO (with no partner),
 # a socket, a directory, a character device and a symlink to each (and to a
 # regular file): the program runs (rc 0, its kernel from gfx1031 code), the
 # refusal is said on stderr, nothing hangs (every run under `timeout`, so a
@@ -60,6 +60,54 @@ for k in $special /dev/zero; do
   grep -q "info: map: .*verdict=mapped" "$D/err" || fail "tables file is $k: not mapped"
 done
 
+# RDNACOMPAT_FALLBACK_BUNDLE (audit 2026-12-03 M1: a FIFO hung the program at
+# fat-binary registration): with a user row that routes vadd's kernel to a
+# fallback, each special file and a file over the 256 MiB cap is refused at
+# the open or by size: the program runs, one warning names the file.  A
+# symlink to a regular file is followed (a user's input).
+printf '[kernels]\n_Z*\t*\tgfx1031\t*\tfallback:rdnacompat_fb_fattn_combine\treviewed\tx\ty\n' >"$D/fb.tsv"
+truncate -s 300M "$D/huge"
+for k in $special huge /dev/zero; do
+  p=$D/$k; [ "${k#/}" != "$k" ] && p=$k
+  [ "$k" = l-regular ] && continue
+  run RDNACOMPAT_TABLES="$D/fb.tsv" RDNACOMPAT_FALLBACK_BUNDLE="$p"
+  [ "$rc" -eq 0 ] || { cat "$D/err" >&2; fail "fallback bundle is $k: rc=$rc (124 = hung)"; }
+  n=$(grep -c "warn: fallback-bundle: path=$p " "$D/err")
+  [ "$n" = 1 ] || { cat "$D/err" >&2; fail "fallback bundle is $k: $n warnings (want 1)"; }
+done
+rm -f "$D/huge"
+run RDNACOMPAT_TABLES="$D/fb.tsv" RDNACOMPAT_FALLBACK_BUNDLE="$D/l-regular"
+[ "$rc" -eq 0 ] || fail "fallback bundle is a symlink to a regular file: rc=$rc"
+grep -q "fallback-bundle: path=$D/l-regular .*is a" "$D/err" && fail "a symlink to a regular file was refused by type"
+echo "ok: RDNACOMPAT_FALLBACK_BUNDLE as a FIFO, socket, directory, character device, symlink to each, or a 300 MiB file: runs, one warning"
+
+# Audit 2026-12-03 L3: the log is made 0600, and a regular file another user
+# owns is refused (its lines go to stderr).
+rm -f "$D/new.log"
+run RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/new.log"
+[ "$(stat -c %a "$D/new.log")" = 600 ] || fail "new log file is mode $(stat -c %a "$D/new.log"), want 600"
+if [ "$(id -u)" = 0 ]; then
+  : >"$D/theirs.log"; chown 65534 "$D/theirs.log"; chmod 666 "$D/theirs.log"
+  run RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$D/theirs.log"
+  [ "$rc" -eq 0 ] || fail "another user's log file: rc=$rc"
+  [ -s "$D/theirs.log" ] && fail "lines written into another user's log file"
+  grep -q "cannot open RDNACOMPAT_LOG_FILE $D/theirs.log: is owned by uid 65534, not this user" "$D/err" ||
+    { cat "$D/err" >&2; fail "another user's log file: refusal not said"; }
+  grep -q "info: map: .*verdict=mapped" "$D/err" || fail "another user's log file: lines not on stderr"
+else
+  echo "note: not root: the other user's log file case is not run" >&2
+fi
+echo "ok: the log is made 0600; another user's file is refused"
+
+# A tables file over the 16 MiB cap: refused by size, once, the built-in tables used.
+truncate -s 300M "$D/huge-tables"
+run RDNACOMPAT_LOG=info RDNACOMPAT_TABLES="$D/huge-tables"
+rm -f "$D/huge-tables"
+[ "$rc" -eq 0 ] || fail "tables file of 300 MiB: rc=$rc"
+[ "$(grep -c "tables: $D/huge-tables refused ($D/huge-tables: larger than 16 MiB); using the built-in tables" "$D/err")" = 1 ] ||
+  { cat "$D/err" >&2; fail "tables file of 300 MiB: not refused once by size"; }
+grep -q "info: map: .*verdict=mapped" "$D/err" || fail "tables file of 300 MiB: not mapped"
+
 # S1: a refused tables file is described by file:line and reason, never by
 # what it holds.
 printf '[root:$6$secrethash:19000]\n' >"$D/shadowlike"
@@ -98,6 +146,12 @@ grep -q "is the process's standard output" "$D/err" || fail "log file = stdout n
 
 # Booleans (W1): documented spellings, any case; anything else keeps the
 # default and is warned about.  RDNACOMPAT_CACHE off-spellings write nothing.
+# RDNACOMPAT_FALLBACK goes through the same parser (audit 2026-12-03 L1: it
+# compared with "1" and ignored anything else silently).
+run RDNACOMPAT_FALLBACK=maybe
+[ "$rc" -eq 0 ] || fail "RDNACOMPAT_FALLBACK=maybe: rc=$rc"
+grep -q "RDNACOMPAT_FALLBACK=maybe is not 0|1|off|on|no|yes|false|true (using 0)" "$D/err" ||
+  { cat "$D/err" >&2; fail "RDNACOMPAT_FALLBACK=maybe not warned"; }
 for v in 0 off false no OFF No; do
   rm -rf "$D/cache"
   run RDNACOMPAT_CACHE=$v

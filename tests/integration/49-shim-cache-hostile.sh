@@ -10,6 +10,8 @@
 # FIFO, socket, directory, character device or symlink (to any of them or to
 # a good cache file) is ignored without blocking.  W3: two processes at
 # once keep both their decisions (merged under an flock before the rename).
+# Audit 2026-12-03 L2: a symlinked cache directory, or one in a directory
+# others can write or own, is not used, and said.
 # Every run is under `timeout`, so a regression fails instead of hanging.
 . "$(dirname "$0")/shim/common.sh"
 build vadd1030 "$S/vadd.hip" --offload-arch=gfx1030
@@ -100,6 +102,38 @@ run "$T/n5.log"
 [ "$rc" -eq 0 ] || fail "cache dir is a file: rc=$rc"
 grep -q "warn: cache: $C/rdnacompat is not a directory" "$T/n5.log" || fail "cache dir is a file: not said (N5)"
 rm -f "$C/rdnacompat"
+
+# Audit 2026-12-03 L2: the directory check does not follow a symlink (with
+# XDG_CACHE_HOME in a shared place, another user's /tmp/rdnacompat ->
+# ~victim/somedir passed), and the directory holding it must be ours or
+# root's and writable by nobody else unless sticky.
+rm -rf "$C" "$T/victim49" && mkdir -p "$C" "$T/victim49" && chmod 700 "$T/victim49"
+ln -s "$T/victim49" "$C/rdnacompat"
+run "$T/l2a.log"
+[ "$rc" -eq 0 ] || fail "cache dir is a symlink: rc=$rc"
+grep -q "warn: cache: $C/rdnacompat is a symbolic link; the decision cache is not used (remove it)" "$T/l2a.log" ||
+  { grep cache: "$T/l2a.log" >&2; fail "cache dir is a symlink: not said"; }
+[ -z "$(ls -A "$T/victim49")" ] || fail "cache dir is a symlink: files written behind it: $(ls "$T/victim49")"
+rm -f "$C/rdnacompat"
+chmod 777 "$C"
+run "$T/l2b.log"
+grep -q "warn: cache: $C/rdnacompat is in a directory others can write; the decision cache is not used" "$T/l2b.log" ||
+  { grep cache: "$T/l2b.log" >&2; fail "cache dir in a world-writable parent: not said"; }
+[ -z "$(ls -A "$C/rdnacompat" 2>/dev/null)" ] || fail "cache written in a world-writable parent"
+rm -rf "$C/rdnacompat"; chmod 1777 "$C"
+run "$T/l2c.log"
+ls "$C"/rdnacompat/vadd1030-*.dc >/dev/null 2>&1 || { grep cache: "$T/l2c.log" >&2; fail "sticky parent (as /tmp): no cache written"; }
+rm -rf "$C/rdnacompat"; chmod 755 "$C"
+if [ "$(id -u)" = 0 ]; then
+  chown 65534 "$C"
+  run "$T/l2d.log"
+  grep -q "warn: cache: $C/rdnacompat is in a directory another user owns" "$T/l2d.log" ||
+    { grep cache: "$T/l2d.log" >&2; fail "cache dir in another user's directory: not said"; }
+  chown 0 "$C"
+else
+  echo "note: not root: the other-owner parent case is not run" >&2
+fi
+echo "ok: cache directory: a symlink, a parent others can write (not sticky) or own: refused and said; a sticky parent is fine"
 
 # W3: processes at once (one per device target) keep every decision: each
 # re-reads and merges under the lock before its rename.  Three rounds of two.

@@ -11,7 +11,8 @@
 # would do for gfx1031 (gfx1030's files), gfx1100 (its own), gfx1151 (its own
 # where rocBLAS ships it, else only with --opt-in), --json agreeing with the
 # text; a made-up directory with a good and a bad .dat, a SQLite .kdb, a
-# symlink to the good .dat (the same file: counted once) and a text file.
+# symlink to the good .dat (the same file: counted once) and a text file;
+# a MIOpen .model beside a Tensile .dat: per-arch, but not redirected.
 set -u
 BUILD=${1:?usage: $0 BUILD}
 rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
@@ -104,3 +105,16 @@ grep -q "TensileLibrary_lazy_gfx1100.dat: .dat but not a MessagePack map" "$tmp/
 grep -q "per-arch files by kind: tensile-dat 1 miopen-text-db 1 miopen-db 1" "$tmp/d" || fail "kinds: $(cat "$tmp/d")"
 grep -q "redirects gfx1031 names to gfx1030 (compat rank 1): 2 files" "$tmp/d" || fail "made-up redirect: $(cat "$tmp/d")"
 ok "made-up directory: MessagePack .dat, SQLite .kdb and text db recognised, a bad .dat named on stderr, the symlink to a counted file counted once"
+
+# What the shim's redirection would take is counted by the names it takes
+# (shim/core/datafile.c, audit 2026-12-03 H1): a MIOpen model is a per-arch
+# file, but not one the shim redirects.
+d2=$tmp/dir2; mkdir -p "$d2"
+printf '\x82\xa1a\x01\xa1b\x92\x01\x02' >"$d2/TensileLibrary_lazy_gfx1030.dat"
+echo model >"$d2/gfx1030.tn.model"
+"$tool" inspect --gpu gfx1031 "$d2" >"$tmp/d2" 2>"$tmp/d2e" || fail "model dir: rc $?"
+grep -q "redirects gfx1031 names to gfx1030 (compat rank 1): 1 files (1 other per-arch files are not library data files the shim redirects)" "$tmp/d2" ||
+  fail "model dir: $(cat "$tmp/d2")"
+"$tool" inspect --json --gpu gfx1031 "$d2" | python3 -c 'import json,sys; d=[f for f in json.load(sys.stdin)["files"] if f.get("kind")=="directory"][0]; assert d["data_files"]["files"] == 1, d["data_files"]' ||
+  fail "model dir --json: data_files.files is not 1"
+ok "a MIOpen .model among gfx1030's files: counted as per-arch, not as redirected"

@@ -62,19 +62,24 @@ static void test_builtin_rows(void **state)
 	const struct rdc_tables *t = rdc_tables_builtin();
 	assert_true(t->n_rules >= 4);
 	struct rdc_rule_match m;
-	/* row 1+2: RDNA2 under 7.1, from libggml-hip.so */
+	/* row 1+2: RDNA2 under 7.1, from libggml-hip.so; the fallback rows are
+	 * provisional (only with opt-in) until the fallbacks ran as AMD code */
 	assert_int_equal(match(t, FA, "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so", NULL,
-			       "gfx1031", V71, false, &m), 2);
+			       "gfx1031", V71, false, &m), 1);
+	assert_non_null(m.occupancy);
+	assert_null(m.fallback);
+	assert_int_equal(match(t, FA, "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so", NULL,
+			       "gfx1031", V71, true, &m), 2);
 	assert_non_null(m.occupancy);
 	assert_non_null(m.fallback);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv256");
 	/* one fallback per DV: <192,128> goes to dv128, <128,128,64,1> too (ncols1 64 is
 	 * not mistaken for DV 64) */
 	assert_int_equal(match(t, "_ZL15flash_attn_tileILi192ELi128ELi8ELi4ELb1EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
-			       "libggml-hip.so", NULL, "gfx1030", V71, false, &m), 2);
+			       "libggml-hip.so", NULL, "gfx1030", V71, true, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
 	assert_int_equal(match(t, "_ZL15flash_attn_tileILi128ELi128ELi64ELi1ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
-			       "libggml-hip.so", NULL, "gfx1030", V71, false, &m), 2);
+			       "libggml-hip.so", NULL, "gfx1030", V71, true, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
 	assert_null(m.deny);
 	/* 7.0 works (case a): nothing */
@@ -85,9 +90,17 @@ static void test_builtin_rows(void **state)
 	/* another library: nothing */
 	assert_int_equal(match(t, FA, "/opt/x/libother.so", NULL, "gfx1031", V71, false, &m), 0);
 	assert_int_equal(match(t, FA, NULL, NULL, "gfx1031", V71, false, &m), 0);
-	/* RDNA3: the allow row */
-	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1101", V71, false, &m), 0);
+	/* RDNA3: the allow row, gfx1101 only and provisional (audit 2026-12-03 M3) */
+	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1101", V71, true, &m), 0);
 	assert_non_null(m.allow);
+	assert_false(m.allow->user);
+	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1101", V71, false, &m), 0);
+	assert_null(m.allow);
+	for (const char *const *g = (const char *const[]){ "gfx1100", "gfx1102", "gfx1103", "gfx1150",
+							    "gfx1151", NULL }; *g; g++) {
+		assert_int_equal(match(t, FA, "libggml-hip.so", NULL, *g, V71, true, &m), 0);
+		assert_null(m.allow);
+	}
 	/* another kernel: nothing */
 	assert_int_equal(match(t, "_ZL26flash_attn_combine_resultsILi256EEvPKfPK15HIP_vector_typeIfLj2EEPfi",
 			       "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 0);
@@ -140,6 +153,73 @@ static void test_demangled_family_hash(void **state)
 	done(b);
 }
 
+/* Audit 2026-12-03 M3: built-in rows never silently defeat a user's.  A
+ * user's row comes before a built-in one of its kind; a built-in allow
+ * cancels only built-in rows and is named in `overruled` when user rows
+ * win over it; a user's allow cancels everything. */
+static void test_user_over_builtin(void **state)
+{
+	(void)state;
+	struct rdc_kernel_rule rows[] = {
+		{ .pattern = "_Z4k*", .targets = "gfx1102", .rt_min = 0, .rt_max = UINT32_MAX,
+		  .action = RDC_RULE_ALLOW, .source = "built-in allow" },
+		{ .pattern = "_Z4k*", .targets = "gfx1102", .rt_min = 0, .rt_max = UINT32_MAX,
+		  .action = RDC_RULE_FALLBACK, .fallback = "fb_builtin", .source = "built-in fallback" },
+		{ .pattern = "_Z4kone*", .targets = "gfx1102", .rt_min = 0, .rt_max = UINT32_MAX,
+		  .action = RDC_RULE_OCCUPANCY, .source = "user occupancy", .user = true },
+		{ .pattern = "_Z4ktwo*", .targets = "gfx1102", .rt_min = 0, .rt_max = UINT32_MAX,
+		  .action = RDC_RULE_ALLOW, .source = "user allow", .user = true },
+		{ .pattern = "_Z4ktwo*", .targets = "gfx1102", .rt_min = 0, .rt_max = UINT32_MAX,
+		  .action = RDC_RULE_DENY, .source = "user deny", .user = true },
+		{ .pattern = "_Z4kthree*", .targets = "gfx1103", .rt_min = 0, .rt_max = UINT32_MAX,
+		  .action = RDC_RULE_FALLBACK, .fallback = "fb_builtin", .source = "built-in fb" },
+		{ .pattern = "_Z4kthree*", .targets = "gfx1103", .rt_min = 0, .rt_max = UINT32_MAX,
+		  .action = RDC_RULE_FALLBACK, .fallback = "fb_user", .source = "user fb", .user = true },
+	};
+	struct rdc_tables t = { .rules = rows, .n_rules = sizeof rows / sizeof rows[0] };
+	struct rdc_rule_match m;
+	/* only built-in rows match: the built-in allow cancels the built-in fallback */
+	assert_int_equal(match(&t, "_Z4kzerov", NULL, NULL, "gfx1102", V71, false, &m), 0);
+	assert_ptr_equal(m.allow, &rows[0]);
+	assert_null(m.fallback);
+	assert_null(m.overruled);
+	/* a user's occupancy row applies over the built-in allow, which is named */
+	assert_int_equal(match(&t, "_Z4konev", NULL, NULL, "gfx1102", V71, false, &m), 1);
+	assert_null(m.allow);
+	assert_ptr_equal(m.occupancy, &rows[2]);
+	assert_null(m.fallback);          /* the built-in fallback stays cancelled */
+	assert_ptr_equal(m.overruled, &rows[0]);
+	/* a user's allow cancels everything, the user's own deny too */
+	assert_int_equal(match(&t, "_Z4ktwov", NULL, NULL, "gfx1102", V71, false, &m), 0);
+	assert_ptr_equal(m.allow, &rows[3]);
+	assert_null(m.deny);
+	assert_null(m.fallback);
+	/* same kind, different key: the user's row, although later in the table */
+	assert_int_equal(match(&t, "_Z4kthreev", NULL, NULL, "gfx1103", V71, false, &m), 1);
+	assert_string_equal(m.fallback->fallback, "fb_user");
+	assert_null(m.overruled);
+
+	/* The shipped tables: a gfx1102 user's occupancy row for ggml's tile
+	 * kernels applies (the built-in RDNA3 allow row cancelled it on
+	 * c924ca0), and on gfx1101 with opt-in it wins over the narrowed row. */
+	const char *text = "[kernels]\n_ZL15flash_attn_tileI*\tlibggml-hip.so*\tgfx1101,gfx1102\t*\t"
+			   "occupancy\treviewed\tmax_blocks_per_sm assert on my card\tme\n";
+	struct rdc_diag d;
+	struct rdc_tables_build *b = with(text, &d);
+	if (!b)
+		fail_msg("%s", d.msg);
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1102", V71, false, &m), 1);
+	assert_non_null(m.occupancy);
+	assert_true(m.occupancy->user);
+	assert_null(m.overruled);
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1102", V71, true, &m), 1);
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1101", V71, true, &m), 1);
+	assert_non_null(m.occupancy);
+	assert_non_null(m.overruled);
+	assert_int_equal(m.overruled->action, RDC_RULE_ALLOW);
+	done(b);
+}
+
 static void test_allow_and_ranges(void **state)
 {
 	(void)state;
@@ -180,8 +260,11 @@ static void test_allow_and_ranges(void **state)
 	if (!b)
 		fail_msg("%s", d.msg);
 	assert_int_equal(b->t.n_rules, rdc_tables_builtin()->n_rules);
-	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 1);
-	assert_null(m.occupancy); /* now provisional */
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 0);
+	assert_null(m.occupancy); /* now provisional, as the fallback rows are */
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, true, &m), 2);
+	assert_true(m.occupancy->user);
+	assert_string_equal(m.occupancy->reason, "mine");
 	done(b);
 }
 
@@ -356,7 +439,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin_rows),  cmocka_unit_test(test_demangled_family_hash),
-		cmocka_unit_test(test_allow_and_ranges), cmocka_unit_test(test_bad_rows),
+		cmocka_unit_test(test_allow_and_ranges), cmocka_unit_test(test_user_over_builtin), cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_occupancy),     cmocka_unit_test(test_args_equal),
 		cmocka_unit_test(test_digests),
 	};

@@ -125,22 +125,26 @@ static void test_config_booleans(void **state)
 	struct rdc_config c;
 	for (size_t i = 0; i < 7; i++) {
 		const char *e1[] = { "RDNACOMPAT_OPT_IN", on[i], "RDNACOMPAT_CACHE", off[i],
-				     "RDNACOMPAT_REDIRECT_FILES", off[i], NULL };
+				     "RDNACOMPAT_REDIRECT_FILES", off[i], "RDNACOMPAT_FALLBACK", on[i], NULL };
 		rdc_config_parse(&c, tbl_get, (void *)e1);
 		assert_true(c.opt_in);
+		assert_true(c.prefer_fallback);   /* audit 2026-12-03 L1: "yes" was ignored */
 		assert_false(c.cache);
 		assert_false(c.redirect_files);
 		assert_string_equal(c.problems, "");
 		const char *e2[] = { "RDNACOMPAT_OPT_IN", off[i], "RDNACOMPAT_CACHE", on[i],
-				     "RDNACOMPAT_REDIRECT_FILES", on[i], NULL };
+				     "RDNACOMPAT_REDIRECT_FILES", on[i], "RDNACOMPAT_FALLBACK", off[i], NULL };
 		rdc_config_parse(&c, tbl_get, (void *)e2);
 		assert_false(c.opt_in);
+		assert_false(c.prefer_fallback);
 		assert_true(c.cache);
 		assert_true(c.redirect_files);
 		const char *e3[] = { "RDNACOMPAT_OPT_IN", bad[i], "RDNACOMPAT_CACHE", bad[i],
-				     "RDNACOMPAT_REDIRECT_FILES", bad[i], NULL };
+				     "RDNACOMPAT_REDIRECT_FILES", bad[i], "RDNACOMPAT_FALLBACK", bad[i], NULL };
 		rdc_config_parse(&c, tbl_get, (void *)e3);
 		assert_false(c.opt_in);          /* the safe default */
+		assert_false(c.prefer_fallback);
+		assert_non_null(strstr(c.problems, "RDNACOMPAT_FALLBACK="));
 		assert_true(c.cache);
 		assert_true(c.redirect_files);
 		assert_non_null(strstr(c.problems, "RDNACOMPAT_OPT_IN="));

@@ -18,7 +18,9 @@
  * redirection (shim/hooks/hook_files.c) would decide it: files for the card
  * itself, else the most preferred compatible target that has files (the
  * compat edges; opt-in edges only with --opt-in/RDNACOMPAT_OPT_IN), else
- * missing.
+ * missing; a redirection counts only the names the shim takes
+ * (rdc_datafile_of: Tensile's and MIOpen's system files, not MIOpen's
+ * .model or user databases).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rdnacompat/datafile.h"
+
 #include "inspect_data.h"
 #include "inspect_dir.h"
 
@@ -40,6 +44,7 @@ struct arch_files {
 	char arch[16];
 	size_t n[RDC_DATA_KINDS];
 	size_t total;
+	size_t shim;            /* of them, names the shim's redirection takes (datafile.h) */
 };
 
 struct walk {
@@ -183,6 +188,7 @@ static void file(struct walk *w, const char *path, const char *rel, const char *
 		if (a) {
 			a->n[k]++;
 			a->total++;
+			a->shim += rdc_datafile_of(name, arch) != NULL;
 		}
 		w->by_kind[k]++;
 		return;
@@ -306,9 +312,14 @@ static void emit_text(struct walk *w, const char *path)
 		const struct arch_files *r = redirect_for(w, &rank);
 		if (r && rank == 0)
 			fprintf(o, "  %s: %zu per-arch files of its own (native)\n", c->dev.proc, r->total);
+		else if (r && r->shim < r->total)
+			fprintf(o, "  %s: no per-arch files of its own; the shim redirects %s names to %s "
+				"(compat rank %u): %zu files (%zu other per-arch files are not library data "
+				"files the shim redirects)\n", c->dev.proc, c->dev.proc, r->arch, rank, r->shim,
+				r->total - r->shim);
 		else if (r)
 			fprintf(o, "  %s: no per-arch files of its own; the shim redirects %s names to %s "
-				"(compat rank %u): %zu files\n", c->dev.proc, c->dev.proc, r->arch, rank, r->total);
+				"(compat rank %u): %zu files\n", c->dev.proc, c->dev.proc, r->arch, rank, r->shim);
 		else
 			fprintf(o, "  %s: no per-arch files for it or a compatible target (missing%s)\n",
 				c->dev.proc, c->flags & RDC_POLICY_OPT_IN ? "" : "; opt-in edges not used");
@@ -353,7 +364,7 @@ static void emit_json(struct walk *w, const char *path)
 		rdc_json_str(j, !r ? "missing" : rank ? "redirected" : "native");
 		rdc_json_key(j, "target"); rdc_json_str(j, r ? r->arch : NULL);
 		rdc_json_key(j, "rank"); rdc_json_u64(j, rank);
-		rdc_json_key(j, "files"); rdc_json_u64(j, r ? r->total : 0);
+		rdc_json_key(j, "files"); rdc_json_u64(j, r ? (rank ? r->shim : r->total) : 0);
 		rdc_json_obj_end(j);
 	} else {
 		rdc_json_null(j);

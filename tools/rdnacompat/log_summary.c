@@ -211,6 +211,8 @@ static int classify(const struct ev *e)
 		return RDC_CAT_SPOOFED;
 	if (strstr(n, "redirect"))
 		return RDC_CAT_REDIRECTED;
+	if (!strcmp(n, "fallback-bundle"))   /* RDNACOMPAT_FALLBACK_BUNDLE refused: nothing routed */
+		return RDC_CAT_WARNING;
 	if (strstr(n, "route") || strstr(n, "fallback"))
 		return RDC_CAT_ROUTED;
 	if (strstr(n, "map"))

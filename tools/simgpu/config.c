@@ -11,6 +11,8 @@
  *   RDNACOMPAT_SIM_VERBOSE=1  log queue/packet activity on stderr.
  *   RDNACOMPAT_SIM_EXEC   1 (default): execute kernels (exec/); 0: retire
  *                         dispatches without running them.
+ *   The two booleans take rdc_bool_parse's spellings (0/off/no/false ...);
+ *   another value is said once and means on.
  *   RDNACOMPAT_SIM_THREADS  worker threads per dispatch (default: the
  *                         machine's cores, at most 8).
  *   RDNACOMPAT_SIM_BUDGET  wave-instructions one wave may run before the
@@ -32,6 +34,7 @@
 #include <unistd.h>
 #include <strings.h>
 
+#include "rdnacompat/boolstr.h"
 #include "rdnacompat/tables.h"
 #include "rdnacompat/target.h"
 #include "sim.h"
@@ -329,11 +332,16 @@ static void config_read(void)
 	const char *gpus = getenv("RDNACOMPAT_SIM_GPUS");
 	const char *trace = getenv("RDNACOMPAT_SIM_TRACE");
 	const char *verbose = getenv("RDNACOMPAT_SIM_VERBOSE");
-	config.verbose = verbose && *verbose && strcmp(verbose, "0");
+	int vb = verbose && *verbose ? rdc_bool_parse(verbose) : 0;
+	if (vb < 0)
+		rdc_sim_log("RDNACOMPAT_SIM_VERBOSE=%.40s is not 0|1|off|on|no|yes|false|true (using 1)",
+			    verbose);
+	config.verbose = vb != 0;   /* as before: any other non-empty value turns it on */
 	const char *ex = getenv("RDNACOMPAT_SIM_EXEC");
-	config.exec = !(ex && (!strcmp(ex, "0") || !strcmp(ex, "off") || !strcmp(ex, "no")));
-	if (ex && *ex && !config.exec && strcmp(ex, "0") && strcmp(ex, "off") && strcmp(ex, "no"))
-		config.exec = true;
+	int eb = ex && *ex ? rdc_bool_parse(ex) : 1;
+	if (eb < 0)
+		rdc_sim_log("RDNACOMPAT_SIM_EXEC=%.40s is not 0|1|off|on|no|yes|false|true (using 1)", ex);
+	config.exec = eb != 0;      /* default on; only an off spelling retires without running */
 	const char *th = getenv("RDNACOMPAT_SIM_THREADS");
 	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
 	config.threads = th && *th ? (unsigned)strtoul(th, NULL, 10) : (unsigned)(nproc > 0 ? nproc : 1);

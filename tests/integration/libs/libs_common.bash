@@ -49,4 +49,4 @@ oks() { grep -c '^ok: ' "$tmp/$1.out"; }
 libdisp() { grep -v '"kernel":"\(rocr-blit:\|__amd_rocclr\)' "$tmp/$1.trace" 2>/dev/null; }
 targets() { libdisp "$1" | sed -n 's/.*"target":"\([a-z0-9-]*\)".*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 ndisp() { libdisp "$1" | grep -c '"kernel":'; }
-redirects() { grep 'info: redirect: ' "$tmp/$1.log" 2>/dev/null; }
+redirects() { grep 'warn: redirect: ' "$tmp/$1.log" 2>/dev/null; }   # said at warn since H1 (audit 2026-12-03)
