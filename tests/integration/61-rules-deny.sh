@@ -108,9 +108,10 @@ for dev in gfx1032 gfx1031; do # the row for gfx1032 does not apply on gfx1031: 
   [ -z "$(ran "$T/d.trace")" ] || fail "denied kernel dispatched: $(ran "$T/d.trace")"
   [ "$(grep -c 'rule-deny: kernel=_ZL15flash_attn_tile.* device=gfx1031 answer=hipErrorInvalidDeviceFunction' "$T/d.err")" -eq 1 ] ||
     { cat "$T/d.err" >&2; fail "want one rule-deny line for the stub"; }
-  # truthful load-time line: the built-in >= 7.1 rows are armed only under 7.2
+  # truthful load-time line: the built-in >= 7.1 rows are armed only under
+  # 7.2, and the fallback rows are provisional (they need RDNACOMPAT_OPT_IN=1)
   acts="deny runtime=\\* source=61"
-  [ "$REL" = 7.2 ] && acts="deny,occupancy,fallback:rdnacompat_fb_fattn_tile_dv256 runtime=\\* source=61"
+  [ "$REL" = 7.2 ] && acts="deny,occupancy runtime=\\* source=61"
   grep -q "rule: kernel=_ZL15flash_attn_tile.* device=gfx1031 actions=$acts" "$T/d.err" ||
     { grep "rule:" "$T/d.err" >&2; fail "load-time rule line: want actions=$acts under HIP $REL"; }
   [ "$REL" = 7.2 ] || ! grep -q "rule-fallback-refused" "$T/d.err" ||

@@ -221,6 +221,13 @@ static bool sop1_eval(uint16_t op, uint64_t a, uint64_t d, struct sval *r, bool 
 	case RDC_OP_S_CTZ_I32_B64: r->d = a ? (uint32_t)__builtin_ctzll(a) : ~0u; *src64 = true; break;
 	case RDC_OP_S_CLZ_I32_U32: r->d = a32 ? (uint32_t)__builtin_clz(a32) : ~0u; break;
 	case RDC_OP_S_CLZ_I32_U64: r->d = a ? (uint32_t)__builtin_clzll(a) : ~0u; *src64 = true; break;
+	case RDC_OP_S_CLS_I32:
+		r->d = (a32 == 0 || a32 == ~0u) ? ~0u : (uint32_t)__builtin_clz((a32 >> 31) ? ~a32 : a32);
+		break;
+	case RDC_OP_S_CLS_I32_I64:
+		r->d = (a == 0 || a == ~0ull) ? ~0u : (uint32_t)__builtin_clzll((a >> 63) ? ~a : a);
+		*src64 = true;
+		break;
 	case RDC_OP_S_SEXT_I32_I8: r->d = (uint32_t)(int32_t)(int8_t)a32; break;
 	case RDC_OP_S_SEXT_I32_I16: r->d = (uint32_t)(int32_t)(int16_t)a32; break;
 	case RDC_OP_S_BITSET0_B32: r->d = (uint32_t)d & ~(1u << (a32 & 31)); break;
