@@ -646,6 +646,58 @@ REF(ref_wmma_i4)
 	}
 }
 
+/* Normalized conversions: clamp, scale, round to nearest (even on ties,
+ * e.g. 0.5 * 32767 = 16383.5 -> 16384). */
+static uint16_t ref_snorm(long double f)
+{
+	f = f < -1 ? -1 : f > 1 ? 1 : f;
+	return (uint16_t)(int16_t)rintl(f * 32767.0L);
+}
+static uint16_t ref_unorm(long double f)
+{
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	return (uint16_t)rintl(f * 65535.0L);
+}
+static void init_norm(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	static const uint16_t sp[8] = { 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc200, 0x0001, 0x8000 };
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t r = xt_rand(lane, k, 50);
+		uint16_t lo = (uint16_t)((r & 0x8000) | (10 + (r >> 16) % 6) << 10 | (r & 1023));
+		uint16_t hi = (uint16_t)((r >> 1 & 0x8000) | (10 + (r >> 20) % 6) << 10 | (r >> 5 & 1023));
+		in[k] = pk(lane < 8 && k == 0 ? sp[lane] : lo, hi);
+	}
+	static const float fs[6] = { 40000.0f, -40000.0f, 70000.0f, 0.5f, -0.75f, 1e-3f };
+	for (unsigned k = 2; k < 4; k++) {
+		uint32_t r = xt_rand(lane, k, 51);
+		in[k] = u32(((float)(r & 0xffff) / 32768.0f - 1.0f) * 1.5f);
+		if (lane < 6 && k == 2)
+			in[k] = u32(fs[lane]);
+	}
+}
+static uint16_t trunc_sat(float f, bool sign)
+{
+	if (sign)
+		return f >= 32767.0f ? 0x7fff : f <= -32768.0f ? 0x8000 : (uint16_t)(int16_t)truncf(f);
+	return f <= 0.0f ? 0 : f >= 65535.0f ? 0xffff : (uint16_t)truncf(f);
+}
+REF(ref_norm)
+{
+	uint32_t a = IN(0), b = IN(1);
+	float x = f32(IN(2)), y = f32(IN(3));
+	o[0] = xt_setlo(o[0], ref_snorm(H(LO(a))));
+	o[1] = xt_setlo(o[1], ref_unorm(H(LO(a))));
+	o[2] = pk(ref_snorm(H(LO(a))), ref_snorm(H(LO(b))));
+	o[3] = pk(ref_unorm(H(LO(a))), ref_unorm(H(LO(b))));
+	o[4] = pk(ref_snorm(x), ref_snorm(y));
+	o[5] = pk(ref_unorm(x), ref_unorm(y));
+	if (c->gfx == 11) {
+		o[6] = pk(trunc_sat(x, true), trunc_sat(y, true));
+		o[7] = pk(trunc_sat(x, false), trunc_sat(y, false));
+	}
+}
+
 /* ---- encodings: true16, SDWA, DPP, gfx10 halves ------------------------------------------- */
 REF(ref_true16)
 {
@@ -810,6 +862,13 @@ const struct xt_test xt_tests_v16[] = {
 	  "v_wmma_i32_16x16x16_iu4 v[40:47], v[1:2], v[9:10], v[17:24] neg_lo:[1,1,0]\n"
 	  "v_wmma_i32_16x16x16_iu4 v[48:55], v[1:2], v[9:10], v[17:24]",
 	  NULL, NULL, 24, 16, init_wmma_i4, ref_wmma_i4, XT_EXACT },
+	{ "norm_and_pk_cvt", XT_BOTH,
+	  "v_cvt_norm_i16_f16 v40, v1\nv_cvt_norm_u16_f16 v41, v1\nv_cvt_pknorm_i16_f16 v42, v1, v2\n"
+	  "v_cvt_pknorm_u16_f16 v43, v1, v2\nv_cvt_pknorm_i16_f32 v44, v3, v4\nv_cvt_pknorm_u16_f32 v45, v3, v4",
+	  "v_cvt_norm_i16_f16 v40, v1\nv_cvt_norm_u16_f16 v41, v1\nv_cvt_pk_norm_i16_f16 v42, v1, v2\n"
+	  "v_cvt_pk_norm_u16_f16 v43, v1, v2\nv_cvt_pk_norm_i16_f32 v44, v3, v4\nv_cvt_pk_norm_u16_f32 v45, v3, v4\n"
+	  "v_cvt_pk_i16_f32 v46, v3, v4\nv_cvt_pk_u16_f32 v47, v3, v4",
+	  NULL, 4, 8, init_norm, ref_norm, XT_EXACT },
 	{ "true16_halves_gfx11", XT_G11,
 	  "v_add_f16 v40.h, v1.l, v2.h\nv_mov_b16 v41.h, v1.l\nv_add_f16 v42.l, v1.h, v2.l\n"
 	  ".long 0x7e561781 ; v_cvt_f32_f16_e32 v43, v1.h (src0 0x181: v1 with bit 7 set)",

@@ -123,6 +123,7 @@ RENAMES = [
     (r'^v_ffbh_i32$', 'v_cls_i32'),
     (r'^v_cmp_tru_', 'v_cmp_t_'), (r'^v_cmpx_tru_', 'v_cmpx_t_'),
     (r'^v_cvt_pkrtz_f16_f32$', 'v_cvt_pk_rtz_f16_f32'),
+    (r'^v_cvt_pknorm_', 'v_cvt_pk_norm_'),
     (r'^v_mul_legacy_f32$', 'v_mul_dx9_zero_f32'),
     (r'^v_fmac_legacy_f32$', 'v_fmac_dx9_zero_f32'),
     (r'^v_fma_legacy_f32$', 'v_fma_dx9_zero_f32'),

@@ -385,6 +385,90 @@ static void v_sat_pk_u8_i16(struct rdc_wave *w, const struct rdc_inst *in)
 	LANES d[l] = (uint16_t)(sat_u8((int16_t)a[l]) | sat_u8((int16_t)(a[l] >> 16)) << 8);
 	rdc_vdst16(w, in, d);
 }
+/* Normalized conversions (the ISA guides' f16/f32_to_snorm/unorm: clamp to
+ * [-1, 1] or [0, 1], scale by 32767 or 65535, "0.5 ULP, supports
+ * rounding": rounded to nearest even here). */
+static inline uint16_t snorm(double f)
+{
+	if (isnan(f))
+		return 0;
+	f = f < -1.0 ? -1.0 : f > 1.0 ? 1.0 : f;
+	return (uint16_t)(int16_t)nearbyint(f * 32767.0);
+}
+static inline uint16_t unorm(double f)
+{
+	if (isnan(f))
+		return 0;
+	f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+	return (uint16_t)nearbyint(f * 65535.0);
+}
+static void v_cvt_norm_i16_f16(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES];
+	uint16_t d[RDC_LANES];
+	srch(w, in, 0, a);
+	LANES d[l] = snorm(a[l]);
+	rdc_vdst16(w, in, d);
+}
+static void v_cvt_norm_u16_f16(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES];
+	uint16_t d[RDC_LANES];
+	srch(w, in, 0, a);
+	LANES d[l] = unorm(a[l]);
+	rdc_vdst16(w, in, d);
+}
+/* pk_norm_*: {norm(S1), norm(S0)}; f16 sources by op_sel halves. */
+static void pk_norm(struct rdc_wave *w, const struct rdc_inst *in, bool f16src, bool sign)
+{
+	double a[RDC_LANES], b[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	if (f16src) {
+		srch(w, in, 0, a);
+		srch(w, in, 1, b);
+	} else {
+		float x[RDC_LANES], y[RDC_LANES];
+		rdc_vsrcf(w, in, 0, x);
+		rdc_vsrcf(w, in, 1, y);
+		LANES {
+			a[l] = x[l];
+			b[l] = y[l];
+		}
+	}
+	LANES d[l] = sign ? snorm(a[l]) | (uint32_t)snorm(b[l]) << 16 : unorm(a[l]) | (uint32_t)unorm(b[l]) << 16;
+	rdc_vdst32(w, in, d);
+}
+static void v_cvt_pk_norm_i16_f16(struct rdc_wave *w, const struct rdc_inst *in) { pk_norm(w, in, true, true); }
+static void v_cvt_pk_norm_u16_f16(struct rdc_wave *w, const struct rdc_inst *in) { pk_norm(w, in, true, false); }
+static void v_cvt_pk_norm_i16_f32(struct rdc_wave *w, const struct rdc_inst *in) { pk_norm(w, in, false, true); }
+static void v_cvt_pk_norm_u16_f32(struct rdc_wave *w, const struct rdc_inst *in) { pk_norm(w, in, false, false); }
+/* gfx11 cvt_pk_i16_f32 / u16_f32: each f32 truncated and saturated. */
+static inline uint16_t f2i16(float f)
+{
+	return isnan(f) ? 0 : f >= 32767.0f ? 0x7fff : f <= -32768.0f ? 0x8000 : (uint16_t)(int16_t)f;
+}
+static inline uint16_t f2u16(float f)
+{
+	return isnan(f) || f <= 0.0f ? 0 : f >= 65535.0f ? 0xffff : (uint16_t)f;
+}
+static void v_cvt_pk_i16_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], b[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrcf(w, in, 1, b);
+	LANES d[l] = f2i16(a[l]) | (uint32_t)f2i16(b[l]) << 16;
+	rdc_vdst32(w, in, d);
+}
+static void v_cvt_pk_u16_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float a[RDC_LANES], b[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcf(w, in, 0, a);
+	rdc_vsrcf(w, in, 1, b);
+	LANES d[l] = f2u16(a[l]) | (uint32_t)f2u16(b[l]) << 16;
+	rdc_vdst32(w, in, d);
+}
 static inline uint32_t sat_u16_u32(uint32_t v) { return v > 0xffff ? 0xffff : v; }
 static inline uint32_t sat_i16_i32(int32_t v) { return (uint16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
 static void v_cvt_pk_u16_u32(struct rdc_wave *w, const struct rdc_inst *in)
@@ -1004,6 +1088,14 @@ rdc_sem_fn rdc_sem_v16(uint16_t op)
 	case RDC_OP_V_SAT_PK_U8_I16: return v_sat_pk_u8_i16;
 	case RDC_OP_V_CVT_PK_U16_U32: return v_cvt_pk_u16_u32;
 	case RDC_OP_V_CVT_PK_I16_I32: return v_cvt_pk_i16_i32;
+	case RDC_OP_V_CVT_NORM_I16_F16: return v_cvt_norm_i16_f16;
+	case RDC_OP_V_CVT_NORM_U16_F16: return v_cvt_norm_u16_f16;
+	case RDC_OP_V_CVT_PK_NORM_I16_F16: return v_cvt_pk_norm_i16_f16;
+	case RDC_OP_V_CVT_PK_NORM_U16_F16: return v_cvt_pk_norm_u16_f16;
+	case RDC_OP_V_CVT_PK_NORM_I16_F32: return v_cvt_pk_norm_i16_f32;
+	case RDC_OP_V_CVT_PK_NORM_U16_F32: return v_cvt_pk_norm_u16_f32;
+	case RDC_OP_V_CVT_PK_I16_F32: return v_cvt_pk_i16_f32;
+	case RDC_OP_V_CVT_PK_U16_F32: return v_cvt_pk_u16_f32;
 	case RDC_OP_V_ADD_NC_U16: return v_add_nc_u16;
 	case RDC_OP_V_ADD_NC_I16: return v_add_nc_i16;
 	case RDC_OP_V_SUB_NC_U16: return v_sub_nc_u16;
