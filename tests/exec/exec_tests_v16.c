@@ -259,7 +259,7 @@ REF(ref_mad16)
 	o[0] = xt_setlo(o[0], (uint16_t)((uint32_t)a * b + cc));
 	o[1] = xt_setlo(o[1], clamp_i((long)(int16_t)a * (int16_t)b + (int16_t)cc, -32768, 32767));
 	o[2] = (uint32_t)HI(IN(0)) * b + IN(2);
-	o[3] = (uint32_t)((int32_t)(int16_t)a * (int16_t)b + (int32_t)IN(2));
+	o[3] = (uint32_t)((int64_t)(int16_t)a * (int16_t)b + (int32_t)IN(2));
 }
 static long imin(long a, long b) { return a < b ? a : b; }
 static long imax(long a, long b) { return a > b ? a : b; }
