@@ -80,6 +80,18 @@ static void types16(const struct rdc_inst *in, bool *dst16, bool *src16)
 		*dst16 = false;
 	if (!strncmp(n, "v_pk_", 5))
 		*src16 = false;
+	/* Names whose types are not their operands' (LLVM's VOP profiles, and
+	 * llvm-mc 19 taking v128-v255 in these e32 forms): packed 32-bit
+	 * sources and 32-bit results, and sat_pk's 16-bit result of a 32-bit
+	 * source. */
+	if (in->op == RDC_OP_V_DOT2ACC_F32_F16 || in->op == RDC_OP_V_CVT_PK_RTZ_F16_F32) {
+		*dst16 = false;
+		*src16 = false;
+	}
+	if (in->op == RDC_OP_V_SAT_PK_U8_I16) {
+		*dst16 = true;
+		*src16 = false;
+	}
 }
 
 static int literal(const uint8_t *code, size_t avail, struct rdc_inst *in, size_t at)

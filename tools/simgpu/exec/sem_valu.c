@@ -863,13 +863,13 @@ static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
 	y.dst = in->dst_y;
 	y.lit = in->lit;
 	x.fn = NULL;
-	rdc_sem_fn fx = rdc_sem_valu(in->op);
+	rdc_sem_fn fx = rdc_sem_lookup(in->op); /* dot2acc's handler is in sem_v16.c */
 	if (!fx || !y.fn) {
 		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "a VOPD half the engine cannot execute yet (%s :: %s)",
 			 rdc_op_name[in->op], rdc_op_name[in->op_y]);
 		return;
 	}
-	bool fmacx = in->op == RDC_OP_V_FMAC_F32 || in->op == RDC_OP_V_DOT2C_F32_F16;
+	bool fmacx = in->op == RDC_OP_V_FMAC_F32 || in->op == RDC_OP_V_DOT2ACC_F32_F16;
 	if (in->dst == y.src[0] || in->dst == y.src[1] || y.dst == x.src[0] || y.dst == x.src[1] ||
 	    (fmacx && y.dst == x.dst)) {
 		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "VOPD halves that depend on each other");
