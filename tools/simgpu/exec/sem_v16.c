@@ -57,7 +57,16 @@ static inline uint16_t f2bf(float f)
 		return (uint16_t)((u >> 16) | 0x40);
 	return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
 }
-static inline uint16_t d2bf(double d) { return f2bf((float)d); }
+/* double -> bf16, rounded once: 8 significant bits, ties to even. */
+static inline uint16_t d2bf(double d)
+{
+	if (isnan(d) || isinf(d) || d == 0.0)
+		return f2bf((float)d);
+	int e;
+	double m = frexp(d, &e);
+	double r = ldexp(nearbyint(ldexp(m, 8)), e - 8);
+	return (uint16_t)(rdc_f2u((float)r) >> 16);
+}
 
 /* f32 -> f16 rounding toward zero (v_cvt_pk_rtz_f16_f32): the nearest f16,
  * stepped one down in magnitude when it lies above; finite values beyond
@@ -665,9 +674,10 @@ static void mix16(struct rdc_wave *w, const struct rdc_inst *in, bool high)
 	mix_src(w, in, 1, b);
 	mix_src(w, in, 2, c);
 	LANES {
-		double v = fma(a[l], b[l], c[l]);
+		/* the ISA guides: f32_to_f16(fma(in0, in1, in2)) with an f32 fma */
+		float v = fmaf((float)a[l], (float)b[l], (float)c[l]);
 		if (in->clamp)
-			v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+			v = isnan(v) ? 0.0f : v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
 		h[l] = d2h(v);
 	}
 	uint32_t *d = rdc_vreg(w, in->dst);
@@ -752,10 +762,10 @@ static void dot2_16(struct rdc_wave *w, const struct rdc_inst *in, bool bf)
 		if (in->neg & 4)
 			z ^= 0x8000;
 		if (bf) {
-			float t = bf2f(z);
-			t = bf2f(f2bf(t + bf2f((uint16_t)x) * bf2f((uint16_t)y)));
-			t = bf2f(f2bf(t + bf2f((uint16_t)(x >> 16)) * bf2f((uint16_t)(y >> 16))));
-			d[l] = f2bf(t);
+			double t = bf2f(z);
+			t = bf2f(d2bf(t + (double)bf2f((uint16_t)x) * bf2f((uint16_t)y)));
+			t = bf2f(d2bf(t + (double)bf2f((uint16_t)(x >> 16)) * bf2f((uint16_t)(y >> 16))));
+			d[l] = d2bf(t);
 		} else {
 			double t = h2d(z);
 			t = h2d(d2h(t + h2d((uint16_t)x) * h2d((uint16_t)y)));
