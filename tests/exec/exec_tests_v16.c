@@ -559,6 +559,36 @@ REF(ref_wmma_i8)
 	}
 }
 
+static uint16_t bfi(int v) { return (uint16_t)(xt_f2u((float)v) >> 16); } /* small ints are exact */
+static void init_wmma_bf(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	(void)nin;
+	unsigned r = lane % 16;
+	for (unsigned v = 0; v < 8; v++) {
+		in[v] = pk(bfi(wa(r, 2 * v)), bfi(wa(r, 2 * v + 1)));
+		in[8 + v] = pk(bfi(wb(2 * v, r)), bfi(wb(2 * v + 1, r)));
+		unsigned m = 2 * v + lane / 16, n = lane % 16;
+		in[16 + v] = u32((float)wc(m, n));
+		in[24 + v] = pk(0x7fc0, bfi(wc(m, n))); /* bf16 C in the high half */
+	}
+	for (unsigned j = 0; j < nout; j++)
+		out[j] = 0xdead0000u | lane;
+}
+REF(ref_wmma_bf)
+{
+	for (unsigned v = 0; v < 8; v++) {
+		unsigned m = 2 * v + lane / 16, n = lane % 16;
+		o[v] = u32((float)wsum(m, n, wc(m, n)));
+		o[8 + v] = xt_sethi(o[8 + v], xt_d2bf((double)wsum(m, n, wc(m, n))));
+	}
+}
+REF(ref_f16_misc_gfx11)
+{
+	double a = H(LO(IN(0))), b = H(LO(IN(1))), cc = H(LO(IN(2)));
+	o[0] = xt_setlo(o[0], D2H(fmin(fmax(a, b), cc)));
+	o[1] = xt_setlo(o[1], D2H(fmax(fmin(a, b), cc)));
+}
+
 /* ---- encodings: true16, SDWA, DPP, gfx10 halves ------------------------------------------- */
 REF(ref_true16)
 {
@@ -706,6 +736,12 @@ const struct xt_test xt_tests_v16[] = {
 	  "v_wmma_i32_16x16x16_iu8 v[40:47], v[1:4], v[9:12], v[17:24] neg_lo:[1,1,0]\n"
 	  "v_wmma_i32_16x16x16_iu8 v[48:55], v[1:4], v[9:12], v[17:24] neg_lo:[0,1,0]",
 	  NULL, NULL, 24, 16, init_wmma_i8, ref_wmma_i8, XT_EXACT },
+	{ "wmma_bf16", XT_G11,
+	  "v_wmma_f32_16x16x16_bf16 v[40:47], v[1:8], v[9:16], v[17:24]\n"
+	  "v_wmma_bf16_16x16x16_bf16 v[48:55], v[1:8], v[9:16], v[25:32] op_sel:[0,0,1]",
+	  NULL, NULL, 32, 16, init_wmma_bf, ref_wmma_bf, XT_EXACT },
+	{ "maxmin_minmax_f16", XT_G11, "v_maxmin_f16 v40, v1, v2, v3\nv_minmax_f16 v41, v1, v2, v3", NULL, NULL, 3, 2,
+	  NULL, ref_f16_misc_gfx11, XT_EXACT },
 	{ "true16_halves_gfx11", XT_G11,
 	  "v_add_f16 v40.h, v1.l, v2.h\nv_mov_b16 v41.h, v1.l\nv_add_f16 v42.l, v1.h, v2.l\n"
 	  ".long 0x7e561781 ; v_cvt_f32_f16_e32 v43, v1.h (src0 0x181: v1 with bit 7 set)",
