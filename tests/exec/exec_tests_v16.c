@@ -589,6 +589,15 @@ REF(ref_f16_misc_gfx11)
 	o[1] = xt_setlo(o[1], D2H(fmax(fmin(a, b), cc)));
 }
 
+REF(ref_vop3p_dpp)
+{
+	unsigned src = lane ^ 1; /* quad_perm:[1,0,3,2] and dpp8:[1,0,3,2,5,4,7,6] */
+	float a = (float)H(LO(INL(src, 0))), b = f32(IN(1)), cl = (float)H(LO(IN(2)));
+	o[0] = u32(fmaf(a, b, cl));
+	uint32_t x = INL(src, 0), y = IN(2);
+	o[1] = u32(dot2h(LO(x), LO(y), HI(x), HI(y), f32(IN(1))));
+}
+
 /* ---- encodings: true16, SDWA, DPP, gfx10 halves ------------------------------------------- */
 REF(ref_true16)
 {
@@ -742,6 +751,10 @@ const struct xt_test xt_tests_v16[] = {
 	  NULL, NULL, 32, 16, init_wmma_bf, ref_wmma_bf, XT_EXACT },
 	{ "maxmin_minmax_f16", XT_G11, "v_maxmin_f16 v40, v1, v2, v3\nv_minmax_f16 v41, v1, v2, v3", NULL, NULL, 3, 2,
 	  NULL, ref_f16_misc_gfx11, XT_EXACT },
+	{ "vop3p_dpp_gfx11", XT_G11,
+	  "v_fma_mix_f32 v40, v1, v2, v3 op_sel_hi:[1,0,1] quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+	  "v_dot2_f32_f16 v41, v1, v3, v2 dpp8:[1,0,3,2,5,4,7,6]",
+	  NULL, NULL, 3, 2, init_mix, ref_vop3p_dpp, XT_EXACT },
 	{ "true16_halves_gfx11", XT_G11,
 	  "v_add_f16 v40.h, v1.l, v2.h\nv_mov_b16 v41.h, v1.l\nv_add_f16 v42.l, v1.h, v2.l\n"
 	  ".long 0x7e561781 ; v_cvt_f32_f16_e32 v43, v1.h (src0 0x181: v1 with bit 7 set)",

@@ -681,7 +681,7 @@ static void mix16(struct rdc_wave *w, const struct rdc_inst *in, bool high)
 		h[l] = d2h(v);
 	}
 	uint32_t *d = rdc_vreg(w, in->dst);
-	uint64_t m = rdc_exec_mask(w);
+	uint64_t m = rdc_exec_mask(w) & ~w->dpp_off;
 	LANES {
 		if ((m >> l) & 1)
 			d[l] = high ? (d[l] & 0xffffu) | (uint32_t)h[l] << 16 : (d[l] & 0xffff0000u) | h[l];
