@@ -80,6 +80,18 @@ static void types16(const struct rdc_inst *in, bool *dst16, bool *src16)
 		*dst16 = false;
 	if (!strncmp(n, "v_pk_", 5))
 		*src16 = false;
+	/* Names whose types are not their operands' (LLVM's VOP profiles, and
+	 * llvm-mc 19 taking v128-v255 in these e32 forms): packed 32-bit
+	 * sources and 32-bit results, and sat_pk's 16-bit result of a 32-bit
+	 * source. */
+	if (in->op == RDC_OP_V_DOT2ACC_F32_F16 || in->op == RDC_OP_V_CVT_PK_RTZ_F16_F32) {
+		*dst16 = false;
+		*src16 = false;
+	}
+	if (in->op == RDC_OP_V_SAT_PK_U8_I16) {
+		*dst16 = true;
+		*src16 = false;
+	}
 }
 
 static int literal(const uint8_t *code, size_t avail, struct rdc_inst *in, size_t at)
@@ -245,6 +257,31 @@ static int vop12c(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, s
 	return 0;
 }
 
+/* gfx11 VOP3/VOP3P with DPP: src0 0xFA (DPP16) or 0xE9/0xEA (DPP8) in the
+ * second dword, the DPP dword third (its VGPR is src0).  VOP3P keeps its
+ * own enc for the operand rules; the DPP fields say how src0 is read. */
+static int vop3_dpp(const uint8_t *code, size_t avail, uint32_t x, struct rdc_inst *in)
+{
+	if (avail < 12)
+		return -1;
+	uint32_t d = word(code + 8);
+	in->len = 12;
+	in->src[0] = (uint16_t)((d & 0xff) + RDC_OPD_VGPR);
+	if ((x & 0x1ff) == 0xFA) {
+		in->enc = RDC_ENC_DPP16;
+		in->dpp_ctrl = (d >> 8) & 0x1ff;
+		in->fi = (d >> 18) & 1;
+		in->bound_ctrl = (d >> 19) & 1;
+		in->bank_mask = (d >> 24) & 0xf;
+		in->row_mask = (d >> 28) & 0xf;
+	} else {
+		in->enc = RDC_ENC_DPP8;
+		in->dpp8 = d >> 8;
+		in->fi = (x & 0x1ff) == 0xEA;
+	}
+	return 0;
+}
+
 static int vop3(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
 {
 	if (avail < 8 || !lookup(gfx, RDC_FMT_VOP3, (w >> 16) & 0x3ff, in))
@@ -274,26 +311,8 @@ static int vop3(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, str
 			in->dst = (uint16_t)(vdst + RDC_OPD_VGPR);
 	}
 	/* VOP2 ops that read VCC in e32 (cndmask, add_co_ci...) take src2 as their mask. */
-	if (gfx == 11 && (in->src[0] == 0xFA || in->src[0] == 0xE9 || in->src[0] == 0xEA)) {
-		if (avail < 12)
-			return -1;
-		uint32_t d = word(code + 8);
-		in->len = 12;
-		in->src[0] = (uint16_t)((d & 0xff) + RDC_OPD_VGPR);
-		if ((x & 0x1ff) == 0xFA) {
-			in->enc = RDC_ENC_DPP16;
-			in->dpp_ctrl = (d >> 8) & 0x1ff;
-			in->fi = (d >> 18) & 1;
-			in->bound_ctrl = (d >> 19) & 1;
-			in->bank_mask = (d >> 24) & 0xf;
-			in->row_mask = (d >> 28) & 0xf;
-		} else {
-			in->enc = RDC_ENC_DPP8;
-			in->dpp8 = d >> 8;
-			in->fi = (x & 0x1ff) == 0xEA;
-		}
-		return 0;
-	}
+	if (gfx == 11 && (in->src[0] == 0xFA || in->src[0] == 0xE9 || in->src[0] == 0xEA))
+		return vop3_dpp(code, avail, x, in);
 	for (int k = 0; k < 3; k++)
 		if (in->src[k] == RDC_OPD_LIT)
 			return literal(code, avail, in, 8);
@@ -316,6 +335,8 @@ static int vop3p(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, st
 	in->src[1] = sopd(gfx, (x >> 9) & 0x1ff);
 	in->src[2] = sopd(gfx, (x >> 18) & 0x1ff);
 	in->neg = (x >> 29) & 7;
+	if (gfx == 11 && (in->src[0] == 0xFA || in->src[0] == 0xE9 || in->src[0] == 0xEA))
+		return vop3_dpp(code, avail, x, in);
 	for (int k = 0; k < 3; k++)
 		if (in->src[k] == RDC_OPD_LIT)
 			return literal(code, avail, in, 8);

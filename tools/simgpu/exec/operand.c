@@ -363,9 +363,10 @@ void rdc_vdst16(struct rdc_wave *w, const struct rdc_inst *in, const uint16_t *v
 	uint32_t *d = rdc_vreg(w, in->dst);
 	uint64_t m = write_mask(w);
 	bool hi = (in->opsel >> 3) & 1;
-	/* gfx10 e32/SDWA-less 16-bit writes clear the high half; VOP3 and
-	 * gfx11 (true16) keep the other half. */
-	bool zero = w->gfx == 10 && in->enc != RDC_ENC_E64 && in->enc != RDC_ENC_SDWA;
+	/* The other half is kept, on gfx10 as on gfx11, e32 as e64: LLVM's
+	 * GCNSubtarget::zeroesHigh16BitsOfDest (GCNSubtarget.cpp, "On gfx10,
+	 * all 16-bit instructions preserve the high bits"; the list that
+	 * zeroes is gfx9's and VI's).  SDWA writes by dst_sel/dst_unused. */
 	if (in->enc == RDC_ENC_SDWA) {
 		uint32_t tmp[RDC_LANES];
 		for (unsigned l = 0; l < w->n; l++)
@@ -379,7 +380,7 @@ void rdc_vdst16(struct rdc_wave *w, const struct rdc_inst *in, const uint16_t *v
 		if (hi)
 			d[l] = (d[l] & 0xffffu) | (uint32_t)val[l] << 16;
 		else
-			d[l] = zero ? val[l] : (d[l] & 0xffff0000u) | val[l];
+			d[l] = (d[l] & 0xffff0000u) | val[l];
 	}
 }
 

@@ -890,7 +890,7 @@ static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
 	y.dst = in->dst_y;
 	y.lit = in->lit;
 	x.fn = NULL;
-	rdc_sem_fn fx = rdc_sem_valu(in->op);
+	rdc_sem_fn fx = rdc_sem_lookup(in->op); /* dot2acc's handler is in sem_v16.c */
 	if (!fx || !y.fn) {
 		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "a VOPD half the engine cannot execute yet (%s :: %s)",
 			 rdc_op_name[in->op], rdc_op_name[in->op_y]);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exec_harness.h — single-instruction tests of the execution engine
+ * (tools/simgpu/exec), without HIP and without the simulator.
+ *
+ * A test is a snippet of assembly (the instructions under test) that
+ * exec_harness.c wraps into a kernel: it loads nin dwords per lane from
+ * the input buffer into v1..v[nin], the nout dwords of the output buffer
+ * into v40..v[39+nout] (their initial values), runs the snippet, stores
+ * v40.. back and ends.  The kernel is assembled at test time by
+ * llvm-mc-19 for gfx1030 and/or gfx1100, put behind a kernel descriptor
+ * built here and run through rdc_exec_dispatch on one wave32 workgroup
+ * of 32 lanes.  Each lane's outputs are compared with ref(), which the
+ * test writes from the ISA guide's definition of the instruction — never
+ * from the engine's own helpers.
+ */
+#ifndef RDC_TESTS_EXEC_HARNESS_H
+#define RDC_TESTS_EXEC_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XT_LANES 32
+#define XT_G10 1u
+#define XT_G11 2u
+#define XT_BOTH (XT_G10 | XT_G11)
+#define XT_MAXIN 32
+#define XT_MAXOUT 32
+
+struct xt_ctx {
+	unsigned gfx;            /* 10 or 11 */
+	unsigned nin, nout;
+	const uint32_t *in;      /* all lanes: in[lane * nin + k] */
+};
+
+enum xt_tol {
+	XT_EXACT = 0,
+	XT_H1,   /* each 16-bit half: within 1 f16 ulp (transcendentals) */
+};
+
+struct xt_test {
+	const char *name;
+	unsigned gens;           /* XT_G10 | XT_G11 */
+	const char *body10;      /* the snippet for gfx1030 */
+	const char *body11;      /* for gfx1100 (NULL: body10) */
+	const char *mattr11;     /* extra -mattr for gfx1100 ("+real-true16"), or NULL */
+	unsigned nin, nout;
+	/* inputs and the outputs' initial values of one lane (NULL: xt_init_h) */
+	void (*init)(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+	/* the expected outputs of one lane; out holds the initial values */
+	void (*ref)(const struct xt_ctx *c, unsigned lane, uint32_t *out);
+	enum xt_tol tol;
+};
+
+/* Pseudo-random numbers, deterministic per (lane, index). */
+uint32_t xt_rand(unsigned lane, unsigned k, unsigned salt);
+
+/* Reference binary16 / bfloat16 conversions, written from IEEE 754's
+ * definition of the formats (round to nearest, ties to even). */
+double xt_h2d(uint16_t h);
+uint16_t xt_d2h(long double v);
+double xt_bf2d(uint16_t b);
+uint16_t xt_d2bf(double v);
+
+/* Common initialisers: random f16 values in both halves (lanes 0-3 hold
+ * signed zeros, ones, denormals and the largest f16), random dwords,
+ * random f32 values. */
+void xt_init_h(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+void xt_init_u(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+void xt_init_f(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+
+static inline uint16_t xt_lo(uint32_t v) { return (uint16_t)v; }
+static inline uint16_t xt_hi(uint32_t v) { return (uint16_t)(v >> 16); }
+static inline uint32_t xt_setlo(uint32_t old, uint16_t v) { return (old & 0xffff0000u) | v; }
+static inline uint32_t xt_sethi(uint32_t old, uint16_t v) { return (old & 0xffffu) | (uint32_t)v << 16; }
+float xt_u2f(uint32_t u);
+uint32_t xt_f2u(float f);
+
+/* The tests (exec_tests_v16.c). */
+extern const struct xt_test xt_tests_v16[];
+extern const unsigned xt_ntests_v16;
+
+#endif
