@@ -17,8 +17,15 @@
 #   RDC_HIPCC   that release's hipcc (inside a root, the root's own)
 # and exits 0 (pass), 77 (skip, with a reason on stderr) or anything else
 # (fail).  A release whose root is not built is skipped with that reason.
-# RDC_RELEASES="6.4 7.2" limits the releases run.  Closing lines: one per
-# release, then "integration: N passed, N failed, N skipped" over all.
+# RDC_RELEASES="6.4 7.2" limits the releases run.  Closing lines: every skip
+# with its reason (the test's last stderr line), one line per release, then
+# "integration: N passed, N failed, N skipped" over all.
+#
+# RDC_STRICT_SKIPS=1 (make check, CI): a skip is a failure unless
+# tests/integration/skips.allow lists it ("TEST RELEASE REASON", TEST the
+# file name, RELEASE a version or *), so a test CI expects to run cannot go
+# quietly green by skipping; a partial skip (a test that ran without some of
+# its parts) exits 77 too and is held to the same list.
 set -u
 build=$(cd "${1:-build}" && pwd -P)
 shift || true
@@ -33,7 +40,13 @@ case $build/ in "$checkout"/*) ;; *) export RDC_ROOT_BIND=$build${RDC_ROOT_BIND:
 
 declare -A pass fail skip
 for r in "${known[@]}"; do pass[$r]=0; fail[$r]=0; skip[$r]=0; done
-failed=(); bad=0
+failed=(); bad=0; skipped=(); strict_bad=0
+allow=$(dirname "$0")/integration/skips.allow
+# allowed TEST REL: whether skips.allow lists this skip.
+allowed() {
+  [ -f "$allow" ] || return 1
+  awk -v t="$(basename "$1")" -v r="$2" '!/^#/ && NF >= 3 && $1 == t && ($2 == r || $2 == "*") { f = 1 } END { exit !f }' "$allow"
+}
 
 # releases_of TEST: the releases its header declares (default 5.2): the
 # leading words that look like versions (N.N); the rest of the line is the
@@ -76,18 +89,30 @@ for t in "${tests[@]}"; do
     # decision cache never carries state between tests or into $HOME.
     cache="$build/test-cache/$(basename "$t" .sh)-$rel"
     rm -rf "$cache" && mkdir -p "$cache"
+    errf="$build/test-cache/$(basename "$t" .sh)-$rel.stderr"
+    : >"$errf"
     if [ "$rel" = 5.2 ]; then
       RDC_ROCM=5.2 RDC_ROOT= RDC_HIPCC=$(command -v hipcc || echo hipcc) \
-        XDG_CACHE_HOME="$cache" bash "$t" "$build"; rc=$?
+        XDG_CACHE_HOME="$cache" bash "$t" "$build" 2> >(tee "$errf" >&2); rc=$?
     else
       why=$(root_skip "$rel")
       if [ -n "$why" ]; then
-        echo "$t [$rel] skipped: $why" >&2
+        echo "skip: $why" | tee "$errf" >&2
         rc=77
       else
         RDC_ROCM=$rel RDC_ROOT=rocm-$rel RDC_HIPCC=/usr/bin/hipcc XDG_CACHE_HOME="$cache" \
-          "$roots/run" "rocm-$rel" -- bash "$t" "$build"; rc=$?
+          "$roots/run" "rocm-$rel" -- bash "$t" "$build" 2> >(tee "$errf" >&2); rc=$?
       fi
+    fi
+    wait # the tee of stderr has written everything
+    if [ "$rc" -eq 77 ]; then
+      reason=$(grep -v '^[[:space:]]*$' "$errf" | tail -n 1)
+      reason=${reason#skip: }
+      if [ "${RDC_STRICT_SKIPS:-0}" = 1 ] && ! allowed "$t" "$rel"; then
+        echo "== $t [$rel] FAIL: skipped, and tests/integration/skips.allow does not allow it: ${reason:-no reason given}"
+        strict_bad=$((strict_bad + 1)); failed+=("$t[$rel](skip)")
+      fi
+      skipped+=("$t [$rel]: ${reason:-no reason given}")
     fi
     echo "== $t [$rel] rc=$rc ($(( $(date +%s) - start ))s)"
     case $rc in
@@ -97,8 +122,9 @@ for t in "${tests[@]}"; do
     esac
   done
 done
+for x in "${skipped[@]}"; do echo "integration: skipped: $x"; done
 [ ${#failed[@]} -eq 0 ] || echo "integration: failed: ${failed[*]}"
-tp=0; tf=$bad; ts=0
+tp=0; tf=$((bad + strict_bad)); ts=0
 for r in "${known[@]}"; do
   echo "integration ROCm $r: ${pass[$r]} passed, ${fail[$r]} failed, ${skip[$r]} skipped"
   tp=$((tp + pass[$r])); tf=$((tf + fail[$r])); ts=$((ts + skip[$r]))

@@ -13,6 +13,9 @@
 //                                       max_bias > 0 and ncols2 == 1)
 //   out   = sum_k e^{s_k - M} V_k / (sum_k e^{s_k - M} [+ e^{sink - M}])
 // f32 accumulation with a running maximum M; K, V and the mask are f16.
+// ggml's own tile kernel on AMD (FAST_FP16_AVAILABLE) keeps Q/K products,
+// KQ and the V accumulators in f16/half2: this one is more accurate, not
+// bit-identical (docs/FALLBACKS.md).
 // Keys at or beyond KV_max[sequence*gridDim.x + blockIdx.x] are not read.
 // gridDim.y > 1 (split KV): block y writes its unnormalised partial and
 // (M, sum) to dst/dst_meta at row ((seq*ne01 + row)*ne02 + head)*gridDim.y + y,
@@ -21,6 +24,9 @@
 //
 // What the ABI does not carry is resolved so:
 //   DKQ      = ne00 (at most DKQ_MAX(DV); beyond that the block writes NaN);
+//   any tiling it cannot recover (gridDim.z not dividing ne02*ne03, ncols2
+//            not dividing ne02, ne12 not dividing ne02, ...): the launch writes
+//            NaN to every output it owns (poison_launch), not stale memory;
 //   DV       = one kernel per value: rdnacompat_fb_fattn_tile_dv<DV>;
 //   softcap  = on when logit_softcap != 0 (ggml picks the template so);
 //   ncols2   = ne02*ne03/gridDim.z (ggml: gridDim.z = ne02/ncols2 * ne03);
@@ -101,6 +107,33 @@ RDC_DEV float alibi_slope(float max_bias, unsigned h, unsigned n_head_log2, floa
 	return r;
 }
 
+// NaN into every element of dst (and dst_meta when gridDim.y > 1) that a
+// launch with these sizes owns: rows ne03*ne01*ne02, each gridDim.y partials
+// of DV floats (ggml's layout, see the output index below).  Each thread of
+// the grid writes a strided share.  Sizes that are not positive own nothing.
+RDC_DEV void poison_launch(float *dst, rdc_fb_f2 *dst_meta, int n01, int ne02, int ne03, unsigned gy, int DV)
+{
+	if (n01 <= 0 || ne02 <= 0 || ne03 <= 0 || gy == 0 || !dst)
+		return;
+	const unsigned long long nth = (unsigned long long)rdc_bdim_x() * rdc_bdim_y() * rdc_bdim_z();
+	const unsigned long long nblk = (unsigned long long)rdc_nblk_x() * rdc_nblk_y() * rdc_nblk_z();
+	const unsigned long long blk =
+		rdc_bid_x() + (unsigned long long)rdc_nblk_x() * (rdc_bid_y() + (unsigned long long)rdc_nblk_y() * rdc_bid_z());
+	const unsigned long long tid =
+		rdc_tid_x() + (unsigned long long)rdc_bdim_x() * (rdc_tid_y() + (unsigned long long)rdc_bdim_y() * rdc_tid_z());
+	const unsigned long long parts = (unsigned long long)ne03 * n01 * ne02 * gy;
+	const unsigned long long step = nth * nblk;
+	for (unsigned long long i = blk * nth + tid; i < parts * (unsigned long long)DV; i += step)
+		dst[i] = rdc_nan();
+	if (gy != 1 && dst_meta)
+		for (unsigned long long i = blk * nth + tid; i < parts; i += step) {
+			rdc_fb_f2 m;
+			m.x = rdc_nan();
+			m.y = rdc_nan();
+			dst_meta[i] = m;
+		}
+}
+
 template <int DV>
 RDC_DEV void fb_fattn_tile(const char *Q, const char *K, const char *V, const char *mask,
 			   const char *sinks, const int *KV_max, float *dst, rdc_fb_f2 *dst_meta,
@@ -111,6 +144,8 @@ RDC_DEV void fb_fattn_tile(const char *Q, const char *K, const char *V, const ch
 			   int32_t nb22, int64_t nb23, int32_t ne32, int32_t ne33, int32_t nb31,
 			   int32_t nb32, int64_t nb33)
 {
+	(void)ne32;
+	(void)nb32;
 	constexpr int DKQM = fb_cfg<DV>::dkq_max;
 	constexpr int GMAX = fb_cfg<DV>::gmax;
 	constexpr int NACC = (DV + RDC_FB_LANES - 1) / RDC_FB_LANES;
@@ -131,16 +166,19 @@ RDC_DEV void fb_fattn_tile(const char *Q, const char *K, const char *V, const ch
 	const unsigned gx = rdc_nblk_x(), gy = rdc_nblk_y(), gz = rdc_nblk_z();
 	const unsigned bx = rdc_bid_x(), by = rdc_bid_y(), bz = rdc_bid_z();
 
-	// Column tiling (see the head of the file).  Any inconsistency: no
-	// output from this block rather than a wrong guess.
-	if (G == 0 || n01 <= 0 || ne02 <= 0 || ne03 <= 0 || ne12 <= 0 || ne02 % ne12 != 0 || gz == 0)
+	// Column tiling (see the head of the file).  Any inconsistency: every
+	// output the launch owns gets NaN (the whole grid shares the writing),
+	// never stale memory and never a guess.
+	if (G == 0 || n01 <= 0 || ne02 <= 0 || ne03 <= 0 || ne12 <= 0 || ne02 % ne12 != 0 || gz == 0) {
+		poison_launch(dst, dst_meta, n01, ne02, ne03, gy, DV);
 		return;
+	}
 	const long long nz = (long long)ne02 * ne03;
-	if (nz % gz != 0)
+	const int ncols2 = nz % gz == 0 ? (int)(nz / gz) : 0;
+	if (ncols2 <= 0 || ne02 % ncols2 != 0) {
+		poison_launch(dst, dst_meta, n01, ne02, ne03, gy, DV);
 		return;
-	const int ncols2 = (int)(nz / gz);
-	if (ncols2 <= 0 || ne02 % ncols2 != 0)
-		return;
+	}
 	const int zper = ne02 / ncols2;
 	const int sequence = (int)bz / zper;
 	const int head0 = ((int)bz % zper) * ncols2;
@@ -180,8 +218,9 @@ RDC_DEV void fb_fattn_tile(const char *Q, const char *K, const char *V, const ch
 		const char *Vh = V + nb23 * sequence + (long long)nb22 * (head / gqa);
 		const char *mrow = 0;
 		if (mask && act) {
-			mrow = mask + nb33 * (ne33 > 0 ? sequence % ne33 : 0) +
-			       (long long)nb32 * (ne32 > 0 ? head % ne32 : 0) + (long long)nb31 * row;
+			// As ggml's tile kernel: the mask has no head term
+			// (maskh = mask + nb33*(sequence % ne33)); ne32/nb32 unused.
+			mrow = mask + nb33 * (ne33 > 0 ? sequence % ne33 : 0) + (long long)nb31 * row;
 		}
 		const float slope = ncols2 == 1 ? alibi_slope(max_bias, (unsigned)head, n_head_log2, m0, m1) : 1.0f;
 

@@ -43,6 +43,8 @@ assert f["kernarg"][16:24] == "00000100", f        # n = 65536, little endian
 assert s["grid"] == [65536, 1, 1] and s["workgroup"] == [128, 1, 1], s
 assert s["kernarg"][32:40] == "00002040", s        # a = 2.5f
 assert f["kernarg"][:16] != "0" * 16, "device pointer expected"
+for l in user:  # the engine ran them (a 65536-element kernel is at least 2048 waves x 5 instructions)
+    assert l.get("executed") == "ok" and l["insts"] >= 2048 * 5, l
 PY
 }
 
@@ -75,6 +77,7 @@ out=$(sim RDNACOMPAT_SIM_GPUS=gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0 RDNACOMPAT
   fail "gfx1031 with HSA_OVERRIDE_GFX_VERSION=10.3.0: $out"
 echo "$out" | grep -q 'device 0: AMD Radeon RX 6700 XT gcnArchName=gfx1030' || fail "override: device line: $out"
 echo "$out" | grep -q 'memcpy round trip: ok' || fail "override: memcpy: $out"
+echo "$out" | grep -q 'kernels: fill_iota ok, scale_add ok' || fail "override: kernel results: $out"
 check_trace "$trace" 0 gfx1030
 echo "ok: HSA_OVERRIDE_GFX_VERSION=10.3.0 on gfx1031 runs, traced"
 
@@ -84,6 +87,7 @@ out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 RDNACOMPAT_SIM_TRACE="$trace" -- "$exe" 0 
 echo "$out" | grep -q 'memcpy round trip: ok' || fail "gfx1030: memcpy: $out"
 echo "$out" | grep -q 'memcpy2D round trip: ok' || fail "gfx1030: memcpy2D (SDMA rect): $out"
 echo "$out" | grep -q 'fork: child exited cleanly' || fail "fork: $out"
+echo "$out" | grep -q 'kernels: fill_iota ok, scale_add ok' || fail "gfx1030: kernel results against the CPU reference: $out"
 check_trace "$trace" 0 gfx1030
 echo "ok: gfx1030 native, memcpy and memcpy2D round trips, trace, fork"
 
@@ -119,6 +123,7 @@ out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0 RD
   fail "gfx1030+gfx1031 with HSA_OVERRIDE_GFX_VERSION: $out"
 echo "$out" | grep -q 'device 0: AMD Radeon RX 6800 XT gcnArchName=gfx1030' || fail "2 GPUs: device 0: $out"
 echo "$out" | grep -q 'device 1: AMD Radeon RX 6700 XT gcnArchName=gfx1030' || fail "2 GPUs: device 1: $out"
+echo "$out" | grep -q 'kernels: fill_iota ok, scale_add ok' || fail "2 GPUs: kernel results on device 1: $out"
 check_trace "$trace" 1 gfx1030
 echo "ok: gfx1030 + gfx1031 with the override, dispatch on device 1"
 
@@ -172,7 +177,7 @@ echo "ok: gfx1033 and gfx1035 (APUs) start and copy"
 # 6. the tool.
 tool="$BUILD/bin/rdnacompat"
 if [ -x "$tool" ]; then
-  "$tool" sim --help | grep -q 'KERNELS ARE NOT EXECUTED' || fail "rdnacompat sim --help must say kernels are not executed"
+  "$tool" sim --help | grep -q 'are EXECUTED by an instruction-level' || fail "rdnacompat sim --help must say kernels are executed"
   rm -f "$trace"
   out=$(timeout 120 "$tool" sim --gpu gfx1030 --card 'RX 6950 XT' --trace "$trace" -- "$exe" 2>&1) || fail "rdnacompat sim: $out"
   echo "$out" | grep -q 'device 0: AMD Radeon RX 6950 XT gcnArchName=gfx1030 CUs=40' || fail "rdnacompat sim --card: $out"

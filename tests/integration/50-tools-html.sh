@@ -4,7 +4,11 @@
 # 50-tools-html.sh BUILD — the compatibility site `rdnacompat db build`
 # writes, loaded in headless Chromium (no network):
 #   - index: one row per reported card, a column per ROCm minor version; each
-#     cell's worst and best outcome and counts equal what the database says;
+#     cell's worst and best outcome and counts equal what the database says for
+#     real cards on Linux; a cell with only simulated runs renders no outcome
+#     class (works, partial, fails, untested) and words them "loads on a
+#     simulated card"; reports from other platforms are "not counted"; the
+#     legend says so;
 #     every link resolves to a card page and its #rocm-<version> anchor;
 #   - card page: lists every report of the card, each sourced one with a link
 #     equal to the report file's source: URL; says what the tables do for the
@@ -43,8 +47,9 @@ class P(html.parser.HTMLParser):
         if tag == "table" and a.get("id") == "compat": s.intable = True
         if not s.intable: return
         if tag == "tr": s.rows.append([])
-        if tag in ("td", "th"): s.cell = {"text": "", "links": []}
-        if tag == "a" and s.cell is not None: s.cell["links"].append([a["href"], ""]); s.ina = True
+        if tag in ("td", "th"): s.cell = {"text": "", "links": [], "classes": set()}
+        if s.cell is not None and a.get("class"): s.cell["classes"].update(a["class"].split())
+        if tag == "a" and s.cell is not None: s.cell["links"].append([a["href"], "", a.get("class", "")]); s.ina = True
     def handle_endtag(s, tag):
         if tag == "a": s.ina = False
         if tag == "table": s.intable = False
@@ -66,28 +71,58 @@ assert head == ["Card", "PCI id", "Target", "Status"] + ["ROCm " + v for v in ve
 slugs = [r[0] for r in db.execute("select distinct card_slug from reports")]
 assert len(body) == len(slugs), (len(body), len(slugs))
 rank = {"fails": 0, "partial": 1, "works": 2}
+OUTCOME = {"works", "partial", "fails", "untested"}
+simlabel = {"works": "loads on a simulated card", "partial": "loads in part on a simulated card",
+            "fails": "fails on a simulated card", "untested": "untested on a simulated card"}
 ids = {}
+simonly = 0
 for row in body:
     href = row[0]["links"][0][0]
     slug = re.match(r"cards/(.+)\.html$", href).group(1)
     assert os.path.exists(os.path.join(site, href)), href
     for v, c in zip(vers, row[4:]):
-        got = db.execute("select result, best from reports where card_slug=? and rocm_minor=?", (slug, v)).fetchall()
+        got = db.execute("select result, best, simulated, platform from reports where card_slug=? and rocm_minor=?",
+                         (slug, v)).fetchall()
         if not got:
             assert c["text"].strip() == "\u2014", (slug, v, c)
             continue
-        res = [r for r, b in got if r in rank] or [r for r, b in got]
-        bst = [b for r, b in got if b in rank] or [b for r, b in got]
-        worst = min(res, key=lambda x: rank.get(x, 9)); best = max(bst, key=lambda x: rank.get(x, -1))
-        want = ["worst: %s \u00d7%d" % (worst, res.count(worst)), "best: %s \u00d7%d" % (best, bst.count(best))]
-        assert [t.strip() for h, t in c["links"]] == want, (slug, v, c["links"], want)
-        for h, t in c["links"]:
+        # Outcomes come from real cards on Linux only (H2, M6).
+        real = [(r, b) for r, b, s, p in got if not s and p == "linux"]
+        outl = [(h, t.strip(), k) for h, t, k in c["links"] if k in OUTCOME]
+        siml = [(h, t.strip(), k) for h, t, k in c["links"] if k == "simrun"]
+        assert len(outl) + len(siml) == len(c["links"]), c["links"]
+        if real:
+            res = [r for r, b in real if r in rank] or [r for r, b in real]
+            bst = [b for r, b in real if b in rank] or [b for r, b in real]
+            worst = min(res, key=lambda x: rank.get(x, 9)); best = max(bst, key=lambda x: rank.get(x, -1))
+            want = [("worst: %s \u00d7%d" % (worst, res.count(worst)), worst),
+                    ("best: %s \u00d7%d" % (best, bst.count(best)), best)]
+            assert [(t, k) for h, t, k in outl] == want, (slug, v, outl, want)
+        else:
+            # No real report: no outcome class at all, whatever the simulated runs say.
+            assert not outl, (slug, v, outl)
+            assert "no report from a real card on Linux" in c["text"], (slug, v, c["text"])
+            if all(s for r, b, s, p in got):
+                simonly += 1
+                assert "works" not in c["classes"] and not (c["classes"] & OUTCOME), (slug, v, c["classes"])
+        sims = {}
+        for r, b, s, p in got:
+            if s: sims[r] = sims.get(r, 0) + 1
+        wants = sorted("%s \u00d7%d" % (simlabel[r], n) for r, n in sims.items())
+        assert sorted(t for h, t, k in siml) == wants, (slug, v, siml, wants)
+        other = sum(1 for r, b, s, p in got if not s and p != "linux")
+        assert ("not counted:" in c["text"]) == (other > 0), (slug, v, c["text"])
+        for h, t, k in c["links"]:
             page, anchor = h.split("#")
             assert anchor == "rocm-" + v.replace(" ", "-"), h
             assert ('id="%s"' % anchor) in open(os.path.join(site, page)).read(), h
+# The shipped database has simulated-only cells (the audit found 22 that read "works").
+assert simonly >= 10, simonly
 print([r[0]["links"][0][0] for r in body if "RX 6700 XT" == r[0]["text"].strip().replace("AMD Radeon ", "")][0])
 PY
 ) || fail "index structure"
+
+grep -q '<div id="legend">.*never counted as works' "$T/index.dom" || fail "index legend: simulated runs never count as works"
 
 # A card page, as Chromium renders it.
 chrome --dump-dom "file://$S/$card" >"$T/card.dom" || fail "dump-dom card page"
@@ -101,7 +136,8 @@ class P(html.parser.HTMLParser):
         super().__init__(); s.rows = []; s.tr = None; s.shim = False; s.shimtext = ""; s.h1 = None
     def handle_starttag(s, tag, a):
         a = dict(a)
-        if tag == "tr" and a.get("class") == "report": s.tr = {"source": None, "report": None}; s.rows.append(s.tr)
+        if tag == "tr" and a.get("class") == "report": s.tr = {"source": None, "report": None, "cls": None}; s.rows.append(s.tr)
+        if tag == "td" and s.tr is not None and s.tr["cls"] is None: s.tr["cls"] = a.get("class", "")
         if tag == "a" and s.tr is not None and a.get("class") == "source": s.tr["source"] = a["href"]
         if tag == "a" and s.tr is not None and a.get("class") == "report-link": s.tr["report"] = a["href"]
         if tag == "ul" and a.get("id") == "shim-actions": s.shim = True
@@ -118,7 +154,7 @@ name, tgt = db.execute("select min(card), min(gfx_target) from reports where car
 assert p.title == name, (p.title, name)
 n = db.execute("select count(*) from reports where card_slug=?", (slug,)).fetchone()[0]
 assert len(p.rows) == n, (len(p.rows), n)
-nsrc = 0
+nsrc = nsim = 0
 for r in p.rows:
     rep = os.path.normpath(os.path.join(site, "cards", r["report"]))
     assert os.path.exists(rep), rep
@@ -128,7 +164,11 @@ for r in p.rows:
         assert r["source"] == m.group(1), (r, m.group(1)); nsrc += 1
     else:
         assert r["source"] is None
-assert nsrc > 0
+    if "\nsimulated: yes" in text:
+        assert r["cls"] == "simrun", (rep, r["cls"]); nsim += 1
+    else:
+        assert r["cls"] in ("works", "partial", "fails", "untested"), (rep, r["cls"])
+assert nsrc > 0 and nsim > 0, (nsrc, nsim)
 edge = [l.split("\t") for l in open(compat) if l.startswith(tgt + "\t")]
 first = min(edge, key=lambda e: int(e[2]))[1]
 assert first in p.shimtext, (first, p.shimtext)

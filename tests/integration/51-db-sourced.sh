@@ -38,6 +38,10 @@ assert len(set(urls)) >= 40, "fewer than 40 distinct threads"
 for f, d in reps:
     assert len(d.get("message", [""])[0]) <= 200, f
     assert d["symptom"], f
+    assert d["platform"][0] in ("linux", "windows", "wsl", "not stated"), f
+    assert d["reported"], f
+# The threads about Windows (HIP SDK, ZLUDA, Ollama for Windows) say so.
+assert sum(d["platform"] == ["windows"] for f, d in reps) >= 14
 PY
 
 # Broken sourced reports: each problem at its line.
@@ -52,6 +56,10 @@ sed 's/^kind: sourced/kind: sourced\nsimulated: yes/' "$good" >"$T/bad/sim.repor
 sed 's/^gfx_target: .*/gfx_target: gfx9999/; s/^pci_id: .*/pci_id: not stated/' "$good" >"$T/bad/target.report"
 { cat "$good"; printf 'message: %0300d\n' 0; } | grep -v '^message: [^0]' >"$T/bad/long.report"
 grep -v '^workaround:' "$good" | { cat; echo 'result_with_workaround: works'; } >"$T/bad/rww.report"
+# Audit 2026-12-03 M6: platform checked, reported: required, rocm_version a runtime's version only.
+sed 's/^platform: .*/platform: macos/' "$good" >"$T/bad/platform.report"
+grep -v '^reported:' "$good" >"$T/bad/noreported.report"
+grep -v '^rocm_stated:' "$good" | sed 's/^rocm_version: .*/rocm_version: 6.2.4\nrocm_stated: rocBLAS library v6.2.4 (swapped in by the user)/' >"$T/bad/rocmlib.report"
 rc=0; "$R" db check --reports "$T/bad" >"$T/bad.out" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || fail "broken sourced reports accepted (exit $rc): $(cat "$T/bad.out")"
 expect() { grep -q "$1" "$T/bad.out" || fail "$2: $(grep "$3" "$T/bad.out")"; }
@@ -64,6 +72,9 @@ expect "sim.report:$(line_of simulated "$T/bad/sim.report"): a sourced report de
 expect "target.report:$(line_of gfx_target "$T/bad/target.report"): gfx_target gfx9999: no card" "unknown target" target.report
 expect "long.report:$(line_of message "$T/bad/long.report"): message is 300 characters" "long message" long.report
 expect "rww.report:$(line_of result_with_workaround "$T/bad/rww.report"): result_with_workaround without a workaround" "rww" rww.report
+expect "platform.report:$(line_of platform "$T/bad/platform.report"): platform must be linux, windows or wsl (or 'not stated'), not 'macos'" "platform" platform.report
+expect "noreported.report:[0-9]*: missing required key 'reported' (sourced report)" "reported required" noreported
+expect "rocmlib.report:$(line_of rocm_version "$T/bad/rocmlib.report"): rocm_version 6.2.4, but rocm_stated names rocBLAS" "library version as rocm_version" rocmlib
 [ "$(grep -c "^$T/bad/nourl.report:" "$T/bad.out")" -eq 1 ] || fail "nourl: more than the one problem: $(grep nourl "$T/bad.out")"
 
 # Audit N8: a directory without reports warns (and is not an error).

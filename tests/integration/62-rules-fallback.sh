@@ -7,7 +7,8 @@
 # the test interposer fake71.so (60-rules-occupancy.sh).  The fallback code
 # comes from RDNACOMPAT_FALLBACK_BUNDLE: a test kernel with ggml's parameter
 # list built by the same compiler as the stand-in libggml-hip.so.
-#   - RDNACOMPAT_FALLBACK=1: the trace shows the fallback dispatched instead
+#   - the row is provisional: RDNACOMPAT_FALLBACK=1 alone routes nothing;
+#   - RDNACOMPAT_FALLBACK=1 RDNACOMPAT_OPT_IN=1: the trace shows the fallback dispatched instead
 #     of the original, with kernarg bytes identical (size and every byte,
 #     hidden arguments included) to those the original got in the same launch
 #     without the fallback;
@@ -56,8 +57,14 @@ run71 "$T/f1.trace" "$T/f1.err" RDNACOMPAT_FALLBACK_BUNDLE="$T/fb/good.hsaco" ||
 ref=$(dispatch "$T/f1.trace" "$WANT") || fail "reference trace"
 grep -q "rule-fallback-refused" "$T/f1.err" && { cat "$T/f1.err" >&2; fail "good fallback refused"; }
 
-# 2. RDNACOMPAT_FALLBACK=1: the fallback runs with the very same bytes
-run71 "$T/f2.trace" "$T/f2.err" RDNACOMPAT_FALLBACK_BUNDLE="$T/fb/good.hsaco" RDNACOMPAT_FALLBACK=1 ||
+# 2a. the fallback rows are provisional: RDNACOMPAT_FALLBACK=1 without
+#     RDNACOMPAT_OPT_IN=1 routes nothing, the original runs
+run71 "$T/f2a.trace" "$T/f2a.err" RDNACOMPAT_FALLBACK_BUNDLE="$T/fb/good.hsaco" RDNACOMPAT_FALLBACK=1 ||
+  { cat "$T/f2a.err" >&2; fail "fallback run without opt-in"; }
+dispatch "$T/f2a.trace" "$WANT" >/dev/null || fail "a provisional fallback row routed without RDNACOMPAT_OPT_IN=1"
+
+# 2. RDNACOMPAT_FALLBACK=1 RDNACOMPAT_OPT_IN=1: the fallback runs with the very same bytes
+run71 "$T/f2.trace" "$T/f2.err" RDNACOMPAT_FALLBACK_BUNDLE="$T/fb/good.hsaco" RDNACOMPAT_FALLBACK=1 RDNACOMPAT_OPT_IN=1 ||
   { cat "$T/f2.err" >&2; fail "fallback run"; }
 got=$(dispatch "$T/f2.trace" "$FB") || fail "fallback trace: the fallback was not dispatched instead"
 # every byte equal but dst (offset 48, a fresh hipMalloc each run), which
@@ -77,7 +84,7 @@ echo "fallback dispatched with identical kernarg: ${got%% *} bytes"
 
 # 3. the decoy: layouts differ, no routing, the entry named once (nb13 is
 #    parameter 27, counting from 0; the metadata carries no argument names)
-run71 "$T/f3.trace" "$T/f3.err" RDNACOMPAT_FALLBACK_BUNDLE="$T/fb/decoy.hsaco" RDNACOMPAT_FALLBACK=1 ||
+run71 "$T/f3.trace" "$T/f3.err" RDNACOMPAT_FALLBACK_BUNDLE="$T/fb/decoy.hsaco" RDNACOMPAT_FALLBACK=1 RDNACOMPAT_OPT_IN=1 ||
   { cat "$T/f3.err" >&2; fail "decoy run"; }
 dispatch "$T/f3.trace" "$WANT" >/dev/null || fail "decoy: the original did not run"
 [ "$(grep -c 'rule-fallback-refused' "$T/f3.err")" -eq 1 ] || { cat "$T/f3.err" >&2; fail "want one refusal line"; }

@@ -5,8 +5,12 @@
 # backend) with flash attention on a simulated gfx1031 under the shim, its
 # flash-attention tile kernels routed to the embedded v5 fallback bundle.
 # The built-in fallback rows are for HIP >= 7.1 and ggml links HIP 6.4 in
-# both roots, so a user tables file repeats them for any runtime.  Checks:
-#   - the run completes (pp16 and tg4 rows);
+# both roots, so a user tables file repeats them for any runtime.  The rows
+# are provisional (docs/RULES.md), so they apply only with RDNACOMPAT_OPT_IN=1.
+# Checks:
+#   - without RDNACOMPAT_OPT_IN the provisional copies route nothing: no
+#     rdnacompat_fb_* dispatch, ggml's own tile kernels run;
+#   - with it, the run completes (pp16 and tg4 rows);
 #   - every traced tile dispatch is a rdnacompat_fb_fattn_tile_* kernel,
 #     none is ggml's; the refusals name hidden_hostcall_buffer (the ggml tile
 #     instances whose metadata declares it; docs/FALLBACKS.md);
@@ -26,6 +30,8 @@ python3 "$libs/llama_model.py" "$tmp/tiny.gguf" || fail "writing the tiny model"
   grep -v '^#' "$libs/../../../tables/kernels.tsv" |
     awk -F'\t' 'BEGIN { OFS = "\t" } $5 ~ /^fallback:/ { $4 = "*"; $8 = "63"; print }'; } >"$tmp/fb.tsv"
 [ "$(grep -c fallback: "$tmp/fb.tsv")" -ge 10 ] || fail "no fallback rows in tables/kernels.tsv"
+[ "$(grep -c 'fallback:.*	provisional	' "$tmp/fb.tsv")" = "$(grep -c fallback: "$tmp/fb.tsv")" ] ||
+  fail "a fallback row of tables/kernels.tsv is not provisional"
 run() { # NAME ENV...
   local name=$1 rc=0; shift
   env "$@" LD_PRELOAD="$SIM:$SHIM" RDNACOMPAT_SIM_GPUS=gfx1031 RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
@@ -36,7 +42,10 @@ run() { # NAME ENV...
     fail "$name: no pp16/tg4 rows: $(tail -3 "$tmp/$name.out")"
 }
 run orig
-run routed RDNACOMPAT_TABLES="$tmp/fb.tsv"
+run noopt RDNACOMPAT_TABLES="$tmp/fb.tsv"
+! grep -q '"kernel": *"rdnacompat_fb_' "$tmp/noopt.trace" || fail "a provisional fallback row routed without RDNACOMPAT_OPT_IN"
+grep -q '"kernel": *"_ZL15flash_attn_tile' "$tmp/noopt.trace" || fail "noopt: ggml's tile kernels did not run"
+run routed RDNACOMPAT_TABLES="$tmp/fb.tsv" RDNACOMPAT_OPT_IN=1
 refused=$(grep -c 'rule-fallback-refused' "$tmp/routed.log")
 hostcall=$(grep -c 'rule-fallback-refused.*hidden_hostcall_buffer' "$tmp/routed.log")
 python3 - "$tmp/orig.trace" "$tmp/routed.trace" <<'PYEOF' || fail "traces"

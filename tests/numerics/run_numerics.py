@@ -63,7 +63,7 @@ def alibi_slopes(H, max_bias):
 class Case:
     def __init__(self, name, B=1, H=8, Hkv=None, L=1, S=256, DKQ=128, DV=None, mask="none",
                  softcap=0.0, max_bias=0.0, sinks=False, P=1, ncols1=None, ncols2=1, nwarps=4,
-                 kvmax=False, kpad=0, vview=False, seed=0):
+                 kvmax=False, kpad=0, vview=False, seed=0, gz=None, expect_nan=False):
         self.name, self.B, self.H = name, B, H
         self.Hkv = Hkv or H
         self.L, self.S, self.DKQ = L, S, DKQ
@@ -72,6 +72,10 @@ class Case:
         self.P, self.ncols2, self.nwarps = P, ncols2, nwarps
         self.ncols1 = ncols1 or max(1, 2 // ncols2)
         self.kvmax, self.kpad, self.vview, self.seed = kvmax, kpad, vview, seed
+        # gz: a gridDim.z that contradicts ne02*ne03/ncols2 (a launch contract the
+        # fallback cannot recover); expect_nan: every output must then be NaN,
+        # over memory that starts as finite stale values.
+        self.gz, self.expect_nan = gz, expect_nan
 
 
 def make_inputs(c):
@@ -168,8 +172,14 @@ def launch(ext, c, Q, Kst, Vst, mask, sinks, kvm, Lpad):
           ne31, ne32, ne33, nb31, nb32, nb33, n_head_log2]
     fv = [scale, c.max_bias, m0, m1, c.softcap]
     gx = (L + c.ncols1 - 1) // c.ncols1
-    gz = (H // c.ncols2) * B
+    gz = c.gz or (H // c.ncols2) * B
     lau = [gx, c.P, gz, 32, c.nwarps, 1]
+    fill = 7.0 if c.expect_nan else float("nan")  # stale memory must not survive
+    if c.expect_nan:
+        parts = torch.full((B, L, H, c.P, c.DV), fill, device=DEV, dtype=torch.float32)
+        meta = torch.full((B, L, H, c.P, 2), fill, device=DEV, dtype=torch.float32)
+        ext.tile(c.DV, Q, Kst, Vst, mask, sinks, kvm, parts, meta if c.P > 1 else None, iv, fv, lau)
+        return parts, (parts if c.P > 1 else None), (meta if c.P > 1 else None)
     if c.P > 1:
         parts = torch.full((B, L, H, c.P, c.DV), float("nan"), device=DEV, dtype=torch.float32)
         meta = torch.full((B, L, H, c.P, 2), float("nan"), device=DEV, dtype=torch.float32)
@@ -207,6 +217,12 @@ def run_case(ext, c):
                 Vk[:, :, top:, :] = float("nan")
     dst, parts, meta = launch(ext, c, Q, Kk, Vk, mask, sinks, kvm, Lpad)
     torch.cuda.synchronize()
+    if c.expect_nan:
+        allnan = bool(torch.isnan(dst).all()) and (meta is None or bool(torch.isnan(meta).all()))
+        return {"case": c.name, "B": c.B, "H": c.H, "Hkv": c.Hkv, "L": c.L, "S": c.S, "DKQ": c.DKQ,
+                "DV": c.DV, "P": c.P, "gz": c.gz, "expect_nan": True,
+                "finite_left": int((~torch.isnan(dst)).sum()), "err_tile": None, "err_combine": None,
+                "ok": allnan}
     ref = reference(c, Q, Kst, Vst, mask, sinks, kvm, gx)
     e = rel_err(dst.permute(0, 2, 1, 3), ref)
     ec = None
@@ -261,6 +277,16 @@ def cases(quick):
                    vview=True, ncols1=1, ncols2=16, nwarps=8, P=2))
     cs.append(Case("d128-512threads", H=8, L=64, S=2048, DKQ=128, mask="causal", ncols1=64,
                    nwarps=16))
+    # DV 72, 96, 112 (rows of tables/kernels.tsv the first run did not cover).
+    for D in (72, 96, 112):
+        cs.append(Case("d%d-mask-random" % D, H=4, L=8, S=600, DKQ=D, mask="random", ncols1=8, nwarps=4))
+        cs.append(Case("d%d-split3" % D, H=4, L=2, S=900, DKQ=D, mask="causal", P=3, ncols1=2, nwarps=4))
+    # A launch whose gridDim.z contradicts ne02*ne03/ncols2 (8 heads, gz 3):
+    # every output NaN, over finite stale memory (audit 2026-12-03 M4).
+    cs.append(Case("d128-inconsistent-gz-nan", H=8, L=4, S=256, DKQ=128, mask="random", ncols1=4,
+                   nwarps=4, gz=3, expect_nan=True))
+    cs.append(Case("d128-inconsistent-gz-split2-nan", H=8, L=4, S=256, DKQ=128, mask="random", ncols1=4,
+                   nwarps=4, gz=3, P=2, expect_nan=True))
     if quick:
         cs = cs[::7]
     return cs
@@ -323,6 +349,10 @@ def main():
     for c in cases(a.quick):
         r = run_case(ext, c)
         res.append(r)
+        if r.get("expect_nan"):
+            print("%-28s every output NaN: %s (%d finite left)  %s" % (
+                r["case"], r["ok"], r["finite_left"], "ok" if r["ok"] else "FAIL"), flush=True)
+            continue
         print("%-28s tile %.3e  combine %s  %s" % (
             r["case"], r["err_tile"], "-" if r["err_combine"] is None else "%.3e" % r["err_combine"],
             "ok" if r["ok"] else "FAIL"), flush=True)

@@ -31,7 +31,8 @@ static void usage(FILE *f)
 	      "       error.  A directory without reports gives a warning.\n"
 	      "build: checks, then writes DIR/rdnacompat.db (SQLite: cards, reports,\n"
 	      "       report_lines) and the site: DIR/index.html (one row per card, one column\n"
-	      "       per ROCm minor version, worst and best outcome with counts),\n"
+	      "       per ROCm minor version, worst and best outcome of real cards on\n"
+	      "       Linux with counts; simulated runs and other platforms apart),\n"
 	      "       DIR/cards/<card>.html (every report with its source), DIR/search.html\n"
 	      "       (every card by name, PCI id, target) and DIR/reports/<name>.html + .report.\n"
 	      "       DIR defaults to rdnacompat-db.  docs/DB.md.\n"
@@ -160,7 +161,7 @@ static int build(const char *out, struct rdc_report *reps, size_t n)
 			 " pci_revision TEXT, gfx_target TEXT, kernel TEXT, distro TEXT, rocm_version TEXT,"
 			 " pytorch_version TEXT, pytorch_hip TEXT, shim_version TEXT, shim_mode TEXT, result TEXT,"
 			 " kind TEXT, source TEXT, reported TEXT, message TEXT, result_with_workaround TEXT,"
-			 " rocm_minor TEXT, best TEXT, card_slug TEXT);"
+			 " rocm_minor TEXT, best TEXT, card_slug TEXT, platform TEXT);"
 			 "CREATE TABLE report_lines(report TEXT REFERENCES reports(name), line INTEGER, key TEXT, value TEXT);"
 			 "CREATE INDEX report_lines_report ON report_lines(report);"))
 		goto done;
@@ -190,7 +191,7 @@ static int build(const char *out, struct rdc_report *reps, size_t n)
 					    "shim_version", "shim_mode", "result" };
 	sqlite3_stmt *ins = NULL, *line = NULL;
 	if (sqlite3_prepare_v2(db, "INSERT INTO reports VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-			       "?16,?17,?18,?19,?20,?21,?22,?23)",
+			       "?16,?17,?18,?19,?20,?21,?22,?23,?24)",
 			       -1, &ins, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO report_lines VALUES(?1,?2,?3,?4)", -1, &line, NULL) != SQLITE_OK) {
 		fprintf(stderr, "rdnacompat db: sqlite: %s\n", sqlite3_errmsg(db));
@@ -222,6 +223,7 @@ static int build(const char *out, struct rdc_report *reps, size_t n)
 		sqlite3_bind_text(ins, 21, minor, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(ins, 22, best_outcome(r), -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 23, slug, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 24, rdc_report_platform(r), -1, SQLITE_STATIC);
 		fail = sqlite3_step(ins) != SQLITE_DONE;
 		for (size_t k = 0; k < r->n && !fail; k++) {
 			sqlite3_reset(line);

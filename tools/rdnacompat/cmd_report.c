@@ -319,6 +319,8 @@ int rdc_cmd_report(int argc, char **argv)
 	put(&r, "schema", "1");
 	put(&r, "date", date ? date : buf);
 	put(&r, "simulated", simulated ? "yes" : "no");
+	/* The shim, and so this command, acts on Linux only. */
+	put(&r, "platform", "linux");
 	/* The card table's first name for this id ("A; B" lists aliases). */
 	char name[160];
 	snprintf(name, sizeof name, "%s", c->name);

@@ -9,7 +9,7 @@
  * How the simulator reaches every process under CMD (a private
  * /etc/ld.so.preload, or LD_PRELOAD where namespaces cannot be made or
  * RDNACOMPAT_SIM_NAMESPACE=0): sim_env.c.
- * The simulator is docs/SIMGPU.md; kernels are not executed.
+ * The simulator is docs/SIMGPU.md; it executes gfx10.3/gfx11 kernels.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -31,9 +31,12 @@ static void usage(FILE *f)
 	      "Runs CMD with Debian's real ROCm stack (ROCR, HIP, rocminfo, ROCm libraries)\n"
 	      "seeing simulated AMD GPUs: a test-only preloaded library that emulates /dev/kfd,\n"
 	      "the render nodes and the sysfs topology below the real thunk.\n"
-	      "KERNELS ARE NOT EXECUTED: dispatches are retired (and traced), so kernel results are\n"
-	      "garbage; memory copies (SDMA) really move bytes.  For testing code-object selection,\n"
-	      "HSA_OVERRIDE_GFX_VERSION and the shim without an AMD GPU.  See docs/SIMGPU.md.\n"
+	      "Kernels of gfx10.3 (RDNA2) and gfx11 (RDNA3) cards are EXECUTED by an instruction-level\n"
+	      "interpreter: results are those of the code as compiled (\"simulated card (executed)\"),\n"
+	      "not of hardware — no timing, hangs or speed.  An instruction the engine lacks, a trap\n"
+	      "or a memory fault ends the program with one line naming the kernel and PC.\n"
+	      "RDNACOMPAT_SIM_EXEC=0 retires dispatches without running them.  Memory copies (SDMA)\n"
+	      "really move bytes.  See docs/SIMGPU.md.\n"
 	      "\n"
 	      "  --gpu TARGET     add a simulated GPU (gfx1030, gfx1031, ...; repeat for more;\n"
 	      "                   default: one gfx1031).  ROCR 5.2.3 knows gfx1030-gfx1035, not gfx11.\n"

@@ -2,7 +2,9 @@
 /*
  * db_html.c — writes the compatibility site from the report database (see
  * db_html.h): the shared HTML helpers, the report pages, the index (cards x
- * ROCm minor versions, worst and best outcome per cell) and the search page.
+ * ROCm minor versions; per cell the worst and best outcome from real cards on
+ * Linux, simulated runs and other platforms on their own lines) and the
+ * search page.
  * Everything printed is HTML-escaped.  Only search.html has a script, and
  * the page works without it.
  */
@@ -57,7 +59,8 @@ static const char style[] =
 	"<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
 	"td,th{border:1px solid #999;padding:4px 8px;vertical-align:top}th{background:#eee}"
 	".works{color:#060}.partial{color:#a60}.fails{color:#b00}.untested{color:#666}"
-	".sim{font-size:80%;color:#555}code{font-size:90%}#compat td:first-child{min-width:12em}"
+	".sim{font-size:80%;color:#555}.simrun{color:#457;font-style:italic}.noreal,.other-platform{color:#666;font-size:90%}"
+	"#legend{font-size:90%;border:1px solid #ccc;padding:4px 8px;max-width:60em}code{font-size:90%}#compat td:first-child{min-width:12em}"
 	"table.reports{width:100%}a.source{word-break:break-all}</style>\n";
 
 void rdc_html_head(FILE *f, const char *title, const char *root)
@@ -135,10 +138,12 @@ static int report_pages(sqlite3 *db, const char *dir)
 			break;
 		}
 		rdc_html_head(f, col(rep, 0), "../");
-		rdc_html(f, "<h1>%s (%s) on ROCm %s: <span class=\"%s\">%s</span>", col(rep, 1), col(rep, 3),
-			 col(rep, 4), col(rep, 5), col(rep, 5));
 		if (sqlite3_column_int(rep, 6))
-			fputs(" <span class=\"sim\">(simulated GPU)</span>", f);
+			rdc_html(f, "<h1>%s (%s) on ROCm %s: <span class=\"simrun\">%s</span>", col(rep, 1), col(rep, 3),
+				 col(rep, 4), rdc_html_sim_label(col(rep, 5)));
+		else
+			rdc_html(f, "<h1>%s (%s) on ROCm %s: <span class=\"%s\">%s</span>", col(rep, 1), col(rep, 3),
+				 col(rep, 4), col(rep, 5), col(rep, 5));
 		fputs("</h1>\n", f);
 		rdc_html(f, "<p>Card page: <a href=\"../cards/%s.html\">%s</a></p>\n", col(rep, 9), col(rep, 1));
 		if (!strcmp(col(rep, 7), "sourced"))
@@ -169,64 +174,120 @@ static void free_strs(char **v, size_t n)
 	free(v);
 }
 
-/* One cell: the worst outcome (result) and the best (with a workaround)
- * over the reports of one card and ROCm minor version, with counts. */
+const char *rdc_html_sim_label(const char *result)
+{
+	if (!strcmp(result, "works"))
+		return "loads on a simulated card";
+	if (!strcmp(result, "partial"))
+		return "loads in part on a simulated card";
+	if (!strcmp(result, "fails"))
+		return "fails on a simulated card";
+	return "untested on a simulated card";
+}
+
+static const char *const order[] = { "fails", "partial", "works", "untested" };
+
+static int outcome_index(const char *v)
+{
+	for (int k = 0; k < 4; k++)
+		if (!strcmp(v, order[k]))
+			return k;
+	return 3;
+}
+
+/* One cell of the index, for a card and a ROCm minor version:
+ *   - the worst outcome (result) and the best (with a workaround) over the
+ *     reports from real cards on Linux only, with counts and the classes
+ *     works/partial/fails/untested;
+ *   - runs on the simulated GPU on their own line, class "simrun", worded as
+ *     what they show ("loads on a simulated card"): never an outcome class,
+ *     never counted as "works";
+ *   - reports from other platforms (Windows, WSL, not stated) counted on
+ *     their own line: the shim acts on Linux only. */
 static void cell(FILE *f, sqlite3_stmt *agg, const char *slug, const char *ver)
 {
-	/* agg: SELECT result, best, count(*) ... GROUP BY result, best */
-	static const char *const order[] = { "fails", "partial", "works", "untested" };
-	int worst = -1, best = -1, nworst = 0, nbest = 0, total = 0;
-	int nres[4] = { 0 }, nbst[4] = { 0 }, nsim = 0;
+	/* agg: SELECT result, best, count(*), simulated, platform ... GROUP BY all four */
+	int nres[4] = { 0 }, nbst[4] = { 0 }, nsim[4] = { 0 }, total = 0, nreal = 0;
+	int nwin = 0, nwsl = 0, nunst = 0;
 	sqlite3_reset(agg);
 	sqlite3_bind_text(agg, 1, slug, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(agg, 2, ver, -1, SQLITE_TRANSIENT);
 	while (sqlite3_step(agg) == SQLITE_ROW) {
 		int c = sqlite3_column_int(agg, 2);
+		const char *plat = col(agg, 4);
 		total += c;
-		nsim += sqlite3_column_int(agg, 3);
-		for (int k = 0; k < 4; k++) {
-			if (!strcmp(col(agg, 0), order[k]))
-				nres[k] += c;
-			if (!strcmp(col(agg, 1), order[k]))
-				nbst[k] += c;
+		if (sqlite3_column_int(agg, 3)) {
+			nsim[outcome_index(col(agg, 0))] += c;
+		} else if (!strcmp(plat, "linux")) {
+			nreal += c;
+			nres[outcome_index(col(agg, 0))] += c;
+			nbst[outcome_index(col(agg, 1))] += c;
+		} else if (!strcmp(plat, "windows")) {
+			nwin += c;
+		} else if (!strcmp(plat, "wsl")) {
+			nwsl += c;
+		} else {
+			nunst += c;
 		}
 	}
 	if (!total) {
 		fputs("<td>&mdash;</td>", f);
 		return;
 	}
-	/* worst: the lowest of fails < partial < works; best: the highest;
-	 * "untested" only when nothing else was reported. */
-	worst = best = 3;
-	nworst = nres[3];
-	nbest = nbst[3];
-	for (int k = 0; k < 3; k++)
-		if (nres[k]) {
-			worst = k, nworst = nres[k];
-			break;
-		}
-	for (int k = 2; k >= 0; k--)
-		if (nbst[k]) {
-			best = k, nbest = nbst[k];
-			break;
-		}
-	char nw[16], nb[16];
-	snprintf(nw, sizeof nw, "%d", nworst);
-	snprintf(nb, sizeof nb, "%d", nbest);
 	struct rdc_sbuf href = { 0 };
 	rdc_sb_printf(&href, "cards/%s.html#rocm-%s", slug, ver);
 	for (char *c = href.s; *c; c++)
 		if (*c == ' ')
 			*c = '-';
-	rdc_html(f, "<td><a class=\"%s\" href=\"%s\" title=\"worst outcome\">worst: %s &times;%s</a>",
-		 order[worst], href.s, order[worst], nw);
-	rdc_html(f, "<br><a class=\"%s\" href=\"%s\" title=\"best outcome, with a workaround where one was reported\">"
-		    "best: %s &times;%s</a>",
-		 order[best], href.s, order[best], nb);
-	if (nsim)
-		fprintf(f, "<br><span class=\"sim\">%d report(s), %d sim</span></td>", total, nsim);
-	else
-		fprintf(f, "<br><span class=\"sim\">%d report(s)</span></td>", total);
+	fputs("<td>", f);
+	const char *sep = "<br>";
+	if (nreal) {
+		/* worst: the lowest of fails < partial < works; best: the
+		 * highest; "untested" only when nothing else was reported. */
+		int worst = 3, best = 3, nworst = nres[3], nbest = nbst[3];
+		for (int k = 0; k < 3; k++)
+			if (nres[k]) {
+				worst = k, nworst = nres[k];
+				break;
+			}
+		for (int k = 2; k >= 0; k--)
+			if (nbst[k]) {
+				best = k, nbest = nbst[k];
+				break;
+			}
+		char nw[16], nb[16];
+		snprintf(nw, sizeof nw, "%d", nworst);
+		snprintf(nb, sizeof nb, "%d", nbest);
+		rdc_html(f, "<a class=\"%s\" href=\"%s\" title=\"worst outcome on real cards (Linux)\">worst: %s &times;%s</a>",
+			 order[worst], href.s, order[worst], nw);
+		rdc_html(f, "<br><a class=\"%s\" href=\"%s\" title=\"best outcome on real cards (Linux), with a workaround "
+			    "where one was reported\">best: %s &times;%s</a>",
+			 order[best], href.s, order[best], nb);
+	} else {
+		fputs("<span class=\"noreal\">no report from a real card on Linux</span>", f);
+	}
+	for (int k = 0; k < 4; k++) {
+		if (!nsim[k])
+			continue;
+		char n[16];
+		snprintf(n, sizeof n, "%d", nsim[k]);
+		fputs(sep, f);
+		rdc_html(f, "<a class=\"simrun\" href=\"%s\" title=\"runs on the simulated GPU: kernels are not "
+			    "executed\">%s &times;%s</a>",
+			 href.s, rdc_html_sim_label(order[k]), n);
+	}
+	if (nwin || nwsl || nunst) {
+		fprintf(f, "%s<span class=\"other-platform\">not counted:", sep);
+		const char *s2 = " ";
+		if (nwin)
+			fprintf(f, "%sWindows &times;%d", s2, nwin), s2 = ", ";
+		if (nwsl)
+			fprintf(f, "%sWSL &times;%d", s2, nwsl), s2 = ", ";
+		if (nunst)
+			fprintf(f, "%splatform not stated &times;%d", s2, nunst);
+		fputs("</span>", f);
+	}
+	fprintf(f, "<br><span class=\"sim\">%d report(s)</span></td>", total);
 	rdc_sb_free(&href);
 }
 
@@ -261,12 +322,22 @@ static int write_index(sqlite3 *db, const char *dir)
 	rdc_html_head(f, "rdnacompat card compatibility", "");
 	fprintf(f, "<h1>rdnacompat: AMD cards &times; ROCm versions</h1>\n"
 		   "<p id=\"summary\">%ld report(s): %ld written from public issue threads (each links its source), "
-		   "%ld run on the simulated GPU (marked <span class=\"sim\">sim</span>: they show the shim's decisions "
-		   "for the real ROCm libraries, not results on a real card), %ld from real cards. "
-		   "Each cell gives the worst outcome reported and the best one (with a workaround where one was "
-		   "reported), with counts; it links the card page. Status is from tables/cards.tsv "
+		   "%ld run on the simulated GPU, %ld run on real cards. Status is from tables/cards.tsv "
 		   "(Linux support matrix of ROCm 7.0). Send yours with <code>rdnacompat report</code>.</p>\n",
 		n_reports, n_src, n_sim, n_reports - n_src - n_sim);
+	fputs("<div id=\"legend\"><p>How to read a cell (a card at one ROCm minor version):</p><ul>"
+	      "<li><span class=\"works\">worst</span> / <span class=\"works\">best</span>: the worst outcome reported "
+	      "(fails &lt; partial &lt; works) and the best one (with a workaround where one was reported), with counts, "
+	      "<b>from real cards on Linux only</b> &mdash; the platform rdnacompat acts on.</li>"
+	      "<li><span class=\"simrun\">loads on a simulated card</span>: a run of the real ROCm libraries on "
+	      "rdnacompat's simulated GPU, which loads and dispatches code but executes no kernel. It shows which code the "
+	      "shim chose, never that anything computes right, and is <b>never counted as works</b>.</li>"
+	      "<li><span class=\"noreal\">no report from a real card on Linux</span>: the cell has only simulated runs or "
+	      "reports from other platforms.</li>"
+	      "<li><span class=\"other-platform\">not counted: Windows, WSL, platform not stated</span>: reports from "
+	      "threads about other platforms (the HIP SDK, ZLUDA, Ollama for Windows) or that do not say; they are on the "
+	      "card page, outside the cell's outcome.</li></ul></div>\n",
+	      f);
 	fputs("<form id=\"search\" action=\"search.html\" method=\"get\"><label>Find a card by name, PCI id or "
 	      "target: <input name=\"q\" placeholder=\"6700 XT, 1002:73df, gfx1103\"></label> "
 	      "<button type=\"submit\">Search</button></form>\n",
@@ -282,8 +353,8 @@ static int write_index(sqlite3 *db, const char *dir)
 			   "  min(gfx_target) AS tgt, min(pci_id) AS p0 FROM reports GROUP BY card_slug) ORDER BY tgt, card",
 			   -1, &rows, NULL);
 	sqlite3_prepare_v2(db,
-			   "SELECT result, best, count(*), sum(simulated) FROM reports WHERE card_slug = ?1 "
-			   "AND rocm_minor = ?2 GROUP BY result, best",
+			   "SELECT result, best, count(*), simulated, platform FROM reports WHERE card_slug = ?1 "
+			   "AND rocm_minor = ?2 GROUP BY result, best, simulated, platform",
 			   -1, &agg, NULL);
 	while (rows && agg && sqlite3_step(rows) == SQLITE_ROW) {
 		rdc_html(f, "<tr><td><a class=\"card\" href=\"cards/%s.html\">%s</a></td><td>%s</td><td>%s</td><td>%s</td>",

@@ -4,7 +4,9 @@
  * database `rdnacompat db build` made (tables cards, reports, report_lines):
  *   DIR/index.html        one row per reported card, one column per ROCm
  *                         minor version; each cell the worst and the best
- *                         outcome with counts, linking the card page
+ *                         outcome from real cards on Linux with counts,
+ *                         simulated runs and other platforms on their own
+ *                         lines (never an outcome), linking the card page
  *   DIR/cards/<slug>.html every report of one card with its source, the
  *                         message, what people did, and what rdnacompat's
  *                         tables do for the card's target (db_html_card.c)
@@ -35,6 +37,9 @@ const char *rdc_html_col(sqlite3_stmt *st, int i);
 FILE *rdc_html_open(const char *dir, const char *name);
 /* "<!DOCTYPE html>...<body>" with the title and the shared style. */
 void rdc_html_head(FILE *f, const char *title, const char *root);
+/* What a simulated run's result shows, in words ("loads on a simulated
+ * card" for works): a simulated run is never shown as an outcome. */
+const char *rdc_html_sim_label(const char *result);
 /* Version strings in numeric order ("5.7" < "6.2" < "6.10" < "6.x" <
  * "none" < "not stated"); for qsort over char *. */
 int rdc_html_cmp_ver(const void *a, const void *b);

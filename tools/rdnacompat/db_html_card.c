@@ -3,7 +3,8 @@
  * db_html_card.c — one page per reported card (DIR/cards/<slug>.html, see
  * db_html.h): what rdnacompat's built-in tables do for the card's target
  * (compatibility edges, kernel rules), then every report of the card by
- * ROCm minor version — outcome, outcome with the workaround, symptoms, the
+ * ROCm minor version — outcome (a simulated run in its own words, "loads on
+ * a simulated card", never an outcome), outcome with the workaround, symptoms, the
  * quoted message, what people did, and the source (the public thread, or
  * the run's report page).
  */
@@ -124,10 +125,13 @@ static int card_page(sqlite3 *db, const char *dir, sqlite3_stmt *head)
 			   " (SELECT group_concat(value, ' | ') FROM report_lines l WHERE l.report = r.name AND l.key = 'workaround'),"
 			   " (SELECT group_concat(value, '; ') FROM report_lines l WHERE l.report = r.name AND l.key = 'workload'),"
 			   " (SELECT group_concat(value, '; ') FROM report_lines l WHERE l.report = r.name AND l.key = 'mapped'),"
-			   " shim_mode, result_with_workaround "
+			   " shim_mode, result_with_workaround, platform "
 			   "FROM reports r WHERE card_slug = ?1 AND rocm_minor = ?2 ORDER BY result, name",
 			   -1, &rs, NULL);
-	fputs("<h2>Reports</h2>\n", f);
+	fputs("<h2>Reports</h2>\n<p class=\"legend\">An outcome is what a real card did. A run on rdnacompat's simulated GPU "
+	      "loads and dispatches code without executing any kernel: it reads <span class=\"simrun\">loads on a "
+	      "simulated card</span>, never <span class=\"works\">works</span>.</p>\n",
+	      f);
 	int rc = 0;
 	for (size_t v = 0; rs && v < nv; v++) {
 		struct rdc_sbuf id = { 0 };
@@ -145,23 +149,30 @@ static int card_page(sqlite3 *db, const char *dir, sqlite3_stmt *head)
 		sqlite3_bind_text(rs, 2, vers[v], -1, SQLITE_TRANSIENT);
 		while (sqlite3_step(rs) == SQLITE_ROW) {
 			bool src = !strcmp(col(rs, 3), "sourced");
+			bool sim = sqlite3_column_int(rs, 7) != 0;
 			const char *rww = col(rs, 14);
-			rdc_html(f, "<tr class=\"report\"><td class=\"%s\">%s</td><td class=\"%s\">%s</td><td>%s",
-				 col(rs, 1), col(rs, 1), *rww ? rww : "", *rww ? rww : "\u2014", col(rs, 9));
+			/* A simulated run is not an outcome on a card: its own words
+			 * and class. */
+			if (sim)
+				rdc_html(f, "<tr class=\"report\"><td class=\"simrun\">%s</td><td>%s</td><td>%s",
+					 rdc_html_sim_label(col(rs, 1)), *rww ? rww : "\u2014", col(rs, 9));
+			else
+				rdc_html(f, "<tr class=\"report\"><td class=\"%s\">%s</td><td class=\"%s\">%s</td><td>%s",
+					 col(rs, 1), col(rs, 1), *rww ? rww : "", *rww ? rww : "\u2014", col(rs, 9));
 			if (*col(rs, 12))
 				rdc_html(f, *col(rs, 9) ? "<br>shim mapped: %s" : "shim mapped: %s", col(rs, 12));
 			fputs("</td><td>", f);
 			if (*col(rs, 5))
 				rdc_html(f, "<code>%s</code>", col(rs, 5));
-			rdc_html(f, "</td><td>%s</td><td>%s; %s; ROCm %s</td><td>", col(rs, 10), col(rs, 11),
-				 col(rs, 6), col(rs, 8));
+			rdc_html(f, "</td><td>%s</td><td>%s; %s; platform %s; ROCm %s</td><td>", col(rs, 10), col(rs, 11),
+				 col(rs, 6), col(rs, 15), col(rs, 8));
 			if (src)
 				rdc_html(f, "<a class=\"source\" href=\"%s\">%s</a>", col(rs, 4), col(rs, 4));
 			else
 				rdc_html(f, "rdnacompat report (%s mode)", col(rs, 13));
 			rdc_html(f, "<br><a class=\"report-link\" href=\"../reports/%s.html\">report</a>", col(rs, 0));
-			if (sqlite3_column_int(rs, 7))
-				fputs(" <span class=\"sim\">(simulated GPU)</span>", f);
+			if (sim)
+				fputs(" <span class=\"sim\">(simulated GPU: kernels not executed)</span>", f);
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);

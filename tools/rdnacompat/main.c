@@ -31,7 +31,7 @@ static const struct rdc_command commands[] = {
 	{ "report", rdc_cmd_report, "write a card report (no personal data) for tables/reports/" },
 	{ "db", rdc_cmd_db, "check the card reports; build the SQLite database and HTML page" },
 	{ "cards", rdc_cmd_cards, "search the card table by name, gfx target or PCI id" },
-	{ "sim", rdc_cmd_sim, "run a program on simulated AMD GPUs (kernels not executed)" },
+	{ "sim", rdc_cmd_sim, "run a program on simulated AMD GPUs (kernels executed by an interpreter)" },
 };
 
 static void usage(FILE *f)

@@ -23,8 +23,8 @@ static const struct {
 	unsigned min_schema;       /* first schema with the key */
 } keys[] = {
 	{ "schema", false, R_RUN | R_SRC, 1 },   { "kind", false, R_SRC, 2 },
-	{ "date", false, R_RUN | R_SRC, 1 },     { "reported", false, 0, 2 },
-	{ "simulated", false, R_RUN, 1 },
+	{ "date", false, R_RUN | R_SRC, 1 },     { "reported", false, R_SRC, 2 },
+	{ "simulated", false, R_RUN, 1 },        { "platform", false, R_SRC, 1 },
 	{ "source", false, R_SRC, 2 },           { "card", false, R_RUN | R_SRC, 1 },
 	{ "pci_id", false, R_RUN | R_SRC, 1 },   { "pci_revision", false, R_RUN | R_SRC, 1 },
 	{ "gfx_target", false, R_RUN | R_SRC, 1 }, { "kernel", false, R_RUN, 1 },
@@ -153,6 +153,36 @@ static bool is_major_only(const char *v)
 	return sscanf(v, "%u.x%n", &a, &end) == 1 && end > 0 && !v[end];
 }
 
+bool rdc_report_platform_ok(const char *v, bool sourced)
+{
+	return !strcmp(v, "linux") || !strcmp(v, "windows") || !strcmp(v, "wsl") ||
+	       (sourced && !strcmp(v, "not stated"));
+}
+
+const char *rdc_report_platform(const struct rdc_report *r)
+{
+	const char *v = rdc_report_get(r, "platform");
+	/* A run report without the key was written by `rdnacompat report`,
+	 * which runs on Linux only. */
+	return v ? v : rdc_report_sourced(r) ? "not stated" : "linux";
+}
+
+/* Words in rocm_stated that say the number is not the ROCm/HIP runtime's
+ * own version (a library swapped in, a driver package, the kernel module)
+ * when rocm_stated does not also name the runtime.  Returns the word found,
+ * or NULL. */
+static const char *not_runtime(const char *stated)
+{
+	static const char *const words[] = { "rocBLAS", "rocblas", "library", "driver", "ROCk module",
+					     "amdgpu-install", "Radeon Software", "Adrenalin" };
+	if (!stated || strstr(stated, "runtime") || strstr(stated, "Runtime") || strstr(stated, "HIP"))
+		return NULL;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strstr(stated, words[i]))
+			return words[i];
+	return NULL;
+}
+
 static const char *const symptom_classes[] = {
 	"no-binary", "tensile-missing", "invalid-device-function", "not-detected", "hang", "page-fault",
 	"segfault", "wrong-results", "assert", "build-error", "slow", "other", "none",
@@ -197,7 +227,7 @@ static bool is_url(const char *v)
 size_t rdc_report_validate(const struct rdc_report *r, const struct rdc_tables *t, FILE *errs)
 {
 	size_t n = 0;
-	const char *v;
+	const char *v, *w;
 	unsigned schema = 1;
 	if ((v = rdc_report_get(r, "schema"))) {
 		if (!strcmp(v, "2"))
@@ -259,10 +289,11 @@ size_t rdc_report_validate(const struct rdc_report *r, const struct rdc_tables *
 		const char *key = k ? "reported" : "date";
 		unsigned y, m, d;
 		char tail;
-		if ((v = rdc_report_get(r, key)) &&
+		if ((v = rdc_report_get(r, key)) && !(k && !strcmp(v, "not stated")) &&
 		    (sscanf(v, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3 || strlen(v) != 10 || m < 1 || m > 12 ||
 		     d < 1 || d > 31))
-			ERR(line_of(r, key), "%s '%s' is not YYYY-MM-DD", key, v);
+			ERR(line_of(r, key), "%s '%s' is not YYYY-MM-DD%s", key, v,
+			    k ? " (or 'not stated' when the post's date cannot be read)" : "");
 	}
 	if ((v = rdc_report_get(r, "simulated")) && strcmp(v, "yes") && strcmp(v, "no"))
 		ERR(line_of(r, "simulated"), "simulated must be yes or no, not '%s'", v);
@@ -282,6 +313,15 @@ size_t rdc_report_validate(const struct rdc_report *r, const struct rdc_tables *
 	    !(sourced ? !strcmp(v, "not stated") || is_major_only(v) : !strcmp(v, "none")))
 		ERR(line_of(r, "rocm_version"), "rocm_version '%s' is not %s", v,
 		    sourced ? "N.N[.N], N.x (only the major stated) or 'not stated'" : "N.N[.N] or none");
+
+	if ((v = rdc_report_get(r, "platform")) && !rdc_report_platform_ok(v, sourced))
+		ERR(line_of(r, "platform"), "platform must be linux, windows or wsl%s, not '%s'",
+		    sourced ? " (or 'not stated')" : "", v);
+	if ((v = rdc_report_get(r, "rocm_version")) && is_version(v) && (w = not_runtime(rdc_report_get(r, "rocm_stated"))))
+		ERR(line_of(r, "rocm_version"),
+		    "rocm_version %s, but rocm_stated names %s: rocm_version holds only a ROCm/HIP runtime "
+		    "version (a library's or driver's version stays in rocm_stated; rocm_version 'not stated')",
+		    v, w);
 
 	/* The card: known PCI id, and the target the table gives it.  A sourced
 	 * report may leave the PCI id "not stated" (threads often name only the

@@ -36,6 +36,15 @@ bool rdc_report_key_known(const char *key, bool *list);
 /* True for "kind: sourced" (schema 2: written from a public thread). */
 bool rdc_report_sourced(const struct rdc_report *r);
 
+/* Whether `v` is a platform value: linux, windows, wsl; "not stated" only
+ * for a sourced report. */
+bool rdc_report_platform_ok(const char *v, bool sourced);
+
+/* The report's platform: its `platform:` value; a run report without one
+ * is "linux" (rdnacompat report runs on Linux only), a sourced one
+ * "not stated". */
+const char *rdc_report_platform(const struct rdc_report *r);
+
 /* Whether a symptom value starts with a known class ("hang: ..."); *len
  * gets the class's length. */
 bool rdc_report_symptom_class(const char *v, size_t *len);

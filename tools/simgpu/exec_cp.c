@@ -67,9 +67,12 @@ bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t
 	};
 	struct rdc_exec_mem mem = { find, NULL, RDC_SIM_LDS_APERTURE, RDC_SIM_SCRATCH_APERTURE };
 	struct rdc_exec_result res;
+	uint64_t t0 = rdc_sim_now_ns();
 	enum rdc_exec_status st = rdc_exec_dispatch(&req, &mem, &res);
+	note->ns = rdc_sim_now_ns() - t0;
 	note->status = status_name(st);
 	note->insts = res.insts;
+	note->waves = res.waves;
 	rdc_sim_debug("queue %u: %s executed: %llu wave-instructions, %llu waves", qid, kernel,
 		      (unsigned long long)res.insts, (unsigned long long)res.waves);
 	if (st == RDC_EXEC_OK)

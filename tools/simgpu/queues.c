@@ -123,7 +123,7 @@ static void dispatch(struct sim_queue *q, const uint8_t *pkt)
 			    (unsigned long long)kobj);
 		q->ring.warned = true;
 	}
-	struct rdc_sim_exec_note note = { NULL, 0 };
+	struct rdc_sim_exec_note note = { NULL, 0, 0, 0 };
 	const struct rdc_sim_config *c = rdc_sim_config_get();
 	if (!internal && elf && c && c->exec) {
 		uint64_t n = q->ring.size / 64, at = (uint64_t)(pkt - q->ring.base) / 64;

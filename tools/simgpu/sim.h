@@ -174,7 +174,7 @@ const char *rdc_sim_node_proc(uint32_t node);  /* "gfx1031" */
 bool rdc_sim_kernel_lookup(uint64_t kobj, char *kernel, size_t kn, char *proc, size_t pn);
 /* kernarg_size: 0 = read it from the kernel descriptor.  exec: what the
  * engine did (NULL: not executed). */
-struct rdc_sim_exec_note { const char *status; uint64_t insts; };
+struct rdc_sim_exec_note { const char *status; uint64_t insts, waves, ns; };
 void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kernel, const char *proc,
 			    uint32_t kernarg_size, const struct rdc_sim_exec_note *exec);
 

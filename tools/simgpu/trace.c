@@ -186,8 +186,9 @@ void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kerne
 	}
 	n += (size_t)snprintf(line + n, cap - n, "\"");
 	if (exec)
-		n += (size_t)snprintf(line + n, cap - n, ",\"executed\":\"%s\",\"insts\":%llu", exec->status,
-				      (unsigned long long)exec->insts);
+		n += (size_t)snprintf(line + n, cap - n, ",\"executed\":\"%s\",\"insts\":%llu,\"waves\":%llu,"
+				      "\"exec_ns\":%llu", exec->status, (unsigned long long)exec->insts,
+				      (unsigned long long)exec->waves, (unsigned long long)exec->ns);
 	n += (size_t)snprintf(line + n, cap - n, "}\n");
 
 	pthread_mutex_lock(&trace_lock);
