@@ -129,7 +129,7 @@ RENAMES = [
     (r'^s_load_b32$', 's_load_b32'),
     (r'^v_cvt_rpi_i32_f32$', 'v_cvt_nearest_i32_f32'),
     (r'^v_cvt_flr_i32_f32$', 'v_cvt_floor_i32_f32'),
-    (r'^v_dot2c_f32_f16$', 'v_dot2c_f32_f16'),
+    (r'^v_dot2c_f32_f16$', 'v_dot2acc_f32_f16'),
     (r'^s_ff1_i32_b32$', 's_ctz_i32_b32'), (r'^s_ff1_i32_b64$', 's_ctz_i32_b64'),
     (r'^s_flbit_i32_b32$', 's_clz_i32_u32'), (r'^s_flbit_i32_b64$', 's_clz_i32_u64'),
     (r'^s_flbit_i32$', 's_cls_i32'), (r'^s_flbit_i32_i64$', 's_cls_i32_i64'),
@@ -249,7 +249,7 @@ def dual_canonical(mn):
     return {'fmaak_f32': 'v_fmaak_f32', 'fmamk_f32': 'v_fmamk_f32',
             'cndmask_b32': 'v_cndmask_b32', 'add_nc_u32': 'v_add_nc_u32',
             'lshlrev_b32': 'v_lshlrev_b32', 'and_b32': 'v_and_b32',
-            'dot2acc_f32_f16': 'v_dot2c_f32_f16', 'dot2acc_f32_bf16': 'v_dot2c_f32_bf16',
+            'dot2acc_f32_f16': 'v_dot2acc_f32_f16', 'dot2acc_f32_bf16': 'v_dot2acc_f32_bf16',
             'mul_dx9_zero_f32': 'v_mul_dx9_zero_f32'}.get(base, 'v_' + base)
 
 
