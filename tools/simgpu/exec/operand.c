@@ -109,12 +109,6 @@ void rdc_swrite_mask(struct rdc_wave *w, uint16_t opd, uint64_t m)
 		rdc_swrite(w, opd, (uint32_t)m);
 }
 
-uint32_t *rdc_vreg(const struct rdc_wave *w, uint16_t opd)
-{
-	unsigned r = (unsigned)(opd - RDC_OPD_VGPR);
-	return w->v[r < w->nvgpr ? r : r % w->nvgpr];
-}
-
 /* DPP16: the lane each lane reads, or -1 when the row has none. */
 static int dpp16_lane(unsigned ctrl, int lane)
 {
