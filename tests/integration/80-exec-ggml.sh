@@ -53,6 +53,8 @@ CASES=(
   "GET_ROWS type=(f32|f16|q4_0|q8_0),n=256,m=5,r=4,be1=(1|7),be2=1,v=0,vs0=0"
   "CPY type_src=(f32|f16),type_dst=(f32|f16),ne_src=\[256,4,4,4\],permute_src=\[0,0,0,0\],permute_dst=\[0,0,0,0\]"
   "MUL_MAT type_a=f32,type_b=f32,m=16,n=(1|9|16),k=256,bs=\[1,1\],nr=\[1,1\],per=\[0,1,2,3\],k_v=0"
+  "MUL_MAT type_a=(f16|q4_0|q8_0),type_b=f32,m=16,n=(1|8|9),k=256,bs=\[1,1\],nr=\[1,1\],per=\[0,1,2,3\],k_v=0"
+  "FLASH_ATTN_EXT hsk=64,hsv=64,nh=4,nr23=\[1,1\],kv=512,nb=(1|3),mask=1,sinks=0,max_bias=0.000000,logit_softcap=0.000000,prec=f32,type_K=(f16|q8_0),type_V=(f16|q8_0),permute=\[0,1,2,3\]"
 )
 OPS=$(for c in "${CASES[@]}"; do echo "${c%% *}"; done | sort -u | tr '\n' ',' | sed 's/,$//')
 PAT=$(for c in "${CASES[@]}"; do echo "(${c#* })"; done | tr '\n' '|' | sed 's/|$//')
