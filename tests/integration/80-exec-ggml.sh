@@ -100,6 +100,7 @@ for native in gfx1030 gfx1100; do
     missing=$(grep '^OK' "$tmp/$native.res" | cut -f2 | while IFS= read -r c; do grep -qxF "OK	$c" "$tmp/$s.res" || echo "$c"; done)
     [ -z "$missing" ] || fail "$s under the shim: cases OK on $native but not here: $(echo "$missing" | head -5 | tr '\n' ' ') $(why "$s")"
     chosen=$(sed -n 's/.*map: lib=[^ ]*libggml-hip.so .* chosen=\([a-z0-9]*\) .*/\1/p' "$tmp/$s.log" 2>/dev/null | sort -u | tr '\n' ' ' | sed 's/ $//')
-    ok "$s under the shim (simulated card, executed): $(passed "$s")/$(total "$s") cases OK, every one of $native's; $(executed "$s") ggml dispatches executed from code objects for $s (${chosen:+retargeted from ggml's $chosen code}${chosen:-ggml's own $s code, no bundle remapped}); ${secs}s"
+    if [ -n "$chosen" ]; then src="retargeted from ggml's $chosen code"; else src="ggml's own $s code, no bundle remapped"; fi
+    ok "$s under the shim (simulated card, executed): $(passed "$s")/$(total "$s") cases OK, every one of $native's; $(executed "$s") ggml dispatches executed from code objects for $s ($src); ${secs}s"
   done
 done
