@@ -92,6 +92,15 @@ FORMATS = {
 }
 MCPU = {'gfx10': 'gfx1030', 'gfx11': 'gfx1100'}
 
+# Encodings LLVM 19 does not disassemble although the hardware has them
+# (format -> {opcode: mnemonic}), each checked with a newer llvm-mc: the
+# ROCm 6.4 root's LLVM 21 prints gfx11 VOP3 0x19c (VOP1 0x1c promoted,
+# "VOP1 opcodes are VOP3 opcodes 384 + op") as v_mov_b16_e64, which ggml's
+# gfx1100 flash-attention kernels use (d59c0867 00000180: v103.l, v128.h).
+EXTRA = {
+    'gfx11': {'VOP3': {0x19c: 'v_mov_b16_e64'}},
+}
+
 # gfx10 spelling -> gfx11 spelling (the canonical one).  Applied in order.
 RENAMES = [
     (r'^ds_read2st64_', 'ds_load_2addr_stride64_'),
@@ -267,6 +276,10 @@ def main():
     ver = re.search(r'LLVM version (\S+)', ver)
     ver = ver.group(1) if ver else '?'
     tables = {g: harvest(a.llvm_mc, g) for g in FORMATS}
+    for g, fmts in EXTRA.items():
+        for fmt, ops in fmts.items():
+            for op, mn in ops.items():
+                tables[g][fmt].setdefault(op, mn)
     xs, ys = harvest_vopd(a.llvm_mc)
     tables['gfx11']['VOPD'] = xs
     tables['gfx11']['VOPDY'] = ys

@@ -120,8 +120,12 @@ static void build(void)
 	}
 }
 
-static uint8_t *lds_at(struct rdc_wave *w, uint32_t addr, unsigned bytes)
+/* In range: the workgroup's LDS directly; else rdc_lds_ptr records the fault. */
+static inline uint8_t *lds_at(struct rdc_wave *w, uint32_t addr, unsigned bytes)
 {
+	const struct rdc_wg *wg = w->wg;
+	if (wg && addr <= wg->lds_size && bytes <= wg->lds_size - addr)
+		return wg->lds + addr;
 	return rdc_lds_ptr(w, addr, bytes);
 }
 
@@ -129,6 +133,7 @@ static void ds_load(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
+	uint32_t *d0 = rdc_vreg(w, in->dst);
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
 	uint64_t m = rdc_exec_mask(w);
 	for (unsigned l = 0; l < w->n; l++) {
@@ -150,6 +155,8 @@ static void ds_load(struct rdc_wave *w, const struct rdc_inst *in)
 				*d = (*d & 0xffff0000u) | (x & 0xffffu);
 			else
 				*d = x;
+		} else if (di->bytes == 4) {
+			d0[l] = buf[0];
 		} else {
 			for (unsigned i = 0; i < di->bytes / 4u; i++)
 				rdc_vreg(w, (uint16_t)(in->dst + i))[l] = buf[i];
@@ -185,21 +192,24 @@ static void ds_2addr(struct rdc_wave *w, const struct rdc_inst *in)
 	unsigned sz = di->bytes, scale = sz * (di->stride64 ? 64u : 1u), dw = sz / 4;
 	uint64_t m = rdc_exec_mask(w);
 	bool load = di->kind == DK_LOAD2;
+	uint32_t *r[2][4]; /* the VGPRs each half reads or writes (dw <= 2) */
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned i = 0; i < dw && i < 4; i++)
+			r[k][i] = rdc_vreg(w, (uint16_t)((load ? in->dst + k * dw : k ? in->data1 : in->data0) + i));
+	uint32_t o0 = (uint32_t)in->imm * scale, o1 = (uint32_t)in->offset1 * scale;
 	for (unsigned l = 0; l < w->n; l++) {
 		if (!((m >> l) & 1))
 			continue;
-		uint32_t ad[2] = { a[l] + (uint32_t)in->imm * scale, a[l] + (uint32_t)in->offset1 * scale };
+		uint32_t ad[2] = { a[l] + o0, a[l] + o1 };
 		for (unsigned k = 0; k < 2; k++) {
 			uint8_t *p = lds_at(w, ad[k], sz);
 			if (!p)
 				return;
-			if (load) {
-				for (unsigned i = 0; i < dw; i++)
-					memcpy(&rdc_vreg(w, (uint16_t)(in->dst + k * dw + i))[l], p + 4 * i, 4);
-			} else {
-				uint16_t src = k ? in->data1 : in->data0;
-				for (unsigned i = 0; i < dw; i++)
-					memcpy(p + 4 * i, &rdc_vreg(w, (uint16_t)(src + i))[l], 4);
+			for (unsigned i = 0; i < dw; i++) {
+				if (load)
+					memcpy(&r[k][i][l], p + 4 * i, 4);
+				else
+					memcpy(p + 4 * i, &r[k][i][l], 4);
 			}
 		}
 	}

@@ -170,6 +170,21 @@ static inline uint32_t frexp_exp(float a)
 	frexpf(a, &e);
 	return (uint32_t)e;
 }
+static inline double frexp_mant_d(double a)
+{
+	if (isnan(a) || isinf(a))
+		return a;
+	int e;
+	return frexp(a, &e);
+}
+static inline uint32_t frexp_exp_d(double a)
+{
+	if (isnan(a) || isinf(a))
+		return 0;
+	int e;
+	frexp(a, &e);
+	return (uint32_t)e;
+}
 static inline uint32_t bfe_u(uint32_t v, uint32_t off, uint32_t wd)
 {
 	off &= 31;
@@ -467,6 +482,16 @@ D1(v_ceil_f64, ceil(a[l]))
 D1(v_trunc_f64, trunc(a[l]))
 D1(v_rndne_f64, rint(a[l]))
 D1(v_fract_f64, isinf(a[l]) ? NAN : fmin(a[l] - floor(a[l]), 0x1.fffffffffffffp-1))
+D1(v_frexp_mant_f64, frexp_mant_d(a[l]))
+
+static void v_frexp_exp_i32_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES];
+	uint32_t d[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	LANES d[l] = frexp_exp_d(a[l]);
+	rdc_vdst32(w, in, d);
+}
 
 static void v_fma_f64(struct rdc_wave *w, const struct rdc_inst *in)
 {
@@ -851,22 +876,11 @@ static void v_nop(struct rdc_wave *w, const struct rdc_inst *in)
 	(void)in;
 }
 
-/* VOPD: both halves read their sources before either writes.  LLVM pairs
- * instructions without a read-after-write between them, but a half may
- * write a register the other reads (the pair's program order had the read
- * first): the half whose destination the other reads runs second.  Two
- * halves that each read the other's destination cannot be ordered and fail
- * loudly. */
-static bool reads(const struct rdc_inst *h, uint16_t reg, bool acc)
-{
-	return h->src[0] == reg || h->src[1] == reg || (acc && h->dst == reg);
-}
-
-static bool accumulates(uint16_t op)
-{
-	return op == RDC_OP_V_FMAC_F32 || op == RDC_OP_V_DOT2ACC_F32_F16 || op == RDC_OP_V_FMAC_DX9_ZERO_F32;
-}
-
+/* VOPD: both halves read their sources before either writes (the
+ * hardware issues them together).  Y runs first and its result is held
+ * aside (Y's destination keeps its old value while X runs), then X runs
+ * and Y's result is written: either half may read the other's destination
+ * and gets the old value.  LLVM never pairs two writes of one VGPR. */
 static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	struct rdc_inst x = *in, y;
@@ -882,29 +896,26 @@ static void vopd(struct rdc_wave *w, const struct rdc_inst *in)
 	y.sdst = RDC_OPD_VCC;
 	y.dst = in->dst_y;
 	y.lit = in->lit;
-	rdc_sem_fn fx = rdc_sem_valu(in->op);
-	if (!fx)
-		fx = rdc_sem_lookup(in->op);
+	x.fn = NULL;
+	rdc_sem_fn fx = rdc_sem_lookup(in->op); /* dot2acc's handler is in sem_v16.c */
 	if (!fx || !y.fn) {
 		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "a VOPD half the engine cannot execute yet (%s :: %s)",
 			 rdc_op_name[in->op], rdc_op_name[in->op_y]);
 		return;
 	}
-	bool y_reads_x = reads(&y, x.dst, accumulates(y.op));
-	bool x_reads_y = reads(&x, y.dst, accumulates(x.op));
-	if (y_reads_x && x_reads_y) {
-		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "VOPD halves that each read the other's destination");
+	if (in->dst == y.dst) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "VOPD halves that write one VGPR");
 		return;
 	}
-	if (y_reads_x) {
-		y.fn(w, &y);
-		if (!w->failed)
-			fx(w, &x);
-	} else {
-		fx(w, &x);
-		if (!w->failed)
-			y.fn(w, &y);
-	}
+	uint32_t *yd = rdc_vreg(w, y.dst), old[RDC_LANES], res[RDC_LANES];
+	memcpy(old, yd, sizeof old);
+	y.fn(w, &y);
+	if (w->failed)
+		return;
+	memcpy(res, yd, sizeof res);
+	memcpy(yd, old, sizeof old);
+	fx(w, &x);
+	memcpy(yd, res, sizeof res);
 }
 
 rdc_sem_fn rdc_sem_valu(uint16_t op)
@@ -968,6 +979,8 @@ rdc_sem_fn rdc_sem_valu(uint16_t op)
 	case RDC_OP_V_TRUNC_F64: return v_trunc_f64;
 	case RDC_OP_V_RNDNE_F64: return v_rndne_f64;
 	case RDC_OP_V_FRACT_F64: return v_fract_f64;
+	case RDC_OP_V_FREXP_MANT_F64: return v_frexp_mant_f64;
+	case RDC_OP_V_FREXP_EXP_I32_F64: return v_frexp_exp_i32_f64;
 	case RDC_OP_V_DIV_SCALE_F64: return v_div_scale_f64;
 	case RDC_OP_V_DIV_FMAS_F64: return v_div_fmas_f64;
 	case RDC_OP_V_DIV_FIXUP_F64: return v_div_fixup_f64;

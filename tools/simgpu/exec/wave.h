@@ -170,7 +170,8 @@ void rdc_vdstf(struct rdc_wave *w, const struct rdc_inst *in, float *val);
 void rdc_vdstd(struct rdc_wave *w, const struct rdc_inst *in, double *val);
 void rdc_vdsth(struct rdc_wave *w, const struct rdc_inst *in, const float *val); /* float -> f16 */
 void rdc_vdst16(struct rdc_wave *w, const struct rdc_inst *in, const uint16_t *val);
-/* The VGPR a VGPR operand code names (RDC_OPD_VGPR + r), wrapped to the file. */
+/* The VGPR a VGPR operand code names (RDC_OPD_VGPR + r), wrapped to the
+ * file.  Inline: memory and LDS handlers call it per lane. */
 static inline uint32_t *rdc_vreg(const struct rdc_wave *w, uint16_t opd)
 {
 	unsigned r = (unsigned)(opd - RDC_OPD_VGPR);
