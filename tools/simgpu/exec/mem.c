@@ -54,7 +54,7 @@ uint8_t *rdc_gpeek(struct rdc_wave *w, uint64_t va, uint32_t len)
 	return r.cpu + (va - r.base);
 }
 
-uint8_t *rdc_gptr(struct rdc_wave *w, uint64_t va, uint32_t len, bool write)
+uint8_t *rdc_gptr_slow(struct rdc_wave *w, uint64_t va, uint32_t len, bool write)
 {
 	uint8_t *p = rdc_gpeek(w, va, len);
 	if (!p && !w->failed) {

@@ -21,6 +21,34 @@
 
 #define LANES for (unsigned l = 0; l < w->n; l++)
 
+/* d = a * b + c over n lanes, fused (one rounding).  Without FMA in the
+ * baseline x86-64 ISA, fmaf() is a libm call per lane; where the CPU has
+ * FMA the loop below compiles to vfmadd and is chosen once at start-up.
+ * Either way the result is the correctly rounded fused product. */
+typedef void (*fma_lanes_fn)(float *d, const float *a, const float *b, const float *c, unsigned n);
+static void fma_lanes_libm(float *d, const float *a, const float *b, const float *c, unsigned n)
+{
+	for (unsigned l = 0; l < n; l++)
+		d[l] = fmaf(a[l], b[l], c[l]);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("fma"))) static void fma_lanes_hw(float *d, const float *a, const float *b, const float *c,
+						       unsigned n)
+{
+	for (unsigned l = 0; l < n; l++)
+		d[l] = __builtin_fmaf(a[l], b[l], c[l]);
+}
+static fma_lanes_fn pick_fma(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("fma") ? fma_lanes_hw : fma_lanes_libm;
+}
+#else
+static fma_lanes_fn pick_fma(void) { return fma_lanes_libm; }
+#endif
+static fma_lanes_fn fma_lanes;
+__attribute__((constructor)) static void fma_init(void) { fma_lanes = pick_fma(); }
+
 /* f32 = f(a, b): sources read in place and the result written in place
  * when no modifier, DPP or partial EXEC needs a copy (operand.c). */
 #define F2(NAME, EXPR)                                                          \
@@ -246,7 +274,14 @@ F2(v_mul_f32, a[l] * b[l])
 F2(v_mul_dx9_zero_f32, dx9_mul(a[l], b[l]))
 F2(v_min_f32, fmin_ieee(a[l], b[l]))
 F2(v_max_f32, fmax_ieee(a[l], b[l]))
-F3(v_fma_f32, fmaf(a[l], b[l], c[l]))
+static void v_fma_f32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	float ta[RDC_LANES], tb[RDC_LANES], tc[RDC_LANES], td[RDC_LANES];
+	const float *a = rdc_vsrcf_p(w, in, 0, ta), *b = rdc_vsrcf_p(w, in, 1, tb), *c = rdc_vsrcf_p(w, in, 2, tc);
+	float *d = rdc_vdstf_begin(w, in, td);
+	fma_lanes(d, a, b, c, w->n);
+	rdc_vdstf_end(w, in, d, td);
+}
 F3(v_fma_dx9_zero_f32, (a[l] == 0.0f || b[l] == 0.0f) ? c[l] : fmaf(a[l], b[l], c[l]))
 F3(v_min3_f32, fminf(fminf(a[l], b[l]), c[l]))
 F3(v_max3_f32, fmaxf(fmaxf(a[l], b[l]), c[l]))
@@ -271,7 +306,7 @@ static void v_fmac_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	const float *a = rdc_vsrcf_p(w, in, 0, ta), *b = rdc_vsrcf_p(w, in, 1, tb);
 	const float *acc = (const float *)rdc_vreg(w, in->dst);
 	float *d = rdc_vdstf_begin(w, in, td);
-	LANES d[l] = fmaf(a[l], b[l], acc[l]);
+	fma_lanes(d, a, b, acc, w->n);
 	rdc_vdstf_end(w, in, d, td);
 }
 
@@ -290,8 +325,10 @@ static void v_fmamk_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	float ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES], k = rdc_u2f(in->lit);
 	const float *a = rdc_vsrcf_p(w, in, 0, ta), *b = rdc_vsrcf_p(w, in, 1, tb);
+	float kk[RDC_LANES];
+	LANES kk[l] = k;
 	float *d = rdc_vdstf_begin(w, in, td);
-	LANES d[l] = fmaf(a[l], k, b[l]);
+	fma_lanes(d, a, kk, b, w->n);
 	rdc_vdstf_end(w, in, d, td);
 }
 
@@ -299,8 +336,10 @@ static void v_fmaak_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	float ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES], k = rdc_u2f(in->lit);
 	const float *a = rdc_vsrcf_p(w, in, 0, ta), *b = rdc_vsrcf_p(w, in, 1, tb);
+	float kk[RDC_LANES];
+	LANES kk[l] = k;
 	float *d = rdc_vdstf_begin(w, in, td);
-	LANES d[l] = fmaf(a[l], b[l], k);
+	fma_lanes(d, a, b, kk, w->n);
 	rdc_vdstf_end(w, in, d, td);
 }
 

@@ -196,7 +196,14 @@ void rdc_vdstf_end(struct rdc_wave *w, const struct rdc_inst *in, float *d, floa
 /* mem.c — GPU memory by address: the CPU pointer of [va, va+len), or NULL
  * after recording a fault (w->failed).  Private and LDS apertures of flat
  * addresses are resolved by rdc_flat_ptr. */
-uint8_t *rdc_gptr(struct rdc_wave *w, uint64_t va, uint32_t len, bool write);
+uint8_t *rdc_gptr_slow(struct rdc_wave *w, uint64_t va, uint32_t len, bool write);
+static inline uint8_t *rdc_gptr(struct rdc_wave *w, uint64_t va, uint32_t len, bool write)
+{
+	const struct rdc_exec_range *c = &w->cache; /* the last buffer object hit */
+	if (c->cpu && va >= c->base && va - c->base <= c->size && len <= c->size - (va - c->base))
+		return c->cpu + (va - c->base);
+	return rdc_gptr_slow(w, va, len, write);
+}
 uint8_t *rdc_gpeek(struct rdc_wave *w, uint64_t va, uint32_t len); /* no fault */
 uint8_t *rdc_flat_ptr(struct rdc_wave *w, unsigned lane, uint64_t va, uint32_t len, bool write);
 uint8_t *rdc_priv_ptr(struct rdc_wave *w, unsigned lane, uint64_t addr, uint32_t len);
