@@ -39,7 +39,7 @@ VOP3_SRC2 = 0x101 | (0x102 << 9) | (0x80 << 18)    # v1, v2, 0
 VOP3_ALT = [VOP3_SRC3, VOP3_SRC2, 0x101 | (0x102 << 9), 0x101]
 VOP3P_ALT = [0x18000000 | w for w in VOP3_ALT]
 DS_ALT = [0x00020101, 0x00000101, 0x00000001, 0x00010101, 0]
-MUBUF_ALT = [0x80000201, 0x80000200, 0x80000000, 0x00000200, 0x00000000]
+MUBUF_ALT = [0x80000201, 0x80000200, 0x80000000, 0x00000200, 0x00000000]  # last: no operands (buffer_gl0_inv)
 
 # (format, opcode bits (lo, width), base word, second dwords tried in turn, opcodes)
 # The base word holds the format's fixed bits and neutral operands (v1/v2/s2
