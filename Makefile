@@ -200,7 +200,7 @@ fixtures: all
 unit: $(UNIT_BIN) fixtures
 	bash tests/run-unit.sh $(BUILD)
 
-integration: all fixtures
+integration: all fixtures $(BUILD)/tests/decode_dump
 	RDC_STRICT_SKIPS=$(RDC_STRICT_SKIPS) bash tests/run-integration.sh $(BUILD)
 
 # What the binaries show the world: the shim's exported symbols, and the

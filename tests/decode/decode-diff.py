@@ -293,9 +293,7 @@ def compare_one(df, co, gen, addr, words, llvm_text, line):
         return errs
     if d.get('op') != canonical(base, gen):
         errs.append('op: %s vs %s' % (canonical(base, gen), d.get('op')))
-    fmt_names = ['SOP2', 'SOPK', 'SOP1', 'SOPC', 'SOPP', 'SMEM', 'VOP2', 'VOP1', 'VOPC', 'VOP3', 'VOP3P',
-                 'DS', 'FLAT', 'SCRATCH', 'GLOBAL', 'MUBUF', 'VOPD', 'VOPDY']
-    fmt_name = fmt_names[int(fmt)] if fmt is not None and int(fmt) < len(fmt_names) else '?'
+    fmt_name = fmt or '?'
     ops, mods = parse_ops(ops_text)
     absm = negm = sextm = 0
     for role, tok in expect_roles(fmt_name, mn_llvm, ops, mods, d, gen):
@@ -490,6 +488,11 @@ def run_co(df, co, proc, a):
             key = SUFFIX.sub('', text.split()[0])
             df.notcov[key] += 1
             df.notcov_first.setdefault(key, '%s @0x%x [%s]' % (os.path.basename(co), addr, wtext))
+            # a format decoded for its name and length only (MIMG): those must agree
+            name = line.split()[1] if len(line.split()) > 1 else '<'
+            if not name.startswith('<') and (name != key or length != 4 * len(words)):
+                df.mismatch(co, addr, wtext, text, line, 'name/length: %s %d vs %s %d'
+                            % (key, 4 * len(words), name, length))
             continue
         df.compared += 1
         if length != 4 * len(words):

@@ -24,7 +24,7 @@ long rdc_exec_coverage(unsigned gfx, const uint8_t *code, size_t len,
 	for (size_t off = 0; off + 4 <= len;) {
 		struct rdc_inst in;
 		int rc = rdc_decode(gfx, code + off, len - off, &in);
-		const char *mn = rc < 0 ? "<unknown encoding>" : in.mnemonic;
+		const char *mn = in.mnemonic; /* "<unknown encoding>", a format's name, or the op's */
 		bool ok = rc == 0 && in.fn != NULL;
 		char dual[96];
 		if (rc == 0 && in.fmt == RDC_FMT_VOPD) {

@@ -123,7 +123,8 @@ int rdc_disasm(unsigned gfx, const struct rdc_inst *in, char *buf, size_t n)
 	struct out o = { buf, n, 0 };
 	if (n)
 		buf[0] = 0;
-	put(&o, "%s op=%s fmt=%u", in->mnemonic, rdc_op_name[in->op], in->fmt);
+	put(&o, "%s op=%s fmt=%s", in->mnemonic, rdc_op_name[in->op],
+	    in->fmt < RDC_FMT_COUNT ? rdc_fmt_name[in->fmt] : "?");
 	switch ((enum rdc_fmt)in->fmt) {
 	case RDC_FMT_SOP1: case RDC_FMT_SOP2: case RDC_FMT_SOPC:
 		if (!is_fmt(in, RDC_FMT_SOPC))

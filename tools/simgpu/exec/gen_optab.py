@@ -65,6 +65,11 @@ FORMATS = {
         ('SCRATCH', (18, 7), 0xDC004000, [0x007D0201, 0x00000201, 0x007D0001, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC008000, [0x007D0201, 0x007D0001, 0x00000201, 0x00000001], range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
+        # MIMG: names only (the engine executes no image instruction; the
+        # coverage listing names them).  gfx10's opcode is 8 bits: op[6:0]
+        # in [24:18], op[7] in bit 0 (MIMGHI: the ops with bit 0 set).
+        ('MIMG', (18, 7), 0xF0000F00, [0x00000000], range(0, 128)),
+        ('MIMGHI', (18, 7), 0xF0000F01, [0x00000000, 0x00000004], range(0, 128)),
     ],
     'gfx11': [
         ('SOP2', (23, 7), 0x80000402, [], range(0, 0x60)),
@@ -88,6 +93,7 @@ FORMATS = {
         ('SCRATCH', (18, 7), 0xDC010000, [0x007C0201, 0x00FC0201, 0x00FC0001, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC020000, [0x007C0201, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
+        ('MIMG', (18, 8), 0xF0000F00, [0x00000000], range(0, 256)),
     ],
 }
 MCPU = {'gfx10': 'gfx1030', 'gfx11': 'gfx1100'}
@@ -300,6 +306,7 @@ def main():
         h.write('/* [generation 0 = gfx10.3, 1 = gfx11][format] */\n'
                 'extern const struct rdc_optab rdc_optab[2][RDC_FMT_COUNT];\n')
         h.write('extern const char *const rdc_op_name[RDC_OP_COUNT];\n')
+        h.write('extern const char *const rdc_fmt_name[RDC_FMT_COUNT];\n')
         h.write('#define RDC_OPTAB_LLVM "%s"\n\n#endif\n' % ver)
     with open(src, 'w') as c:
         c.write(banner)
@@ -307,6 +314,10 @@ def main():
         c.write('const char *const rdc_op_name[RDC_OP_COUNT] = {\n\t[RDC_OP_INVALID] = "?",\n')
         for n in names:
             c.write('\t[%s] = "%s",\n' % (ident(n), n))
+        c.write('};\n\n')
+        c.write('const char *const rdc_fmt_name[RDC_FMT_COUNT] = {\n')
+        for f in fmts:
+            c.write('\t[RDC_FMT_%s] = "%s",\n' % (f, f))
         c.write('};\n\n')
         for gi, g in enumerate(FORMATS):
             for f in fmts:
