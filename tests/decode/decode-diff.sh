@@ -8,8 +8,8 @@
 #                            by the rocm-6.4 root's hipcc for gfx1030 and
 #                            gfx1100 (cached in BUILD/decode-diff/kernels)
 #   ggml's libggml-hip.so    of the rocm-6.4 root: the gfx1030 and gfx1100
-#                            entries of every EVERY-th bundle (default 47:
-#                            bundles 0, 47, 94 of 140; DECODE_DIFF_EVERY=1
+#                            entries of every EVERY-th bundle (default 35:
+#                            bundles 0, 35, 70, 105 of 140; DECODE_DIFF_EVERY=1
 #                            for all, ~25 min)
 # Exit 0 when nothing differs, 1 on a mismatch, 77 when a tool is missing.
 set -euo pipefail
@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 src=$(cd "$here/../.." && pwd -P)
 OBJDUMP=${OBJDUMP:-/usr/lib/llvm-19/bin/llvm-objdump}
 DUMP=$BUILD/tests/decode_dump
-EVERY=${DECODE_DIFF_EVERY:-47}
+EVERY=${DECODE_DIFF_EVERY:-35}
 skip() { echo "SKIP: $*" >&2; exit 77; }
 [ -x "$OBJDUMP" ] || skip "$OBJDUMP not installed (llvm-19)"
 [ -x "$DUMP" ] || skip "$DUMP not built (make $DUMP)"
