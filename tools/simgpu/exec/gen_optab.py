@@ -161,6 +161,15 @@ RENAMES = [
 ]
 SUFFIX = re.compile(r'_(e32|e64|sdwa|dpp|dpp8)$')
 
+# Opcodes Debian's LLVM 19 does not decode but ROCm's compilers emit, each
+# checked with a newer LLVM (the rocm-6.4 root's llvm-mc 21): (generation,
+# format, opcode) -> mnemonic.  `rdnacompat sim --coverage` of libggml-hip.so
+# found 38,407 of the first in 31 gfx1100 code objects:
+#   D59C0080 00000120 -> v_mov_b16_e64 v128.l, v32.l   (LLVM 21)
+LLVM19_LACKS = {
+    ('gfx11', 'VOP3', 0x19C): 'v_mov_b16_e64',
+}
+
 
 def canonical(mn, gen):
     mn = SUFFIX.sub('', mn)
@@ -272,6 +281,8 @@ def main():
     ver = re.search(r'LLVM version (\S+)', ver)
     ver = ver.group(1) if ver else '?'
     tables = {g: harvest(a.llvm_mc, g) for g in FORMATS}
+    for (g, fmt, op), mn in LLVM19_LACKS.items():
+        tables[g][fmt].setdefault(op, mn)
     xs, ys = harvest_vopd(a.llvm_mc)
     tables['gfx11']['VOPD'] = xs
     tables['gfx11']['VOPDY'] = ys
