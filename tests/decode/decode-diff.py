@@ -222,7 +222,9 @@ def expect_roles(fmt_name, mn, ops, mods, d, gen):
             rest = ops[1:]
         if re.search(r'(append|consume|addtid)', base) and not re.search(r'(write|store)', base):
             rest = []
-        if re.search(r'(write|store)_addtid|gws', base):
+        if re.search(r'gws', base):
+            out.extend(zip(('addr',), rest))  # LLVM encodes the gws operand in the addr field
+        elif re.search(r'(write|store)_addtid', base):
             out.extend(zip(('data0',), rest))
         else:
             out.extend(zip(('addr', 'data0', 'data1'), rest))

@@ -61,6 +61,7 @@ FORMATS = {
         ('VOP3P', (16, 7), 0xCC000000, VOP3P_ALT, range(0, 128)),
         ('VOP3P', (16, 7), 0xCC004000, VOP3P_ALT, range(0, 128)),  # op_sel_hi[2] set
         ('DS', (18, 8), 0xD8000000, DS_ALT, range(0, 256)),
+        ('DS', (18, 8), 0xD8020000, DS_ALT, range(0, 256)),  # gds set (ds_gws_*, ds_ordered_count)
         ('FLAT', (18, 7), 0xDC000000, [0x007D0201, 0x007D0001], range(0, 128)),
         ('SCRATCH', (18, 7), 0xDC004000, [0x007D0201, 0x00000201, 0x007D0001, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC008000, [0x007D0201, 0x007D0001, 0x00000201, 0x00000001], range(0, 128)),
@@ -89,6 +90,7 @@ FORMATS = {
         ('VOPD', (22, 4), 0xC8000000, [0x00000101], range(0, 16)),
         ('VOPDY', (17, 5), 0xC8000000, [0x00000101], range(0, 32)),
         ('DS', (18, 8), 0xD8000000, DS_ALT, range(0, 256)),
+        ('DS', (18, 8), 0xD8020000, DS_ALT, range(0, 256)),  # gds set (ds_gws_*, ds_ordered_count)
         ('FLAT', (18, 7), 0xDC000000, [0x007C0201, 0x007C0001], range(0, 128)),
         ('SCRATCH', (18, 7), 0xDC010000, [0x007C0201, 0x00FC0201, 0x00FC0001, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC020000, [0x007C0201, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
