@@ -34,7 +34,7 @@ import os
 import re
 import subprocess
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools', 'simgpu', 'exec'))
 from gen_optab import canonical, dual_canonical  # noqa: E402  (the generator's rename list)
@@ -87,7 +87,6 @@ def norm(tok):
     """An LLVM operand token -> (value text, abs, neg, sext) in rdc_disasm's spelling."""
     a = n = sx = False
     t = tok
-    m = re.match(r'^(-?)(neg|abs|sext)\((.*)\)$', t)
     while True:
         if t.startswith('-') and not re.match(r'^-\d', t) and not re.match(r'^-[0-9.]', t):
             n = True
