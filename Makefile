@@ -70,6 +70,10 @@ TOOL     := $(BUILD)/bin/rdnacompat
 SIM_SRC  := $(sort $(wildcard tools/simgpu/*.c tools/simgpu/exec/*.c))
 SIM_OBJ  := $(SIM_SRC:%.c=$(BUILD)/obj/%.o)
 SIM      := $(BUILD)/sim/librdnacompat-sim.so
+# The execution engine (tools/simgpu/exec/) is pure C: the tool links it too
+# for `rdnacompat sim --coverage`, and so does tests/exec/decode_dump.
+EXEC_OBJ := $(filter $(BUILD)/obj/tools/simgpu/exec/%,$(SIM_OBJ))
+TOOL_OBJ += $(EXEC_OBJ)
 TGEN_SRC := $(sort $(wildcard tools/tablegen/*.c))
 TGEN     := $(BUILD)/host/tablegen
 
@@ -173,7 +177,6 @@ $(BUILD)/tests/test_tool_%: tests/unit/test_tool_%.c $(CORE_LIB) $(filter-out %/
 # engine's objects without the simulator, snippets assembled at test time by
 # llvm-mc-19 (a missing assembler makes it skip, exit 77).  run-unit.sh runs
 # it with the unit tests; make exec-unit runs it alone.
-EXEC_OBJ  := $(filter $(BUILD)/obj/tools/simgpu/exec/%,$(SIM_OBJ))
 EXEC_TEST := $(BUILD)/tests/test_exec_harness
 UNIT_BIN  += $(EXEC_TEST)
 $(EXEC_TEST): $(sort $(wildcard tests/exec/*.c)) $(wildcard tests/exec/*.h) $(EXEC_OBJ)
@@ -184,13 +187,20 @@ $(EXEC_TEST): $(sort $(wildcard tests/exec/*.c)) $(wildcard tests/exec/*.h) $(EX
 exec-unit: $(EXEC_TEST)
 	$(EXEC_TEST)
 
+# The decoder against llvm-objdump (tests/decode/decode-diff.sh): decode_dump
+# extracts code objects and prints what the engine decodes at each offset.
+$(BUILD)/tests/decode_dump: tests/decode/decode_dump.c $(BUILD)/obj/tools/rdnacompat/codeobj_walk.o $(EXEC_OBJ) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itools/rdnacompat -Itools/simgpu/exec $< $(BUILD)/obj/tools/rdnacompat/codeobj_walk.o \
+		$(EXEC_OBJ) $(CORE_LIB) $(CORE_LIBS) -lpthread -o $@
+
 fixtures: all
 	bash tests/fixtures/build.sh $(BUILD)/fixtures
 
 unit: $(UNIT_BIN) fixtures
 	bash tests/run-unit.sh $(BUILD)
 
-integration: all fixtures
+integration: all fixtures $(BUILD)/tests/decode_dump
 	RDC_STRICT_SKIPS=$(RDC_STRICT_SKIPS) bash tests/run-integration.sh $(BUILD)
 
 # What the binaries show the world: the shim's exported symbols, and the

@@ -10,6 +10,8 @@
  * /etc/ld.so.preload, or LD_PRELOAD where namespaces cannot be made or
  * RDNACOMPAT_SIM_NAMESPACE=0): sim_env.c.
  * The simulator is docs/SIMGPU.md; it executes gfx10.3/gfx11 kernels.
+ * `sim --coverage FILE...` runs nothing: it lists the instructions the
+ * execution engine cannot execute (sim_coverage.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "sim_coverage.h"
 #include "sim_env.h"
 #include "tool_util.h"
 
@@ -27,6 +30,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: rdnacompat sim [--gpu TARGET [--card NAME | --pci ID]]... [OPTIONS] -- CMD [ARGS...]\n"
+	      "       rdnacompat sim --coverage [--json] [--target PROC] FILE...\n"
 	      "\n"
 	      "Runs CMD with Debian's real ROCm stack (ROCR, HIP, rocminfo, ROCm libraries)\n"
 	      "seeing simulated AMD GPUs: a test-only preloaded library that emulates /dev/kfd,\n"
@@ -34,7 +38,8 @@ static void usage(FILE *f)
 	      "Kernels of gfx10.3 (RDNA2) and gfx11 (RDNA3) cards are EXECUTED by an instruction-level\n"
 	      "interpreter: results are those of the code as compiled (\"simulated card (executed)\"),\n"
 	      "not of hardware — no timing, hangs or speed.  An instruction the engine lacks, a trap\n"
-	      "or a memory fault ends the program with one line naming the kernel and PC.\n"
+	      "or a memory fault ends the program with one line naming the kernel and PC\n"
+	      "(--coverage lists the instructions the engine lacks beforehand).\n"
 	      "RDNACOMPAT_SIM_EXEC=0 retires dispatches without running them.  Memory copies (SDMA)\n"
 	      "really move bytes.  See docs/SIMGPU.md.\n"
 	      "\n"
@@ -47,6 +52,9 @@ static void usage(FILE *f)
 	      "  --trace FILE     one JSON line per kernel dispatch (RDNACOMPAT_SIM_TRACE)\n"
 	      "  --verbose        log queues and dispatches on stderr (RDNACOMPAT_SIM_VERBOSE=1)\n"
 	      "  --print-env      print the environment that would be set, do not run CMD\n"
+	      "  --coverage FILE...  run nothing: list per code object in FILEs (programs, libraries,\n"
+	      "                   bundles, code objects) the instructions the execution engine cannot\n"
+	      "                   execute yet, and a summary (--json, --target PROC; see --coverage --help)\n"
 	      "  (HSA_OVERRIDE_GFX_VERSION[_<node>] in the environment is honoured like the real thunk.)\n"
 	      "\n"
 	      "The simulator is sim/librdnacompat-sim.so beside the tool's directory (build tree),\n"
@@ -88,6 +96,8 @@ int rdc_cmd_sim(int argc, char **argv)
 			i++;
 			break;
 		}
+		if (!strcmp(a, "--coverage"))
+			return rdc_sim_coverage(argc - i - 1, argv + i + 1);
 		bool takes = !strcmp(a, "--gpu") || !strcmp(a, "--card") || !strcmp(a, "--pci") ||
 			     !strcmp(a, "--trace");
 		if (takes && i + 1 >= argc) {

@@ -462,10 +462,63 @@ static int mubuf(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, st
 	return 0;
 }
 
+/* MIMG: the name and length only — the engine executes no image
+ * instruction (rc -1, in->op set).  RDNA2: op[6:0] in [24:18], op[7] in
+ * bit 0, NSA (the number of extra address dwords) in [2:1]; RDNA3: op in
+ * [25:18], NSA in bit 0 with as many extra dwords as the addresses need
+ * (one assumed: up to four more addresses).  LLVM AMDGPU MIMGInstructions.td
+ * (MIMG_gfx10, MIMG_gfx11) and the ISA guides' MIMG format tables. */
+static int mimg(unsigned gfx, uint32_t w, struct rdc_inst *in)
+{
+	if (gfx == 10) {
+		in->len = (uint8_t)(8 + 4 * ((w >> 1) & 3));
+		lookup(gfx, w & 1 ? RDC_FMT_MIMGHI : RDC_FMT_MIMG, (w >> 18) & 0x7f, in);
+	} else {
+		in->len = w & 1 ? 12 : 8;
+		lookup(gfx, RDC_FMT_MIMG, (w >> 18) & 0xff, in);
+	}
+	return -1;
+}
+
+/* Formats the decoder does not decode: a name for the coverage listing and
+ * the length, so that a linear walk stays on instruction boundaries.
+ * Encodings: RDNA2/RDNA3 ISA guides, "Microcode Formats" (MTBUF 111010,
+ * EXP 111110, gfx10 VINTRP 110010, gfx11 VINTERP 11001101 and LDSDIR
+ * 11001110). */
+static int other(unsigned gfx, uint32_t w, struct rdc_inst *in)
+{
+	unsigned top6 = w >> 26;
+	in->len = 4;
+	if (top6 == 0x3A) {
+		in->mnemonic = "<MTBUF tbuffer_*>";
+		in->len = 8;
+	} else if (top6 == 0x3E) {
+		in->mnemonic = "exp";
+		in->len = 8;
+	} else if (gfx == 10 && top6 == 0x32) {
+		in->mnemonic = "<VINTRP v_interp_*>";
+	} else if (gfx == 11 && (w >> 24) == 0xCD) {
+		in->mnemonic = "<VINTERP v_interp_*>";
+		in->len = 8;
+	} else if (gfx == 11 && (w >> 24) == 0xCE) {
+		in->mnemonic = "<LDSDIR lds_*>";
+	}
+	return -1;
+}
+
+/* The length of a word of a known format whose opcode the tables lack:
+ * 4 for SOP* and VOP1/2/C, 8 for the two-dword formats. */
+static uint8_t refused_len(uint32_t w)
+{
+	if ((w >> 30) == 2 || (w >> 31) == 0)
+		return 4;
+	return 8;
+}
+
 int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in)
 {
 	memset(in, 0, sizeof *in);
-	in->mnemonic = "<unknown>";
+	in->mnemonic = "<unknown encoding>";
 	if (avail < 4)
 		return -1;
 	uint32_t w = word(code);
@@ -488,13 +541,13 @@ int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst 
 		rc = flat(gfx, code, avail, w, in);
 	else if ((w >> 26) == 0x38)
 		rc = mubuf(gfx, code, avail, w, in);
+	else if ((w >> 26) == 0x3C)
+		rc = mimg(gfx, w, in);
 	else
-		rc = -1;
+		rc = other(gfx, w, in);
 	if (rc < 0) {
 		if (!in->len)
-			in->len = 4;
-		if (!in->op)
-			in->mnemonic = "<unknown encoding>";
+			in->len = refused_len(w);
 		in->fn = NULL;
 		return -1;
 	}

@@ -77,11 +77,13 @@ struct rdc_exec_result {
 enum rdc_exec_status rdc_exec_dispatch(const struct rdc_exec_request *req, const struct rdc_exec_mem *mem,
 				       struct rdc_exec_result *res);
 
-/* The instructions of [code, code+len) (loaded at GPU address va) that the
- * engine cannot execute: calls fn once per distinct mnemonic with its
- * count and first offset.  Returns the number of instructions decoded, or
- * -1 with msg when the bytes do not decode (an unknown encoding is reported
- * through fn as "<unknown FORMAT word>"). */
+/* The instructions of [code, code+len) and whether the engine can execute
+ * them: calls fn once per distinct mnemonic with its count and first
+ * offset.  Words the decoder does not know are reported by the name of
+ * their format where it has one ("<MTBUF tbuffer_*>", image_sample, ...)
+ * or as "<unknown encoding>"; zero words it refuses (the fill between
+ * kernels) are skipped.  Returns the number of instructions counted, or -1
+ * when memory runs out. */
 long rdc_exec_coverage(unsigned gfx, const uint8_t *code, size_t len,
 		       void (*fn)(void *ctx, const char *mnemonic, bool executable, uint64_t count, uint64_t first),
 		       void *ctx);

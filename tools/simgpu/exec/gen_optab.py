@@ -39,7 +39,7 @@ VOP3_SRC2 = 0x101 | (0x102 << 9) | (0x80 << 18)    # v1, v2, 0
 VOP3_ALT = [VOP3_SRC3, VOP3_SRC2, 0x101 | (0x102 << 9), 0x101]
 VOP3P_ALT = [0x18000000 | w for w in VOP3_ALT]
 DS_ALT = [0x00020101, 0x00000101, 0x00000001, 0x00010101, 0]
-MUBUF_ALT = [0x80000201, 0x80000200, 0x80000000, 0x00000200, 0x00000000]
+MUBUF_ALT = [0x80000201, 0x80000200, 0x80000000, 0x00000200, 0x00000000]  # last: no operands (buffer_gl0_inv)
 
 # (format, opcode bits (lo, width), base word, second dwords tried in turn, opcodes)
 # The base word holds the format's fixed bits and neutral operands (v1/v2/s2
@@ -61,10 +61,16 @@ FORMATS = {
         ('VOP3P', (16, 7), 0xCC000000, VOP3P_ALT, range(0, 128)),
         ('VOP3P', (16, 7), 0xCC004000, VOP3P_ALT, range(0, 128)),  # op_sel_hi[2] set
         ('DS', (18, 8), 0xD8000000, DS_ALT, range(0, 256)),
+        ('DS', (18, 8), 0xD8020000, DS_ALT, range(0, 256)),  # gds set (ds_gws_*, ds_ordered_count)
         ('FLAT', (18, 7), 0xDC000000, [0x007D0201, 0x007D0001], range(0, 128)),
         ('SCRATCH', (18, 7), 0xDC004000, [0x007D0201, 0x00000201, 0x007D0001, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC008000, [0x007D0201, 0x007D0001, 0x00000201, 0x00000001], range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
+        # MIMG: names only (the engine executes no image instruction; the
+        # coverage listing names them).  gfx10's opcode is 8 bits: op[6:0]
+        # in [24:18], op[7] in bit 0 (MIMGHI: the ops with bit 0 set).
+        ('MIMG', (18, 7), 0xF0000F00, [0x00000000], range(0, 128)),
+        ('MIMGHI', (18, 7), 0xF0000F01, [0x00000000, 0x00000004], range(0, 128)),
     ],
     'gfx11': [
         ('SOP2', (23, 7), 0x80000402, [], range(0, 0x60)),
@@ -84,22 +90,16 @@ FORMATS = {
         ('VOPD', (22, 4), 0xC8000000, [0x00000101], range(0, 16)),
         ('VOPDY', (17, 5), 0xC8000000, [0x00000101], range(0, 32)),
         ('DS', (18, 8), 0xD8000000, DS_ALT, range(0, 256)),
+        ('DS', (18, 8), 0xD8020000, DS_ALT, range(0, 256)),  # gds set (ds_gws_*, ds_ordered_count)
         ('FLAT', (18, 7), 0xDC000000, [0x007C0201, 0x007C0001], range(0, 128)),
         ('SCRATCH', (18, 7), 0xDC010000, [0x007C0201, 0x00FC0201, 0x00FC0001, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC020000, [0x007C0201, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
+        ('MIMG', (18, 8), 0xF0000F00, [0x00000000], range(0, 256)),
     ],
 }
 MCPU = {'gfx10': 'gfx1030', 'gfx11': 'gfx1100'}
 
-# Encodings LLVM 19 does not disassemble although the hardware has them
-# (format -> {opcode: mnemonic}), each checked with a newer llvm-mc: the
-# ROCm 6.4 root's LLVM 21 prints gfx11 VOP3 0x19c (VOP1 0x1c promoted,
-# "VOP1 opcodes are VOP3 opcodes 384 + op") as v_mov_b16_e64, which ggml's
-# gfx1100 flash-attention kernels use (d59c0867 00000180: v103.l, v128.h).
-EXTRA = {
-    'gfx11': {'VOP3': {0x19c: 'v_mov_b16_e64'}},
-}
 
 # gfx10 spelling -> gfx11 spelling (the canonical one).  Applied in order.
 RENAMES = [
@@ -164,6 +164,15 @@ RENAMES = [
     (r'_atomic_csub$', '_atomic_csub_u32'),
 ]
 SUFFIX = re.compile(r'_(e32|e64|sdwa|dpp|dpp8)$')
+
+# Opcodes Debian's LLVM 19 does not decode but ROCm's compilers emit, each
+# checked with a newer LLVM (the rocm-6.4 root's llvm-mc 21): (generation,
+# format, opcode) -> mnemonic.  `rdnacompat sim --coverage` of libggml-hip.so
+# found 38,407 of the first in 31 gfx1100 code objects:
+#   D59C0080 00000120 -> v_mov_b16_e64 v128.l, v32.l   (LLVM 21)
+LLVM19_LACKS = {
+    ('gfx11', 'VOP3', 0x19C): 'v_mov_b16_e64',
+}
 
 
 def canonical(mn, gen):
@@ -276,10 +285,8 @@ def main():
     ver = re.search(r'LLVM version (\S+)', ver)
     ver = ver.group(1) if ver else '?'
     tables = {g: harvest(a.llvm_mc, g) for g in FORMATS}
-    for g, fmts in EXTRA.items():
-        for fmt, ops in fmts.items():
-            for op, mn in ops.items():
-                tables[g][fmt].setdefault(op, mn)
+    for (g, fmt, op), mn in LLVM19_LACKS.items():
+        tables[g][fmt].setdefault(op, mn)
     xs, ys = harvest_vopd(a.llvm_mc)
     tables['gfx11']['VOPD'] = xs
     tables['gfx11']['VOPDY'] = ys
@@ -314,6 +321,7 @@ def main():
         h.write('/* [generation 0 = gfx10.3, 1 = gfx11][format] */\n'
                 'extern const struct rdc_optab rdc_optab[2][RDC_FMT_COUNT];\n')
         h.write('extern const char *const rdc_op_name[RDC_OP_COUNT];\n')
+        h.write('extern const char *const rdc_fmt_name[RDC_FMT_COUNT];\n')
         h.write('#define RDC_OPTAB_LLVM "%s"\n\n#endif\n' % ver)
     with open(src, 'w') as c:
         c.write(banner)
@@ -321,6 +329,10 @@ def main():
         c.write('const char *const rdc_op_name[RDC_OP_COUNT] = {\n\t[RDC_OP_INVALID] = "?",\n')
         for n in names:
             c.write('\t[%s] = "%s",\n' % (ident(n), n))
+        c.write('};\n\n')
+        c.write('const char *const rdc_fmt_name[RDC_FMT_COUNT] = {\n')
+        for f in fmts:
+            c.write('\t[RDC_FMT_%s] = "%s",\n' % (f, f))
         c.write('};\n\n')
         for gi, g in enumerate(FORMATS):
             for f in fmts:

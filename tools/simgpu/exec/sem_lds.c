@@ -279,7 +279,8 @@ static void ds_bpermute(struct rdc_wave *w, const struct rdc_inst *in)
 	uint32_t d[RDC_LANES];
 	uint64_t m = rdc_exec_mask(w);
 	for (unsigned l = 0; l < w->n; l++) {
-		unsigned s = ((a[l] + (uint32_t)in->imm) >> 2) & (w->n - 1);
+		/* the 16-bit offset: offset0 | offset1 << 8 (as every one-address DS op) */
+		unsigned s = ((a[l] + ((uint32_t)in->imm | (uint32_t)in->offset1 << 8)) >> 2) & (w->n - 1);
 		d[l] = (m >> s) & 1 ? src[s] : 0;
 	}
 	uint32_t *dst = rdc_vreg(w, in->dst);
@@ -296,7 +297,7 @@ static void ds_permute(struct rdc_wave *w, const struct rdc_inst *in)
 	for (unsigned l = 0; l < w->n; l++) {
 		if (!((m >> l) & 1))
 			continue;
-		unsigned t = ((a[l] + (uint32_t)in->imm) >> 2) & (w->n - 1);
+		unsigned t = ((a[l] + ((uint32_t)in->imm | (uint32_t)in->offset1 << 8)) >> 2) & (w->n - 1);
 		d[t] = src[l];
 	}
 	uint32_t *dst = rdc_vreg(w, in->dst);

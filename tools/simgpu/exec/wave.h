@@ -234,6 +234,10 @@ uint64_t rdc_exec_clock(void);
  * mnemonic names the format).  in->fn is filled from the semantic core. */
 int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in);
 
+/* disasm.c — the decoded fields as one line ("MNEMONIC op=OP fmt=F dst=v0
+ * src0=s1 ..."), for tests and tools; 0, or -1 when n was too small. */
+int rdc_disasm(unsigned gfx, const struct rdc_inst *in, char *buf, size_t n);
+
 /* program.c — decoded code around a PC, cached per code object range. */
 const struct rdc_inst *rdc_program_at(struct rdc_wave *w, uint64_t pc);
 uint64_t rdc_program_epoch(void); /* a new dispatch's epoch */

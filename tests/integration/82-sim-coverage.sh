@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 5.2 — reads files only (the host's hipcc and llvm-mc-19 build them)
+# 82-sim-coverage.sh BUILD — `rdnacompat sim --coverage`:
+#   sim_iota (tests/integration/progs, hipcc for gfx1030): its one code
+#   object lists no instruction the engine cannot execute (exit 0, summary
+#   "N of N distinct", 0 not executable), text and --json;
+#   a code object assembled by llvm-mc-19 with image_sample and
+#   image_store between executable instructions (gfx1030 and gfx1100): both
+#   are listed with count and first offset, the rest is executable (exit 1);
+#   --target keeps one processor; a missing file is exit 2.
+BUILD=${1:?usage: $0 BUILD}
+source "$(dirname "$0")/progs/sim_common.bash"
+T="$BUILD/bin/rdnacompat"
+[ -x "$T" ] || skip "rdnacompat not built"
+command -v llvm-mc-19 >/dev/null || skip "llvm-mc-19 not installed"
+
+exe=$(build_hip sim_iota gfx1030) || exit $?
+out=$("$T" sim --coverage "$exe") || fail "coverage of sim_iota: exit $? ($out)"
+echo "$out" | grep -q "bundle 0 entry [0-9]* hipv4-amdgcn-amd-amdhsa--gfx1030: [0-9]* instructions" ||
+  fail "coverage of sim_iota: no gfx1030 code object listed: $out"
+echo "$out" | grep -q "not executable:" && fail "coverage of sim_iota lists an instruction: $out"
+echo "$out" | grep -Eq '^summary: ([0-9]+) of \1 distinct instructions executable, [1-9][0-9]* instructions \(0 not executable\) in 1 code objects' ||
+  fail "coverage of sim_iota: summary: $out"
+json=$("$T" sim --coverage --json "$exe") || fail "coverage --json of sim_iota: exit $?"
+echo "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["summary"]
+assert s["code_objects"] == 1 and s["not_executable_instructions"] == 0 and s["missing"] == [], s
+co = d["files"][0]["code_objects"][0]
+assert co["processor"] == "gfx1030" and co["missing"] == [] and co["executable"] == co["distinct"] > 10, co
+' || fail "coverage --json of sim_iota: $json"
+echo "ok: sim_iota (gfx1030): every instruction executable, text and JSON"
+
+work=$OUT/coverage; mkdir -p "$work"
+cat > "$work/img.s" <<'ASM'
+  s_load_dwordx2 s[0:1], s[4:5], 0x0
+  v_mov_b32 v0, 0
+  image_sample v[0:3], v0, s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_1D
+  v_add_f32 v1, v1, v2
+  image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
+  image_sample v[0:3], v0, s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_1D
+  s_endpgm
+ASM
+for t in gfx1030 gfx1100; do
+  s=$work/img-$t.s; cp "$work/img.s" "$s"
+  [ $t = gfx1100 ] && sed -i 's/s_load_dwordx2/s_load_b64/' "$s"
+  llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=$t -filetype=obj "$s" -o "$work/img-$t.o" || fail "llvm-mc-19 for $t"
+done
+rc=0; out=$("$T" sim --coverage "$work/img-gfx1030.o" "$work/img-gfx1100.o") || rc=$?
+[ $rc -eq 1 ] || fail "coverage of the image snippet: exit $rc, expected 1 ($out)"
+for t in gfx1030 gfx1100; do
+  sect=$(echo "$out" | sed -n "/code object ($t)/,/^[^ ]/p")
+  echo "$sect" | grep -Eq 'not executable: image_sample +2  first at \.text\+0xc$' || fail "$t: image_sample not listed: $out"
+  echo "$sect" | grep -Eq 'not executable: image_store +1  first at \.text\+0x18$' || fail "$t: image_store not listed: $out"
+  echo "$sect" | grep -Eq ': 7 instructions, 4 of 6 distinct executable$' || fail "$t: counts: $out"
+done
+echo "$out" | grep -Eq '^summary: [0-9]+ of [0-9]+ distinct instructions executable, 14 instructions \(6 not executable\) in 2 code objects' ||
+  fail "coverage of the image snippet: summary: $out"
+out=$("$T" sim --coverage --target gfx1100 --json "$work/img-gfx1030.o" "$work/img-gfx1100.o") && fail "--target: exit 0"
+echo "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["summary"]
+assert s["code_objects"] == 1 and s["skipped"] == 1, s
+m = {x["mnemonic"]: x["count"] for x in s["missing"]}
+assert m == {"image_sample": 2, "image_store": 1}, m
+' || fail "--target gfx1100 --json: $out"
+rc=0; "$T" sim --coverage "$work/nonexistent.co" >/dev/null 2>&1 || rc=$?
+[ $rc -eq 2 ] || fail "missing file: exit $rc, expected 2"
+echo "ok: image_sample/image_store listed with counts and first offsets (gfx1030, gfx1100), --target, missing file exit 2"
