@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # releases: 6.4 7.2
-# 82-exec-fallback.sh BUILD — the shim's fallback flash-attention kernels
+# 83-exec-fallback.sh BUILD — the shim's fallback flash-attention kernels
 # (shim/fallback/, embedded in librdnacompat.so) EXECUTED as AMD code and
 # checked by ggml's own test: Debian's test-backend-ops, FLASH_ATTN_EXT in
 # mode "test" (ROCm backend against ggml's CPU backend, ggml's own NMSE
@@ -37,7 +37,7 @@ DVS="40 64 72 80 96 128 256"
 PAT="hsk=($(for d in $DVS; do printf '%s,hsv=%s|' "$d" "$d"; done | sed 's/|$//')),nh=4,nr23=\\[1,1\\],kv=512,nb=3,mask=1,sinks=0,max_bias=0.000000,logit_softcap=0.000000,prec=f32,type_K=f16,type_V=f16,permute=\\[0,1,2,3\\]"
 { echo '[kernels]'
   grep -v '^#' "$here/../../tables/kernels.tsv" |
-    awk -F'\t' 'BEGIN { OFS = "\t" } $5 ~ /^fallback:/ { $4 = "*"; $8 = "82"; print }'; } >"$tmp/fb.tsv"
+    awk -F'\t' 'BEGIN { OFS = "\t" } $5 ~ /^fallback:/ { $4 = "*"; $8 = "83"; print }'; } >"$tmp/fb.tsv"
 [ "$(grep -c fallback: "$tmp/fb.tsv")" -ge 10 ] || fail "no fallback rows in tables/kernels.tsv"
 
 run() { # NAME GPU ENV...
@@ -71,4 +71,4 @@ assert all(d.get("executed") == "ok" and d["insts"] > 0 for d in fb), fb[:1]
 print("fallback dispatches: " + ", ".join("dv%d %d insts" % (int(d["kernel"].rsplit("dv", 1)[1]), d["insts"]) for d in fb))
 PY
 echo "ok [ROCm $rel]: the fallback tile kernels for head sizes $DVS executed as AMD code and match ggml's CPU backend"
-echo "82-exec-fallback: ok"
+echo "83-exec-fallback: ok"
