@@ -56,7 +56,7 @@ ggml=${root:+$root/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so}
 if [ -n "$ggml" ] && [ -f "$ggml" ]; then
   rm -f "$work"/ggml/*.co
   while read -r f p; do cos+=("$f:$p"); done < <("$DUMP" extract "$ggml" "$work/ggml" "$EVERY" gfx1030,gfx1100)
-  echo "ggml: $(ls "$work"/ggml | wc -l) code objects of libggml-hip.so (gfx1030, gfx1100 of every ${EVERY}th bundle: $(ls "$work"/ggml | sed 's/-e.*//' | sort -u | tr '\n' ' '))"
+  echo "ggml: $(ls "$work"/ggml | wc -l) code objects of libggml-hip.so (gfx1030, gfx1100 of every ${EVERY}th bundle: $(ls "$work"/ggml | sed 's/-e.*//' | sort -uV | tr '\n' ' '))"
 else
   echo "note: the rocm-6.4 root's libggml-hip.so is not there; ggml not compared" >&2
 fi
