@@ -412,8 +412,8 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	unsigned run = 0, failed = 0;
-	for (unsigned i = 0; i < xt_ntests_v16; i++) {
-		const struct xt_test *t = &xt_tests_v16[i];
+	for (unsigned i = 0; i < xt_ntests_v16 + xt_ntests_valu; i++) {
+		const struct xt_test *t = i < xt_ntests_v16 ? &xt_tests_v16[i] : &xt_tests_valu[i - xt_ntests_v16];
 		bool want = argc < 2;
 		for (int a = 1; a < argc; a++)
 			want |= strstr(t->name, argv[a]) != NULL;

@@ -79,5 +79,7 @@ uint32_t xt_f2u(float f);
 /* The tests (exec_tests_v16.c). */
 extern const struct xt_test xt_tests_v16[];
 extern const unsigned xt_ntests_v16;
+extern const struct xt_test xt_tests_valu[];
+extern const unsigned xt_ntests_valu;
 
 #endif

@@ -286,6 +286,8 @@ F3(v_fma_dx9_zero_f32, (a[l] == 0.0f || b[l] == 0.0f) ? c[l] : fmaf(a[l], b[l], 
 F3(v_min3_f32, fminf(fminf(a[l], b[l]), c[l]))
 F3(v_max3_f32, fmaxf(fmaxf(a[l], b[l]), c[l]))
 F3(v_med3_f32, med3f(a[l], b[l], c[l]))
+F3(v_maxmin_f32, fminf(fmaxf(a[l], b[l]), c[l]))
+F3(v_minmax_f32, fmaxf(fminf(a[l], b[l]), c[l]))
 F1(v_rcp_f32, 1.0f / a[l])
 F1(v_rsq_f32, 1.0f / sqrtf(a[l]))
 F1(v_sqrt_f32, sqrtf(a[l]))
@@ -731,6 +733,10 @@ U3(v_med3_i32, (uint32_t)imed3((int32_t)a[l], (int32_t)b[l], (int32_t)c[l]))
 U3(v_min3_u32, umin3(a[l], b[l], c[l]))
 U3(v_max3_u32, umax3(a[l], b[l], c[l]))
 U3(v_med3_u32, umed3(a[l], b[l], c[l]))
+U3(v_maxmin_i32, (uint32_t)imin(imax((int32_t)a[l], (int32_t)b[l]), (int32_t)c[l]))
+U3(v_minmax_i32, (uint32_t)imax(imin((int32_t)a[l], (int32_t)b[l]), (int32_t)c[l]))
+U3(v_maxmin_u32, (a[l] > b[l] ? a[l] : b[l]) < c[l] ? (a[l] > b[l] ? a[l] : b[l]) : c[l])
+U3(v_minmax_u32, (a[l] < b[l] ? a[l] : b[l]) > c[l] ? (a[l] < b[l] ? a[l] : b[l]) : c[l])
 U3(v_mad_u32_u24, (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l])
 U3(v_mad_i32_i24, (uint32_t)(((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) + c[l])
 U3(v_sad_u32, (a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l])
@@ -909,6 +915,29 @@ static void v_swap_b32(struct rdc_wave *w, const struct rdc_inst *in)
 	}
 }
 
+/* M0-relative VGPR moves: the register index is the operand's plus M0
+ * (one index for the whole wave). */
+static void movrel(struct rdc_wave *w, const struct rdc_inst *in, bool rel_src, bool rel_dst)
+{
+	uint32_t m0 = w->s[RDC_OPD_M0];
+	struct rdc_inst x = *in;
+	if (rel_src) {
+		if (in->src[0] < RDC_OPD_VGPR) {
+			rdc_fail(w, RDC_EXEC_BAD, in, "M0-relative read of a non-VGPR source");
+			return;
+		}
+		x.src[0] = (uint16_t)(RDC_OPD_VGPR + ((in->src[0] - RDC_OPD_VGPR + m0) & 0xff));
+	}
+	if (rel_dst)
+		x.dst = (uint16_t)(RDC_OPD_VGPR + ((in->dst - RDC_OPD_VGPR + m0) & 0xff));
+	uint32_t v[RDC_LANES];
+	rdc_vsrc32(w, &x, 0, RDC_TY_B32, v);
+	rdc_vdst32(w, &x, v);
+}
+static void v_movrels_b32(struct rdc_wave *w, const struct rdc_inst *in) { movrel(w, in, true, false); }
+static void v_movreld_b32(struct rdc_wave *w, const struct rdc_inst *in) { movrel(w, in, false, true); }
+static void v_movrelsd_b32(struct rdc_wave *w, const struct rdc_inst *in) { movrel(w, in, true, true); }
+
 static void v_nop(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	(void)w;
@@ -976,6 +1005,15 @@ rdc_sem_fn rdc_sem_valu(uint16_t op)
 	case RDC_OP_V_MIN3_F32: return v_min3_f32;
 	case RDC_OP_V_MAX3_F32: return v_max3_f32;
 	case RDC_OP_V_MED3_F32: return v_med3_f32;
+	case RDC_OP_V_MAXMIN_F32: return v_maxmin_f32;
+	case RDC_OP_V_MINMAX_F32: return v_minmax_f32;
+	case RDC_OP_V_MAXMIN_I32: return v_maxmin_i32;
+	case RDC_OP_V_MINMAX_I32: return v_minmax_i32;
+	case RDC_OP_V_MAXMIN_U32: return v_maxmin_u32;
+	case RDC_OP_V_MINMAX_U32: return v_minmax_u32;
+	case RDC_OP_V_MOVRELS_B32: return v_movrels_b32;
+	case RDC_OP_V_MOVRELD_B32: return v_movreld_b32;
+	case RDC_OP_V_MOVRELSD_B32: return v_movrelsd_b32;
 	case RDC_OP_V_RCP_F32: case RDC_OP_V_RCP_IFLAG_F32: return v_rcp_f32;
 	case RDC_OP_V_RSQ_F32: return v_rsq_f32;
 	case RDC_OP_V_SQRT_F32: return v_sqrt_f32;
