@@ -66,6 +66,14 @@ HOOK_OBJ += $(FB_OBJ)
 SHIM     := $(BUILD)/librdnacompat.so
 TOOL_SRC := $(sort $(wildcard tools/rdnacompat/*.c))
 TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
+# `doctor --selftest`: its kernels (tools/rdnacompat/selftest_kernels.hip),
+# built like the fallback kernels into a bundle the tool embeds as
+# rdc_selftest_bundle (plus selftest-wrong.bundle for the tests), and the
+# fallback bundle itself, whose kernels the self-test checks.
+ST_SRC   := tools/rdnacompat/selftest_kernels.hip tools/rdnacompat/selftest-bundle.sh
+ST_GEN   := $(BUILD)/gen/selftest_blob.S
+ST_OBJ   := $(BUILD)/obj/gen/selftest_blob.o
+TOOL_OBJ += $(ST_OBJ) $(FB_OBJ)
 TOOL     := $(BUILD)/bin/rdnacompat
 SIM_SRC  := $(sort $(wildcard tools/simgpu/*.c tools/simgpu/exec/*.c))
 SIM_OBJ  := $(SIM_SRC:%.c=$(BUILD)/obj/%.o)
@@ -112,6 +120,13 @@ $(FB_GEN): $(FB_SRC)
 	bash shim/fallback/build-bundle.sh $(BUILD)/gen
 
 $(FB_OBJ): $(FB_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(ST_GEN): $(ST_SRC)
+	bash tools/rdnacompat/selftest-bundle.sh $(BUILD)/gen
+
+$(ST_OBJ): $(ST_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 

@@ -16,11 +16,13 @@
 #include "agents.h"
 #include "doctor.h"
 #include "json_out.h"
+#include "selftest.h"
 #include "tool_util.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: rdnacompat doctor [--json | --libs] [--root DIR] [--user NAME]\n"
+	      "       rdnacompat doctor --selftest [--json]\n"
 	      "\n"
 	      "Checks: AMD GPUs (PCI id -> card table -> gfx target, official status), KFD\n"
 	      "topology, /dev/kfd and /dev/dri/renderD* access and render/video groups,\n"
@@ -37,7 +39,26 @@ static void usage(FILE *f)
 	      "               TARGET` of /usr/lib/x86_64-linux-gnu and /opt/rocm/lib (slow: reads\n"
 	      "               every library; the exit status stays the checks')\n"
 	      "\n"
-	      "exit: 0 all ok, 1 warnings, 2 failures, 3 no AMD GPU found, 4 usage error\n",
+	      "  --selftest   instead: the test stone.  Numeric checks on HIP device 0 through\n"
+	      "               the shim, each in a child process (a crash or a hang, killed after\n"
+	      "               RDNACOMPAT_SELFTEST_TIMEOUT s, default 300, is a failed check), each\n"
+	      "               against a CPU reference with a tolerance, reported with its\n"
+	      "               max error and the code object it ran from (the shim's log:\n"
+	      "               \"gfx1030 code retargeted to gfx1031\"): f32 saxpy; i32\n"
+	      "               mul/shl/ashr/lshr/min/max; f16 add and conversions; a reduction\n"
+	      "               with LDS, barriers and wave shuffles; the shim's fallback\n"
+	      "               flash-attention tile (dv64) and combine kernels (HIP >= 6); SGEMM\n"
+	      "               64x48x32 through rocBLAS when installed; ggml's own\n"
+	      "               test-backend-ops -o FLASH_ATTN_EXT when installed.  A check whose\n"
+	      "               library is absent is skipped with the reason.  On a simulated\n"
+	      "               card (rdnacompat sim) the results are \"simulated card (executed)\".\n"
+	      "               RDNACOMPAT_SELFTEST_BUNDLE=FILE (for testing) loads the checks'\n"
+	      "               kernels from FILE instead of the bundle built into the tool\n"
+	      "\n"
+	      "exit: 0 all ok, 1 warnings, 2 failures, 3 no AMD GPU found, 4 usage error\n"
+	      "--selftest: 0 every check passed (or was skipped), 1 a check failed, 2 the checks\n"
+	      "could not run (no HIP runtime, or HIP found no usable GPU), 3 no AMD GPU found,\n"
+	      "4 usage error\n",
 	      f);
 }
 
@@ -134,12 +155,17 @@ static void print_text(const struct rdc_checks *c, int rc)
 
 int rdc_cmd_doctor(int argc, char **argv)
 {
-	bool json = false, libs = false;
+	bool json = false, libs = false, selftest = false;
 	const char *root = NULL, *user = NULL;
+	/* internal: one self-test check, in the child selftest.c starts */
+	if (argc == 3 && !strcmp(argv[1], "--selftest-child"))
+		return rdc_selftest_child(argv[2]);
 	for (int i = 1; i < argc; i++) {
 		if (rdc_is_help(argv[i])) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(argv[i], "--selftest")) {
+			selftest = true;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--libs")) {
@@ -158,6 +184,12 @@ int rdc_cmd_doctor(int argc, char **argv)
 			return 4;
 		}
 	}
+	if (selftest && (libs || root || user)) {
+		fprintf(stderr, "rdnacompat doctor: --selftest takes only --json (it runs on this machine's GPU)\n");
+		return 4;
+	}
+	if (selftest)
+		return rdc_selftest_main(json);
 	if (json && libs) {
 		fprintf(stderr, "rdnacompat doctor: --libs is text only (for JSON: rdnacompat inspect --json --gpu TARGET DIR)\n");
 		return 4;

@@ -6,6 +6,7 @@
  */
 #include "json_out.h"
 
+#include <math.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -164,6 +165,16 @@ void rdc_json_i64(struct rdc_json *j, int64_t v)
 {
 	sep(j);
 	fprintf(j->f, "%" PRId64, v);
+}
+
+void rdc_json_f64(struct rdc_json *j, double v)
+{
+	if (!isfinite(v)) { /* JSON has no NaN or infinity */
+		rdc_json_null(j);
+		return;
+	}
+	sep(j);
+	fprintf(j->f, "%.9g", v);
 }
 
 void rdc_json_bool(struct rdc_json *j, bool v)

@@ -32,6 +32,7 @@ void rdc_json_str(struct rdc_json *j, const char *s);          /* NULL -> null *
 void rdc_json_strn(struct rdc_json *j, const char *s, size_t n);
 void rdc_json_u64(struct rdc_json *j, uint64_t v);
 void rdc_json_i64(struct rdc_json *j, int64_t v);
+void rdc_json_f64(struct rdc_json *j, double v);               /* NaN, inf -> null */
 void rdc_json_bool(struct rdc_json *j, bool v);
 void rdc_json_null(struct rdc_json *j);
 /* Newline after the top-level value. */
