@@ -317,7 +317,8 @@ static void run_check(struct state *s, const char *name)
 	code_from_log(s, log, code, sizeof code);
 	for (size_t i = 0; i < nrec; i++) {
 		if (!strcmp(recs[i].id, "hip")) {
-			snprintf(s->hip, sizeof s->hip, "%s", recs[i].detail);
+			if (!*s->hip) /* the first: the HIP the system resolves (rocBLAS's may differ) */
+				snprintf(s->hip, sizeof s->hip, "%s", recs[i].detail);
 			continue;
 		}
 		add(s, name, &recs[i], recs[i].status == RDC_ST_SKIP ? "" : code);
@@ -533,6 +534,25 @@ static void rm_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* RDNACOMPAT_SELFTEST_ONLY=saxpy,intops (for testing): run only these
+ * checks (the names of rdc_st_checks and "ggml"). */
+static bool selected(const char *name)
+{
+	const char *only = getenv("RDNACOMPAT_SELFTEST_ONLY");
+	if (!only || !*only)
+		return true;
+	size_t n = strlen(name);
+	for (const char *p = only; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
 int rdc_selftest_main(bool json)
 {
 	static struct state s;
@@ -585,8 +605,9 @@ int rdc_selftest_main(bool json)
 		return 2;
 	}
 	for (int i = 0; rdc_st_checks[i] && !*s.norun; i++)
-		run_check(&s, rdc_st_checks[i]);
-	if (!*s.norun)
+		if (selected(rdc_st_checks[i]))
+			run_check(&s, rdc_st_checks[i]);
+	if (!*s.norun && selected("ggml"))
 		run_ggml(&s);
 	if (!getenv("RDNACOMPAT_SELFTEST_KEEP"))
 		rm_dir(s.dir);
