@@ -8,7 +8,8 @@
 #   OUTDIR/selftest.bundle        the bundle the tool embeds
 #   OUTDIR/selftest_blob.S        rdc_selftest_bundle[] / rdc_selftest_bundle_size
 #   OUTDIR/selftest-wrong.bundle  the same with RDC_SELFTEST_WRONG (saxpy
-#                                 computes a*x - y): for the tests, through
+#                                 computes a*x - y, intops hangs, reduce
+#                                 traps): for the tests, through
 #                                 RDNACOMPAT_SELFTEST_BUNDLE, never embedded
 # Code object v4: HIP 5.x loads no v5 and HIP 6.x/7.x still load v4 (the
 # kernels read no implicit argument, so nothing depends on the version).

@@ -10,8 +10,9 @@
 // computes its global index from the workgroup id, so it reads no implicit
 // argument and the same source works as code object v4 and v5.
 //
-// RDC_SELFTEST_WRONG (tests only): saxpy computes a*x - y, a deliberately
-// wrong code object that the self-test must catch.
+// RDC_SELFTEST_WRONG (tests only) builds a deliberately bad code object the
+// self-test must catch: saxpy computes a*x - y (a wrong result), intops never
+// ends (a hang), reduce traps (a crash).
 
 typedef unsigned int u32;
 #define ST_BLOCK 256
@@ -49,6 +50,11 @@ KERNEL rdc_st_saxpy(float a, const float *x, float *y, int n)
 KERNEL rdc_st_intops(const int *a, const int *b, int *out, int n)
 {
 	const int i = gid();
+#ifdef RDC_SELFTEST_WRONG
+	// always true, but two volatile loads the compiler must keep doing
+	while (*(volatile const int *)&a[0] != 0 || *(volatile const int *)&a[0] == 0)
+		;
+#endif
 	if (i < n) {
 		const int x = a[i], y = b[i];
 		const u32 s = (u32)y & 31u;
@@ -93,6 +99,9 @@ DEV float shfl_xor(float v, int mask)
 KERNEL rdc_st_reduce(const float *x, float *partial, int n, int per_block)
 {
 	SHARED float wsum[ST_BLOCK / 32];
+#ifdef RDC_SELFTEST_WRONG
+	__builtin_trap();
+#endif
 	const int tid = (int)__builtin_amdgcn_workitem_id_x();
 	const int ws = __AMDGCN_WAVEFRONT_SIZE;
 	const int base = (int)__builtin_amdgcn_workgroup_id_x() * per_block;
