@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * selftest.c — `rdnacompat doctor --selftest` (selftest.h, docs/DOCTOR.md):
+ * selftest.c — `rdnacompat doctor --selftest` (selftest.h, docs/SIMGPU.md "The self-test"):
  * a fixed set of numeric checks on HIP device 0, through the shim.
  *
  * Each check runs in its own child: this executable re-executed as

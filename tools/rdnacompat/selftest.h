@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * selftest.h — `rdnacompat doctor --selftest`: numeric checks run on the
- * card through the shim, each in a child process (docs/DOCTOR.md).
+ * card through the shim, each in a child process (docs/SIMGPU.md "The self-test").
  *   selftest.c      the parent: which GPU, the shim, one child per check
  *                   (timeout, crash = a failed check), ggml's own test,
  *                   text/JSON output, exit status

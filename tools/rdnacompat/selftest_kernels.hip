@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // selftest_kernels.hip — the kernels of `rdnacompat doctor --selftest`
-// (selftest.c, docs/DOCTOR.md): small numeric checks whose results the tool
+// (selftest.c, docs/SIMGPU.md "The self-test"): small numeric checks whose results the tool
 // compares with CPU references.  Built by selftest-bundle.sh with Debian's
 // clang (no HIP headers, no device libraries) for gfx1030 and gfx1100 into
 // one offload bundle embedded in the tool as rdc_selftest_bundle.
