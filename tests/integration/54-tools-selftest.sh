@@ -3,20 +3,20 @@
 # releases: 5.2 6.4 7.2
 # 54-tools-selftest.sh BUILD — `rdnacompat doctor --selftest --json` under
 # `rdnacompat sim` (simulated card (executed)), through the shim:
-#   - gfx1031 (gfx1030 code retargeted by the shim) with every check:
-#     saxpy, intops and reduce pass with their max error within tolerance and
-#     "gfx1030 code retargeted to gfx1031" as the code object; f16, the
-#     fallback flash attention and ggml's own test pass or fail only with
-#     the engine's loud "dispatch failed (unsupported)" (an instruction the
-#     engine cannot execute yet: its f16 instructions are being added; such
-#     a failure is printed as a known engine gap, any other failure fails
-#     the test; the same for reduce on gfx11 only); on 5.2 the
-#     fallback check is skipped (HIP 5 loads no code object v5), rocBLAS and
-#     ggml are skipped as not installed; on 6.4/7.2 SGEMM through rocBLAS
-#     passes; the exit status is 1 exactly when a check failed;
+#   - gfx1031 (gfx1030 code retargeted by the shim) with every check: each
+#     passes with its max error within tolerance and "gfx1030 code
+#     retargeted to gfx1031" as the code object (saxpy, intops, f16, reduce,
+#     the fallback flash-attention tile and combine, SGEMM through rocBLAS,
+#     ggml's own FLASH_ATTN_EXT case); on 5.2 the fallback check is skipped
+#     (HIP 5 loads no code object v5) and rocBLAS and ggml as not installed;
 #   - gfx1030 natively ("native gfx1030 code"), and on 6.4/7.2 gfx1100
-#     natively and gfx1101 through the shim, with the kernel checks only
-#     (RDNACOMPAT_SELFTEST_ONLY);
+#     natively and gfx1101 through the shim, with the kernel and fallback
+#     checks (RDNACOMPAT_SELFTEST_ONLY).  On gfx11 reduce and the fallback
+#     may fail only with the engine's loud "dispatch failed (unsupported)"
+#     (a VOPD pair whose halves read each other's destination;
+#     s_set_inst_prefetch_distance), printed as a known engine gap; any
+#     other failure fails the test.  The exit status is 1 exactly when a
+#     check failed;
 #   - a deliberately wrong code object (RDNACOMPAT_SELFTEST_BUNDLE=
 #     BUILD/gen/selftest-wrong.bundle: saxpy computes a*x - y, intops spins
 #     forever, reduce traps): saxpy fails with its max error, intops is
@@ -64,7 +64,8 @@ def passes(i, code=want_code):
     if x is None:
         return
     need(x["status"] == "pass", "%s: %s: %s" % (i, x["status"], x["detail"]))
-    need(x["max_error"] is not None and x["max_error"] <= x["tolerance"], "%s: error %r tol %r" % (i, x["max_error"], x["tolerance"]))
+    if i != "ggml-fattn": # ggml prints no error for a passing case
+        need(x["max_error"] is not None and x["max_error"] <= x["tolerance"], "%s: error %r tol %r" % (i, x["max_error"], x["tolerance"]))
     if code:
         need(x["code_object"] == code, "%s ran from %r, want %r" % (i, x["code_object"], code))
 def passes_or_gap(i, code=want_code):
@@ -75,25 +76,30 @@ def passes_or_gap(i, code=want_code):
             need(x["code_object"] == code, "%s ran from %r, want %r" % (i, x["code_object"], code))
     else:
         passes(i, code)
-passes("saxpy"); passes("intops"); passes_or_gap("f16")
-# reduce: must pass on gfx10; on gfx11 the engine refuses some VOPD pairs
-# (each half reading the other's destination) loudly, printed as a gap
-(passes if card.startswith("gfx10") else passes_or_gap)("reduce")
+# Every check must pass on gfx10.  On gfx11 the engine still refuses, loudly,
+# a VOPD pair whose halves each read the other's destination (reduce) and
+# s_set_inst_prefetch_distance (the fallback and ggml's kernels): there
+# such a failure is accepted and printed as a known engine gap.
+strict = card.startswith("gfx10")
+check = passes if strict else passes_or_gap
+passes("saxpy"); passes("intops"); passes("f16"); check("reduce")
+# the fallback bundle has gfx1030, gfx1100, gfx1101, gfx1102 code
+fb = "native %s code" % card if card in ("gfx1030", "gfx1100", "gfx1101", "gfx1102") else want_code
+if rel == "5.2" and "fattn" in c:
+    need(c["fattn"]["status"] == "skip" and "code object v5" in c["fattn"]["detail"], "fattn on 5.2: %r" % c["fattn"])
+elif "fattn" in c:
+    check("fattn", fb)
+elif "fattn-tile" in c:
+    passes("fattn-tile", fb); passes("fattn-combine", fb)
 if full == "1":
+    need("fattn" in c or "fattn-tile" in c, "no fallback check")
     if rel == "5.2":
-        need(c["fattn"]["status"] == "skip" and "code object v5" in c["fattn"]["detail"], "fattn on 5.2: %r" % c["fattn"])
         need(c["sgemm"]["status"] == "skip" and "not installed" in c["sgemm"]["detail"], "sgemm on 5.2: %r" % c["sgemm"])
         need(c["ggml-fattn"]["status"] == "skip" and "not installed" in c["ggml-fattn"]["detail"], "ggml on 5.2: %r" % c["ggml-fattn"])
     else:
-        # the fallback bundle has gfx1030, gfx1100, gfx1101, gfx1102 code
-        fb = "native %s code" % card if card in ("gfx1030", "gfx1100", "gfx1101", "gfx1102") else want_code
-        if "fattn" in c:
-            passes_or_gap("fattn", fb)
-        else:
-            passes("fattn-tile", fb); passes("fattn-combine", fb)
         passes("sgemm", None)
         need(c["sgemm"]["code_object"].startswith(want_code if card != base else "native"), "sgemm ran from %r" % c["sgemm"]["code_object"])
-        passes_or_gap("ggml-fattn", None)
+        check("ggml-fattn", None)
 failed = any(x["status"] == "fail" for x in d["checks"])
 need(rc == d["exit"] == (1 if failed else 0), "exit %d / json %d, a check failed: %s" % (rc, d["exit"], failed))
 for g in gaps:
@@ -104,7 +110,7 @@ if bad:
 PY
 }
 
-KERNELS=saxpy,intops,f16,reduce
+KERNELS=saxpy,intops,f16,reduce,fattn
 case $rel in
   5.2) runs="gfx1031:gfx1030:1 gfx1030:gfx1030:0" ;;
   *)   runs="gfx1031:gfx1030:1 gfx1030:gfx1030:0 gfx1100:gfx1100:0 gfx1101:gfx1100:0" ;;
