@@ -23,6 +23,8 @@
 #     killed after RDNACOMPAT_SELFTEST_TIMEOUT and fails saying so, reduce
 #     fails naming the trap; exit 1; the text output says FAIL with the
 #     error and the tolerance;
+#   - HIP sees no GPU (HIP_VISIBLE_DEVICES=5) though the runtime lists the
+#     simulated card: exit 2, every check listed as not run;
 #   - no AMD GPU (no simulated card, an empty PCI bus): exit 3.
 set -u
 BUILD=${1:?usage: $0 BUILD}
@@ -158,6 +160,19 @@ grep -q '^FAIL  saxpy  *rel [0-9.e+-]* (tol 1e-06)' "$T/wrong.txt" || fail "text
 grep -q 'ran from: gfx1030 code retargeted to gfx1031' "$T/wrong.txt" || fail "text: no code object: $(cat "$T/wrong.txt")"
 grep -q 'simulated card (executed)' "$T/wrong.txt" || fail "text: simulated card not said"
 echo "ok: text output: $(grep '^FAIL  saxpy' "$T/wrong.txt" | tr -s ' ' | cut -c1-80)"
+
+# HIP sees no GPU (HIP_VISIBLE_DEVICES names none) while the runtime lists
+# the simulated card: the checks cannot run -> exit 2, each listed as not run.
+st gfx1031 "$T/nohip.json" HIP_VISIBLE_DEVICES=5
+[ "$(cat "$T/nohip.json.rc")" = 2 ] || fail "HIP without a GPU: exit $(cat "$T/nohip.json.rc"), want 2: $(cat "$T/nohip.json")"
+python3 - "$T/nohip.json" <<'PY' || fail "HIP without a GPU: $(cat "$T/nohip.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit"] == 2 and "no usable GPU" in d["could_not_run"], d
+assert [x["id"] for x in d["checks"]] == ["saxpy", "intops", "f16", "reduce", "fattn", "sgemm", "ggml-fattn"], d
+assert all(x["status"] == "not-run" for x in d["checks"]), d
+PY
+echo "ok: HIP without a usable GPU: exit 2, every check listed as not run"
 
 # No AMD GPU: no simulated card and no PCI GPU -> exit 3.  (Only where
 # /sys shows no AMD GPU, as on this machine.)

@@ -467,12 +467,13 @@ static void print_text(const struct state *s, const char *card, bool simulated, 
 		np += x->r.status == RDC_ST_PASS;
 		nf += x->r.status == RDC_ST_FAIL;
 		ns += x->r.status == RDC_ST_SKIP;
-		printf("%-5s %-14s %-26s %s\n", x->r.status == RDC_ST_PASS ? "pass" : x->r.status == RDC_ST_FAIL ? "FAIL" : "skip",
+		static const char *const word[] = { "pass", "FAIL", "skip", "n/a" };
+		printf("%-5s %-14s %-26s %s\n", word[x->r.status >= 0 && x->r.status <= RDC_ST_NORUN ? x->r.status : RDC_ST_NORUN],
 		       x->r.id, e, x->r.detail);
 		if (*x->code)
 			printf("      %-14s ran from: %s\n", "", x->code);
 	}
-	printf("\n%zu passed, %zu failed, %zu skipped (exit %d)\n", np, nf, ns, rc);
+	printf("\n%zu passed, %zu failed, %zu skipped%s (exit %d)\n", np, nf, ns, *s->norun ? ", the rest not run" : "", rc);
 }
 
 static void print_json(const struct state *s, const char *card, bool simulated, int rc)
@@ -609,6 +610,17 @@ int rdc_selftest_main(bool json)
 			run_check(&s, rdc_st_checks[i]);
 	if (!*s.norun && selected("ggml"))
 		run_ggml(&s);
+	if (*s.norun) /* every check is listed, none silently missing */
+		for (int i = 0; rdc_st_checks[i]; i++) {
+			bool has = false;
+			for (size_t k = 0; k < s.n; k++)
+				has |= !strcmp(s.v[k].check, rdc_st_checks[i]);
+			if (!has && selected(rdc_st_checks[i]))
+				add_simple(&s, rdc_st_checks[i], rdc_st_checks[i], RDC_ST_NORUN, NULL,
+					   "not run: HIP is unusable here (above)");
+		}
+	if (*s.norun && selected("ggml"))
+		add_simple(&s, "ggml", "ggml-fattn", RDC_ST_NORUN, NULL, "not run: HIP is unusable here (above)");
 	if (!getenv("RDNACOMPAT_SELFTEST_KEEP"))
 		rm_dir(s.dir);
 	else
