@@ -93,83 +93,6 @@ static void add_simple(struct state *s, const char *check, const char *id, enum 
 	add(s, check, &r, code);
 }
 
-/* ---- the shim's JSON log: which entry it chose ---- */
-
-/* The string value of "key" in a JSON line (no escapes expected in these
- * values: targets, entry ids, event names). */
-static bool jval(const char *line, const char *key, char *out, size_t n)
-{
-	char pat[48];
-	snprintf(pat, sizeof pat, "\"%s\":\"", key);
-	const char *p = strstr(line, pat);
-	if (!p)
-		return false;
-	p += strlen(pat);
-	size_t len = strcspn(p, "\"");
-	snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p);
-	return true;
-}
-
-/* Sum up the module loads in `log` on device 0: "gfx1030 code retargeted to
- * gfx1031" (map), "native gfx1030 code" (native), counted per distinct
- * wording when several code objects were loaded (rocBLAS). */
-static void code_from_log(const struct state *s, const char *log, char *out, size_t n)
-{
-	if (!s->shim && !s->shim_preloaded) {
-		snprintf(out, n, "HIP's own choice (the shim is not installed)");
-		return;
-	}
-	FILE *f = fopen(log, "r");
-	char what[8][120];
-	unsigned cnt[8] = { 0 };
-	size_t nw = 0;
-	char line[8192];
-	while (f && fgets(line, sizeof line, f)) {
-		char ev[32], src[48], tgt[40], chosen[40], dev[8] = "";
-		if (!jval(line, "event", ev, sizeof ev) || !jval(line, "source", src, sizeof src) ||
-		    !jval(line, "target", tgt, sizeof tgt))
-			continue;
-		const char *d = strstr(line, "\"device\":");
-		if (d)
-			snprintf(dev, sizeof dev, "%.1s", d + 9);
-		if (d && strcmp(dev, "0"))
-			continue;
-		if (!jval(line, "chosen", chosen, sizeof chosen))
-			snprintf(chosen, sizeof chosen, "?");
-		char w[120];
-		if (!strcmp(ev, "map"))
-			snprintf(w, sizeof w, "%s code retargeted to %s", chosen, tgt);
-		else if (!strcmp(ev, "native"))
-			snprintf(w, sizeof w, "native %s code", chosen);
-		else if (!strcmp(ev, "missing"))
-			snprintf(w, sizeof w, "no usable code for %s (shim: missing)", tgt);
-		else
-			continue;
-		size_t i = 0;
-		while (i < nw && strcmp(what[i], w))
-			i++;
-		if (i == nw && nw < 8)
-			snprintf(what[nw++], sizeof what[0], "%s", w);
-		if (i < 8)
-			cnt[i]++;
-	}
-	if (f)
-		fclose(f);
-	if (!nw) {
-		snprintf(out, n, "no module load in the shim's log");
-		return;
-	}
-	struct rdc_sbuf b = { 0 };
-	for (size_t i = 0; i < nw; i++) {
-		if (cnt[i] > 1 || nw > 1)
-			rdc_sb_printf(&b, "%s%s (%u code objects)", i ? "; " : "", what[i], cnt[i]);
-		else
-			rdc_sb_add(&b, what[i]);
-	}
-	snprintf(out, n, "%s", b.s ? b.s : "");
-	rdc_sb_free(&b);
-}
-
 /* ---- children ---- */
 
 /* The last non-empty line of a file, trimmed ("" when none). */
@@ -314,7 +237,7 @@ static void run_check(struct state *s, const char *name)
 	bool hung;
 	int st = reap(pid, end, &hung);
 	char code[200];
-	code_from_log(s, log, code, sizeof code);
+	rdc_st_code_from_log(log, s->shim || s->shim_preloaded, code, sizeof code);
 	for (size_t i = 0; i < nrec; i++) {
 		if (!strcmp(recs[i].id, "hip")) {
 			if (!*s->hip) /* the first: the HIP the system resolves (rocBLAS's may differ) */
@@ -364,7 +287,7 @@ static void run_ggml(struct state *s)
 	bool hung;
 	int st = reap(pid, time(NULL) + s->timeout_s, &hung);
 	char code[200];
-	code_from_log(s, log, code, sizeof code);
+	rdc_st_code_from_log(log, s->shim || s->shim_preloaded, code, sizeof code);
 	/* Case lines: "  FLASH_ATTN_EXT(...): OK" / "...: FAIL" (colour codes around the word). */
 	unsigned ok = 0, bad = 0;
 	char firstbad[160] = "";

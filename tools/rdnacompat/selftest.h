@@ -8,6 +8,7 @@
  *   selftest_run.c  the child: dlopen'ed HIP (and rocBLAS), one check,
  *                   its record written to fd RDC_ST_FD
  *   selftest_ref.c  CPU references (f16 conversions, attention in double)
+ *   selftest_log.c  the code object a check ran from, from the shim's log
  */
 #ifndef RDC_TOOL_SELFTEST_H
 #define RDC_TOOL_SELFTEST_H
@@ -42,6 +43,10 @@ int rdc_selftest_child(const char *name);
 
 /* The parent: `doctor --selftest [--json]`.  Returns the exit status. */
 int rdc_selftest_main(bool json);
+
+/* What the shim's JSON log `log` says about the module loads on device 0
+ * ("gfx1030 code retargeted to gfx1031"); shim: whether it was preloaded. */
+void rdc_st_code_from_log(const char *log, bool shim, char *out, size_t n);
 
 /* The checks a child knows, in the order they run. */
 extern const char *const rdc_st_checks[];
