@@ -15,6 +15,10 @@
  *   another value is said once and means on.
  *   RDNACOMPAT_SIM_THREADS  worker threads per dispatch (default: the
  *                         machine's cores, at most 8).
+ *   RDNACOMPAT_SIM_BLITS  emulate (default): the runtimes' copy and fill
+ *                         kernels are applied directly (blit.c); execute:
+ *                         ROCclr's (which are in an ELF) go to the engine
+ *                         like any kernel, so their own code moves the bytes.
  *   RDNACOMPAT_SIM_BUDGET  wave-instructions one wave may run before the
  *                         dispatch fails as a hang (default 2^31).
  *
@@ -349,6 +353,10 @@ static void config_read(void)
 		config.threads = 1;
 	if (config.threads > 8)
 		config.threads = 8;
+	const char *bl = getenv("RDNACOMPAT_SIM_BLITS");
+	config.exec_blits = bl && !strcmp(bl, "execute");
+	if (bl && *bl && strcmp(bl, "execute") && strcmp(bl, "emulate"))
+		rdc_sim_log("RDNACOMPAT_SIM_BLITS=%.40s is not emulate|execute (using emulate)", bl);
 	const char *bu = getenv("RDNACOMPAT_SIM_BUDGET");
 	config.budget = bu && *bu ? strtoull(bu, NULL, 10) : 0;
 	if (trace && *trace) {

@@ -113,7 +113,11 @@ static void dispatch(struct sim_queue *q, const uint8_t *pkt)
 	memcpy(&kobj, pkt + 32, 8);
 	bool elf = rdc_sim_kernel_lookup(kobj, kernel, sizeof kernel, proc, sizeof proc);
 	uint32_t ksize = 0;
-	const char *internal = rdc_sim_blit_emulate(pkt, elf ? kernel : "", &ksize);
+	const struct rdc_sim_config *cfg = rdc_sim_config_get();
+	/* RDNACOMPAT_SIM_BLITS=execute: ROCclr's blit kernels (found in an ELF)
+	 * are executed like any kernel instead of applied by blit.c. */
+	bool emulate = !(elf && cfg && cfg->exec && cfg->exec_blits);
+	const char *internal = emulate ? rdc_sim_blit_emulate(pkt, elf ? kernel : "", &ksize) : NULL;
 	if (internal && !elf) {
 		snprintf(kernel, sizeof kernel, "%s", internal);
 		snprintf(proc, sizeof proc, "%s", rdc_sim_node_proc(q->ring.node));

@@ -56,6 +56,7 @@ struct rdc_sim_config {
 	bool exec;                /* RDNACOMPAT_SIM_EXEC: run kernels (default) */
 	unsigned threads;         /* RDNACOMPAT_SIM_THREADS */
 	uint64_t budget;          /* RDNACOMPAT_SIM_BUDGET (0: the engine's default) */
+	bool exec_blits;          /* RDNACOMPAT_SIM_BLITS=execute */
 };
 
 /* config.c: parse the environment once; NULL + message on stderr if bad. */

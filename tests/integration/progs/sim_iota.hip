@@ -41,6 +41,7 @@ __global__ void scale_add(float *y, const float *x, float a, int n)
 
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0); /* lines reach a pipe even if a GPU exception aborts */
 	int n_dev = 0;
 	CHECK(hipGetDeviceCount(&n_dev));
 	for (int d = 0; d < n_dev; d++) {
