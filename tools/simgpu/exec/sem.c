@@ -5,8 +5,6 @@
  * NULL when no family does — then executing it fails the dispatch and
  * `rdnacompat sim --coverage` lists it.
  */
-#include <time.h>
-
 #include "wave.h"
 
 rdc_sem_fn rdc_sem_lookup(uint16_t op)
@@ -18,11 +16,4 @@ rdc_sem_fn rdc_sem_lookup(uint16_t op)
 	    (f = rdc_sem_vcmp(op)) || (f = rdc_sem_v16(op)) || (f = rdc_sem_vmem(op)) || (f = rdc_sem_lds(op)))
 		return f;
 	return NULL;
-}
-
-uint64_t rdc_exec_clock(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

@@ -12,6 +12,8 @@
  * what a real GPU would enter (ggml's unsupported-configuration stubs and
  * __builtin_trap end there).
  */
+#include <time.h>
+
 #include "wave.h"
 
 /* Branches: PC (already past the instruction) + simm16 * 4. */
@@ -155,9 +157,17 @@ static void setreg(struct rdc_wave *w, const struct rdc_inst *in)
 	}
 }
 
+/* The clock s_memtime / s_memrealtime read: ns of CLOCK_MONOTONIC_RAW. */
+static uint64_t exec_clock(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void memtime(struct rdc_wave *w, const struct rdc_inst *in)
 {
-	rdc_swrite64(w, in->dst, rdc_exec_clock());
+	rdc_swrite64(w, in->dst, exec_clock());
 }
 
 static void sendmsg(struct rdc_wave *w, const struct rdc_inst *in)

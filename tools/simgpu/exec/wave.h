@@ -225,9 +225,6 @@ rdc_sem_fn rdc_sem_lds(uint16_t op);
 rdc_sem_fn rdc_sem_lookup(uint16_t op); /* all families */
 rdc_sem_fn rdc_sem_vopd(void);          /* a VOPD pair (sem_valu.c) */
 
-/* sem.c: the clock s_memtime / s_memrealtime read (ns, CLOCK_MONOTONIC_RAW). */
-uint64_t rdc_exec_clock(void);
-
 /* decode.c */
 /* Decode the instruction at code (avail bytes readable) for generation gfx;
  * 0 on success, -1 when the word is no instruction this decoder knows (in->
