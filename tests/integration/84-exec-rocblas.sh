@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 6.4 — Debian's rocBLAS test suite (librocblas4-tests) is in the rocm-6.4 root only
+# 84-exec-rocblas.sh BUILD — rocBLAS's own test suite (Debian's rocblas-test
+# from librocblas4-tests, the gtest binary with its reference BLAS) on
+# simulated cards that execute the kernels: a named quick subset of level 1
+# and 2 (axpy, dot, nrm2, scal, gemv; f32) and small SGEMM/HGEMM through
+# Tensile's assembly kernels (the fortran-sized NN cases), on
+#   gfx1030 natively, and
+#   gfx1031 and gfx1103 under the shim (rocBLAS's gfx1030 and gfx1100/1102
+#   code objects retargeted, its per-arch Tensile files redirected).
+# rocblas-test parses its data file before it runs anything (1.5 minutes
+# on a quiet 2-core machine), so each card is one run of the whole filter.
+# Asserted: every selected test passes (rocBLAS compares with its CPU BLAS),
+# the count is the named subset's, and the trace shows Tensile kernels
+# (Cijk_*) and rocBLAS's own kernels executed on the card.
+set -u
+BUILD=${1:?usage: $0 BUILD}
+rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
+fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
+skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
+SIM=$BUILD/sim/librdnacompat-sim.so
+SHIM=$BUILD/librdnacompat.so
+RT=/usr/libexec/rocm/librocblas4-tests/rocblas-test
+[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
+[ -x "$RT" ] || skip "rocblas-test (librocblas4-tests) not installed in the ROCm $rel root"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
+export XDG_CACHE_HOME=$tmp/cache
+
+# The subset: 306 + 52 + 50 + 72 + 3 + 24 + 24 tests in rocBLAS 6.4.4's data.
+FILTER='_/axpy.blas1/quick_blas1_with_alpha_f32_r_*:_/dot.blas1/quick_blas1_f32_r_*:_/nrm2.blas1/quick_blas1_f32_r_*:_/scal.blas1/quick_scal_blas1_with_alpha_f32_r_*:_/gemv.blas2/quick_gemv_fortran_f32_r_*:_/gemm.blas3_tensile/quick_gemm_fortran_f32_r_NN_*:_/gemm.blas3_tensile/quick_gemm_fortran_f16_r_NN_*'
+WANT=531
+
+run() { # NAME GPU PRELOAD
+  local name=$1 gpu=$2 pre=$3 rc=0
+  env LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
+    timeout 1200 "$RT" --gtest_filter="$FILTER" >"$tmp/$name.out" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || { grep -E 'FAILED|rdnacompat-sim|Failure' "$tmp/$name.out" | head -10 >&2; tail -5 "$tmp/$name.out" >&2
+                       fail "$name: rocblas-test rc=$rc"; }
+  grep -q "^\[  PASSED  \] $WANT tests\.$" "$tmp/$name.out" ||
+    fail "$name: want $WANT tests passed: $(grep -E '^\[ *(PASSED|FAILED) *\]|tests from .* ran' "$tmp/$name.out" | head -5)"
+  grep -q "Device ID 0 : .* $gpu" "$tmp/$name.out" || fail "$name: rocBLAS did not see $gpu: $(grep 'Device ID' "$tmp/$name.out")"
+  python3 - "$tmp/$name.trace" "$name" <<'PY' || fail "$name: trace"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+user = [d for d in rows if not d["kernel"].startswith(("rocr-blit", "rocclr-blit", "__amd_rocclr"))]
+bad = [d for d in user if d.get("executed") != "ok"]
+assert not bad, bad[:1]
+tensile = [d for d in user if d["kernel"].startswith("Cijk_")]
+assert tensile, "no Tensile kernel dispatched"
+print("%s: %d dispatches executed, %d of them Tensile kernels, %d wave-instructions"
+      % (sys.argv[2], len(user), len(tensile), sum(d["insts"] for d in user)))
+PY
+  echo "ok [ROCm $rel]: $name: rocblas-test $WANT/$WANT passed (simulated card (executed))"
+}
+
+run gfx1030-native gfx1030 "$SIM"
+run gfx1031-shim gfx1031 "$SIM:$SHIM"
+run gfx1103-shim gfx1103 "$SIM:$SHIM"
+echo "84-exec-rocblas: ok"
