@@ -80,8 +80,10 @@ grep -qxE "early: devices 1 (hipSuccess|no error)" "$T/p.out" || fail "construct
 launch_ok "$T/p.out" || fail "constructor: launch"
 
 # fork with the shim's locks busy in another thread.
-mkdir -p "$T/files" && echo one >"$T/files/x_gfx1030.dat" && rm -f "$T/files/x_gfx1031.dat"
-rc=0; shim gfx1031 "$T/forker" "$T/kern1030.hsaco" "$T/files/x_gfx1031.dat" >"$T/p.out" 2>"$T/p.err" || rc=$?
+# (a name the shim redirects: a Tensile library file of the device's target)
+mkdir -p "$T/files" && echo one >"$T/files/TensileLibrary_lazy_gfx1030.dat" &&
+  rm -f "$T/files/TensileLibrary_lazy_gfx1031.dat"
+rc=0; shim gfx1031 "$T/forker" "$T/kern1030.hsaco" "$T/files/TensileLibrary_lazy_gfx1031.dat" >"$T/p.out" 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/p.err" "$T/p.out" >&2; fail "fork: rc=$rc"; }
 grep -qxE "children ok 20/20 parent load (hipSuccess|no error)" "$T/p.out" || fail "fork: $(cat "$T/p.out")"
 
