@@ -282,6 +282,23 @@ static int vop3_dpp(const uint8_t *code, size_t avail, uint32_t x, struct rdc_in
 	return 0;
 }
 
+/* The second dword of VOP3 and VOP3P: three 9-bit sources. */
+static void srcs3(unsigned gfx, uint32_t x, struct rdc_inst *in)
+{
+	in->src[0] = sopd(gfx, x & 0x1ff);
+	in->src[1] = sopd(gfx, (x >> 9) & 0x1ff);
+	in->src[2] = sopd(gfx, (x >> 18) & 0x1ff);
+}
+
+/* A literal follows an 8-byte encoding when any source names one. */
+static int lit3(const uint8_t *code, size_t avail, struct rdc_inst *in)
+{
+	for (int k = 0; k < 3; k++)
+		if (in->src[k] == RDC_OPD_LIT)
+			return literal(code, avail, in, 8);
+	return 0;
+}
+
 static int vop3(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
 {
 	if (avail < 8 || !lookup(gfx, RDC_FMT_VOP3, (w >> 16) & 0x3ff, in))
@@ -290,9 +307,7 @@ static int vop3(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, str
 	in->enc = RDC_ENC_E64;
 	in->len = 8;
 	unsigned vdst = w & 0xff;
-	in->src[0] = sopd(gfx, x & 0x1ff);
-	in->src[1] = sopd(gfx, (x >> 9) & 0x1ff);
-	in->src[2] = sopd(gfx, (x >> 18) & 0x1ff);
+	srcs3(gfx, x, in);
 	in->omod = (x >> 27) & 3;
 	in->neg = (x >> 29) & 7;
 	in->clamp = (w >> 15) & 1;
@@ -310,13 +325,9 @@ static int vop3(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, str
 		else
 			in->dst = (uint16_t)(vdst + RDC_OPD_VGPR);
 	}
-	/* VOP2 ops that read VCC in e32 (cndmask, add_co_ci...) take src2 as their mask. */
 	if (gfx == 11 && (in->src[0] == 0xFA || in->src[0] == 0xE9 || in->src[0] == 0xEA))
 		return vop3_dpp(code, avail, x, in);
-	for (int k = 0; k < 3; k++)
-		if (in->src[k] == RDC_OPD_LIT)
-			return literal(code, avail, in, 8);
-	return 0;
+	return lit3(code, avail, in);
 }
 
 static int vop3p(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
@@ -331,16 +342,11 @@ static int vop3p(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, st
 	in->opsel = (w >> 11) & 7;
 	in->opsel_hi = (uint8_t)(((x >> 27) & 3) | (((w >> 14) & 1) << 2));
 	in->clamp = (w >> 15) & 1;
-	in->src[0] = sopd(gfx, x & 0x1ff);
-	in->src[1] = sopd(gfx, (x >> 9) & 0x1ff);
-	in->src[2] = sopd(gfx, (x >> 18) & 0x1ff);
+	srcs3(gfx, x, in);
 	in->neg = (x >> 29) & 7;
 	if (gfx == 11 && (in->src[0] == 0xFA || in->src[0] == 0xE9 || in->src[0] == 0xEA))
 		return vop3_dpp(code, avail, x, in);
-	for (int k = 0; k < 3; k++)
-		if (in->src[k] == RDC_OPD_LIT)
-			return literal(code, avail, in, 8);
-	return 0;
+	return lit3(code, avail, in);
 }
 
 static int vopd(const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
