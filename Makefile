@@ -233,7 +233,7 @@ FUZZ_SRC := tests/fuzz/fuzz_bundle.c $(sort $(wildcard shim/core/bundle*.c)) shi
 $(BUILD)/fuzz/fuzz_bundle: $(FUZZ_SRC) $(wildcard include/rdnacompat/*.h shim/core/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		$(CPPFLAGS) $(FUZZ_SRC) -lzstd -lz -o $@
+		$(CPPFLAGS) $(FUZZ_SRC) -lzstd -lz -lnettle -o $@
 
 # Code-object reader + retargeter fuzzing, the same way (tests/fuzz/fuzz_codeobj.c).
 FUZZ_CO_SRC := tests/fuzz/fuzz_codeobj.c $(sort $(wildcard shim/core/codeobj_*.c)) shim/core/mach.c \

@@ -18,7 +18,7 @@ kern_genco gfx1030 hsaco
 # HIP >= 6.x), zstd and zlib: HIP 5.2 cannot read them at all; with the shim
 # a CCOB lacking the device's target reaches HIP as an uncompressed rebuilt
 # bundle with the added entry (the copy path).
-"$CC_TEST" -Iinclude "$S/ccob.c" "$B/librdc_core.a" -l:libzstd.so.1 -l:libz.so.1 -o "$T/ccob" || fail "build ccob"
+"$CC_TEST" -Iinclude "$S/ccob.c" "$B/librdc_core.a" -l:libzstd.so.1 -l:libz.so.1 -l:libnettle.so.8 -o "$T/ccob" || fail "build ccob"
 for method in zstd zlib; do
   "$T/ccob" "$T/kern1030.co" "$T/kern1030.$method.ccob" $method 2 || fail "ccob $method"
   head -c 4 "$T/kern1030.$method.ccob" | grep -q CCOB || fail "ccob $method: no CCOB magic"

@@ -20,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 here=$(cd "$(dirname "$0")/../.." && pwd)
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$here/include" "$here/tests/integration/codeobj_comgr.c" \
-  "$build/librdc_core.a" -lamd_comgr -lelf -lmsgpackc -lzstd -lz -lm -o "$tmp/codeobj_comgr" || exit 1
+  "$build/librdc_core.a" -lamd_comgr -lelf -lmsgpackc -lzstd -lz -lnettle -lm -o "$tmp/codeobj_comgr" || exit 1
 fail=0
 run() { # input target
   local out="$tmp/$(basename "$1" .co)-$(echo "$2" | tr ':+' '_p').co"

@@ -4,7 +4,9 @@
 // (a heap copy); gets fill_iota (hipLibraryGetKernel / hipModuleGetFunction),
 // launches it ROUNDS times, unloads.  Usage: libload MODE FILE [ROUNDS];
 // MODE = data | file | fatbin.  Prints "loaded", "launch <error>" per round
-// and "unloaded"; exits 1 on the first error, with HIP's error string.
+// ("launch wrong-result" when the output is not the CPU's iota: the
+// simulator executes the kernel) and "unloaded"; exits 1 on the first
+// error, with HIP's error string.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +59,7 @@ int main(int argc, char **argv)
 	printf("loaded\n");
 	int *d = NULL, count = 64;
 	CHECK("hipMalloc", hipMalloc(&d, count * sizeof(int)));
+	(void)hipMemset(d, 0xff, count * sizeof(int));
 	for (int r = 0; r < rounds; r++) {
 		struct { int *p; int n; } args = { d, count };
 		size_t sz = sizeof args;
@@ -65,8 +68,18 @@ int main(int argc, char **argv)
 		hipError_t e = hipModuleLaunchKernel(fn, 1, 1, 1, 64, 1, 1, 0, 0, NULL, cfg);
 		if (e == hipSuccess)
 			e = hipDeviceSynchronize();
-		printf("launch %s\n", hipGetErrorName(e));
-		if (e != hipSuccess)
+		int h[64], wrong = 0;
+		if (e == hipSuccess) {
+			if (hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost) != hipSuccess)
+				wrong = count;
+			else
+				for (int i = 0; i < count; i++)
+					wrong += h[i] != i;
+			/* the next round starts from garbage again */
+			(void)hipMemset(d, 0xff, count * sizeof(int));
+		}
+		printf("launch %s\n", wrong ? "wrong-result" : hipGetErrorName(e));
+		if (e != hipSuccess || wrong)
 			return 1;
 	}
 	(void)hipFree(d);

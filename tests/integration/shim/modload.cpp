@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // modload.cpp — loads a code object (bundle or bare ELF) through
 // hipModuleLoad (file), hipModuleLoadData or hipModuleLoadDataEx (a heap
-// copy), launches fill_iota, checks nothing crashed, unloads; repeats
+// copy), launches fill_iota, checks the output is the CPU's iota (the
+// simulator executes the kernel; any kernel named *fill_iota* is checked),
+// unloads; repeats
 // ROUNDS times in each of THREADS threads.  Usage: modload MODE FILE
 // [THREADS] [ROUNDS]; MODE = file | data | dataex.  MODLOAD_KERNEL names
 // another kernel of the same signature (int *, int) to launch.
@@ -37,6 +39,7 @@ static void *work(void *arg)
 		e = hipModuleGetFunction(&f, m, k && *k ? k : "fill_iota");
 		int *d = NULL, n = 64;
 		hipMalloc(&d, n * sizeof(int));
+		hipMemset(d, 0xff, n * sizeof(int));
 		struct { int *p; int n; } args = { d, n };
 		size_t sz = sizeof args;
 		void *cfg[] = { HIP_LAUNCH_PARAM_BUFFER_POINTER, &args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &sz,
@@ -48,6 +51,17 @@ static void *work(void *arg)
 		if (e != hipSuccess) {
 			fprintf(stderr, "launch: %s\n", hipGetErrorString(e));
 			failed++;
+		} else if (strstr(k && *k ? k : "fill_iota", "fill_iota")) {
+			int h[64], wrong = 0;
+			if (hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost) != hipSuccess)
+				wrong = n;
+			else
+				for (int i = 0; i < n; i++)
+					wrong += h[i] != i;
+			if (wrong) {
+				fprintf(stderr, "result wrong: %d of %d\n", wrong, n);
+				failed++;
+			}
 		}
 		hipFree(d);
 		if (hipModuleUnload(m) != hipSuccess)
