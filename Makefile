@@ -244,7 +244,7 @@ $(BUILD)/fuzz/fuzz_codeobj: $(FUZZ_CO_SRC) $(wildcard include/rdnacompat/*.h shi
 		$(CPPFLAGS) $(FUZZ_CO_SRC) -lelf -lmsgpackc -o $@
 
 # The parsers of user and cache input (tests/fuzz/fuzz_{target,tables,dcache,
-# fatbin}.c) against the whole core (and the hook files the wrapper path
+# fatbin,kpack}.c) against the whole core (and the hook files the wrapper path
 # runs), instrumented once into $(BUILD)/fuzz/obj; tests/fuzz/smoke-all.sh
 # runs each ~20 s on seeds from the fixtures.  make fuzz-smoke is part of
 # make check (~3 min in all).
@@ -259,7 +259,7 @@ $(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
 $(BUILD)/fuzz/obj/%.o: %.c $(GEN_C)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-FUZZ_NEW := target tables dcache fatbin
+FUZZ_NEW := target tables dcache fatbin kpack
 $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NEW)): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) $(CORE_LIBS) -ldl -lpthread -o $@
 
