@@ -176,7 +176,9 @@ $(BUILD)/tests/test_shim_%: tests/unit/test_shim_%.c $(CORE_LIB) $(SHIM_UNIT_OBJ
 # every hook object except the libc ones (hook_files.o), the real-function
 # table being the seam.
 SHIM_HSA_TEST_OBJ := $(filter-out %/hook_files.o,$(HOOK_OBJ))
-$(BUILD)/tests/test_shim_hsa: tests/unit/test_shim_hsa.c $(CORE_LIB) $(SHIM_HSA_TEST_OBJ) $(wildcard tests/unit/*.h)
+# The librocm_kpack hooks the same way (tests/unit/test_shim_kpack.c).
+$(BUILD)/tests/test_shim_hsa $(BUILD)/tests/test_shim_kpack: $(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) \
+		$(SHIM_HSA_TEST_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Ishim/hooks $< $(SHIM_HSA_TEST_OBJ) $(CORE_LIB) $(CORE_LIBS) \
 		-lcmocka -ldl -lpthread -o $@
