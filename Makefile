@@ -214,10 +214,20 @@ $(BUILD)/tests/decode_dump: tests/decode/decode_dump.c $(BUILD)/obj/tools/rdnaco
 fixtures: all
 	bash tests/fixtures/build.sh $(BUILD)/fixtures
 
+# The stand-in librocm_kpack.so.0 of tests/integration/73-kpack.sh (TheRock's
+# loader is in no Debian ROCm), built here with the core and the static
+# msgpack-c/zstd so the test can use it inside the Debian roots too (they
+# have no libmsgpackc); its own symbols stay hidden (--exclude-libs).
+KPACK_STANDIN := $(BUILD)/tests/kpack/librocm_kpack.so.0
+$(KPACK_STANDIN): tests/integration/kpack/standin_kpack.c $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O1 -g -shared -fPIC -Iinclude -Wl,-soname,librocm_kpack.so.0 \
+		-Wl,--exclude-libs,ALL $< $(CORE_LIB) -Wl,-Bstatic -lmsgpackc -lzstd -Wl,-Bdynamic -lelf -lz -lm -o $@
+
 unit: $(UNIT_BIN) fixtures
 	bash tests/run-unit.sh $(BUILD)
 
-integration: all fixtures $(BUILD)/tests/decode_dump
+integration: all fixtures $(BUILD)/tests/decode_dump $(KPACK_STANDIN)
 	RDC_STRICT_SKIPS=$(RDC_STRICT_SKIPS) bash tests/run-integration.sh $(BUILD)
 
 # What the binaries show the world: the shim's exported symbols, and the

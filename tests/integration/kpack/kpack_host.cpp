@@ -11,8 +11,7 @@
 // Usage: kpack_host LIB [CO_INDEX].  Prints "kpack_load_code_object: ERR",
 // then "result ok" or what differed.  Exit 0 ok, 3 loader error, 1 other.
 #include <hip/hip_runtime.h>
-#include <gelf.h>
-#include <fcntl.h>
+#include <elf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,25 +27,37 @@ int kpack_load_code_object(kpack_cache_t cache, const void *meta, const char *bi
 void kpack_free_code_object(void *p);
 }
 
+// The .rocm_kpack_ref section's bytes (section headers read with <elf.h>
+// only: the Debian roots have no libelf headers), in a zeroed 64 KiB buffer.
 static uint8_t *marker(const char *path)
 {
-	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY);
-	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
-	size_t shstr = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = n > (long)sizeof(Elf64_Ehdr) ? (uint8_t *)malloc(n) : NULL;
 	uint8_t *buf = NULL;
-	if (e && elf_getshdrstrndx(e, &shstr) == 0)
-		for (Elf_Scn *s = elf_nextscn(e, NULL); s; s = elf_nextscn(e, s)) {
-			GElf_Shdr sh;
-			const char *n = gelf_getshdr(s, &sh) ? elf_strptr(e, shstr, sh.sh_name) : NULL;
-			Elf_Data *d = n && !strcmp(n, ".rocm_kpack_ref") ? elf_getdata(s, NULL) : NULL;
-			if (d && d->d_size < 65536 && (buf = (uint8_t *)calloc(1, 65536)))
-				memcpy(buf, d->d_buf, d->d_size);
+	if (b && fread(b, 1, n, f) == (size_t)n && !memcmp(b, ELFMAG, SELFMAG)) {
+		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)b;
+		size_t tab = eh->e_shoff, cnt = eh->e_shnum;
+		if (tab + cnt * sizeof(Elf64_Shdr) <= (size_t)n && eh->e_shstrndx < cnt) {
+			const Elf64_Shdr *sh = (const Elf64_Shdr *)(b + tab), *str = &sh[eh->e_shstrndx];
+			for (size_t i = 0; i < cnt; i++) {
+				if (sh[i].sh_name >= str->sh_size || str->sh_offset + str->sh_size > (size_t)n)
+					continue;
+				const char *name = (const char *)b + str->sh_offset + sh[i].sh_name;
+				if (strcmp(name, ".rocm_kpack_ref") != 0 || sh[i].sh_size >= 65536 ||
+				    sh[i].sh_offset + sh[i].sh_size > (size_t)n)
+					continue;
+				if ((buf = (uint8_t *)calloc(1, 65536)))
+					memcpy(buf, b + sh[i].sh_offset, sh[i].sh_size);
+			}
 		}
-	if (e)
-		elf_end(e);
-	if (fd >= 0)
-		close(fd);
+	}
+	free(b);
+	fclose(f);
 	return buf;
 }
 

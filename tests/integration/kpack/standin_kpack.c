@@ -149,7 +149,7 @@ static int open_archive(struct kpack_cache *c, const char *path)
 /* Compatible targets of an arch_list entry, most specific first:
  * "gfx942:sramecc+:xnack-" -> itself, "gfx942:sramecc+", "gfx942:xnack-",
  * "gfx942" (isa_target_match.cpp).  Returns the count (<= 4). */
-static size_t compatible(const char *entry, char out[4][96])
+static size_t compatible(const char *entry, char out[4][320])
 {
 	const char *s = entry;
 	const char *pfx = "amdgcn-amd-amdhsa--";
@@ -166,12 +166,12 @@ static size_t compatible(const char *entry, char out[4][96])
 	}
 	size_t n = 0;
 	if (f1 && f2)
-		snprintf(out[n++], 96, "%s:%s:%s", buf, f1, f2);
+		snprintf(out[n++], 320, "%s:%s:%s", buf, f1, f2);
 	if (f1)
-		snprintf(out[n++], 96, "%s:%s", buf, f1);
+		snprintf(out[n++], 320, "%s:%s", buf, f1);
 	if (f2)
-		snprintf(out[n++], 96, "%s:%s", buf, f2);
-	snprintf(out[n++], 96, "%s", buf);
+		snprintf(out[n++], 320, "%s:%s", buf, f2);
+	snprintf(out[n++], 320, "%s", buf);
 	return n;
 }
 
@@ -229,7 +229,7 @@ API int kpack_load_code_object(struct kpack_cache *c, const void *meta, const ch
 				continue;
 			}
 			for (size_t a = 0; a < arch_count; a++) {
-				char comp[4][96];
+				char comp[4][320];
 				size_t nc = arch_list[a] ? compatible(arch_list[a], comp) : 0;
 				for (size_t k = 0; k < nc; k++) {
 					char x[PATH_MAX];
@@ -254,7 +254,7 @@ API int kpack_load_code_object(struct kpack_cache *c, const void *meta, const ch
 		if (!arch_list[a])
 			continue;
 		dbg(c, "trying architecture: %s", arch_list[a]);
-		char comp[4][96];
+		char comp[4][320];
 		size_t nc = compatible(arch_list[a], comp);
 		for (size_t k = 0; k < nc; k++)
 			for (size_t i = 0; i < ni; i++) {
