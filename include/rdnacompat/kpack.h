@@ -102,9 +102,10 @@ struct rdc_kpack_ref {
 	size_t used;             /* bytes the MessagePack map took */
 };
 
-/* Parse marker bytes (a map with "kernel_name" (str) and a non-empty
- * "kpack_search_paths" (array of str), as librocm_kpack requires; other
- * keys are ignored).  Free with rdc_kpack_ref_free. */
+/* Parse marker bytes (a map with "kernel_name" (str) and
+ * "kpack_search_paths" (array; non-strings skipped, at least one string),
+ * as librocm_kpack requires; other keys are ignored; bytes after the map
+ * are ignored).  Free with rdc_kpack_ref_free. */
 int rdc_kpack_ref_parse(const void *p, size_t n, struct rdc_kpack_ref *r, struct rdc_diag *d);
 void rdc_kpack_ref_free(struct rdc_kpack_ref *r);
 

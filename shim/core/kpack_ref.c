@@ -7,7 +7,8 @@
  * Marker: {"kpack_search_paths": [path, ...], "kernel_name": name} packed
  * by msgpack-python with use_bin_type=True (ROCm/rocm-kpack@e3483286
  * python/rocm_kpack/elf/kpack_transform.py:44-89).  librocm_kpack requires
- * kernel_name (str) and a non-empty kpack_search_paths (array of str), else
+ * kernel_name (str) and kpack_search_paths (an array; its non-string
+ * elements are skipped, and at least one string must remain), else
  * KPACK_ERROR_INVALID_METADATA (runtime/src/loader.cpp parse_hipk_metadata);
  * so does rdc_kpack_ref_parse.  Wrappers: `.hipFatBinSegment` holds 24-byte
  * {u32 magic, u32 version, binary, reserved1}; a kpack'd binary's magic is
@@ -63,17 +64,22 @@ static int ref_fields(const msgpack_object *root, struct rdc_kpack_ref *r, struc
 	if (!name || name->type != MSGPACK_OBJECT_STR)
 		return rdc_diag_set(d, RDC_E_FORMAT, 0, "kpack marker: kernel_name is %s",
 				    name ? "not a string" : "missing");
-	if (!paths || paths->type != MSGPACK_OBJECT_ARRAY || paths->via.array.size == 0)
+	if (!paths || paths->type != MSGPACK_OBJECT_ARRAY)
 		return rdc_diag_set(d, RDC_E_FORMAT, 0, "kpack marker: kpack_search_paths is %s",
-				    !paths ? "missing" : paths->type != MSGPACK_OBJECT_ARRAY ? "not an array" : "empty");
+				    !paths ? "missing" : "not an array");
+	/* As the loader: elements that are not strings are skipped; none left
+	 * is an error. */
+	size_t n_str = 0;
 	for (uint32_t i = 0; i < paths->via.array.size; i++)
-		if (paths->via.array.ptr[i].type != MSGPACK_OBJECT_STR)
-			return rdc_diag_set(d, RDC_E_FORMAT, 0, "kpack marker: search path %u is not a string", i);
-	if (!(r->kernel_name = dup_obj(name)) ||
-	    !(r->paths = calloc(paths->via.array.size, sizeof *r->paths)))
+		n_str += paths->via.array.ptr[i].type == MSGPACK_OBJECT_STR;
+	if (!n_str)
+		return rdc_diag_set(d, RDC_E_FORMAT, 0, "kpack marker: kpack_search_paths has no string (empty)");
+	if (!(r->kernel_name = dup_obj(name)) || !(r->paths = calloc(n_str, sizeof *r->paths)))
 		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "kpack marker: out of memory");
 	for (uint32_t i = 0; i < paths->via.array.size; i++) {
-		if (!(r->paths[i] = dup_obj(&paths->via.array.ptr[i])))
+		if (paths->via.array.ptr[i].type != MSGPACK_OBJECT_STR)
+			continue;
+		if (!(r->paths[r->n_paths] = dup_obj(&paths->via.array.ptr[i])))
 			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "kpack marker: out of memory");
 		r->n_paths++;
 	}

@@ -369,6 +369,15 @@ static void test_marker(void **state)
 					       'n', 'e', 'l', '_', 'n', 'a', 'm', 'e', 0xa1, 'x' };
 	assert_int_equal(rdc_kpack_ref_parse(empty_paths, sizeof empty_paths, &r, &d), RDC_E_FORMAT);
 	assert_non_null(strstr(d.msg, "empty"));
+	/* a non-string path is skipped, as the loader does */
+	static const uint8_t mixed[] = { 0x82, 0xb2, 'k', 'p', 'a', 'c', 'k', '_', 's', 'e', 'a', 'r', 'c',
+					 'h', '_', 'p', 'a', 't', 'h', 's', 0x92, 0x07, 0xa1, 'p', 0xab, 'k', 'e', 'r',
+					 'n', 'e', 'l', '_', 'n', 'a', 'm', 'e', 0xa1, 'x', 0, 0, 0 };
+	assert_int_equal(rdc_kpack_ref_parse(mixed, sizeof mixed, &r, &d), 0);
+	assert_int_equal(r.n_paths, 1);
+	assert_string_equal(r.paths[0], "p");
+	assert_string_equal(r.kernel_name, "x");
+	rdc_kpack_ref_free(&r);
 	static const uint8_t not_map[] = { 0x91, 0x01 };
 	assert_int_equal(rdc_kpack_ref_parse(not_map, sizeof not_map, &r, &d), RDC_E_FORMAT);
 }
