@@ -176,7 +176,9 @@ $(BUILD)/tests/test_shim_%: tests/unit/test_shim_%.c $(CORE_LIB) $(SHIM_UNIT_OBJ
 # every hook object except the libc ones (hook_files.o), the real-function
 # table being the seam.
 SHIM_HSA_TEST_OBJ := $(filter-out %/hook_files.o,$(HOOK_OBJ))
-$(BUILD)/tests/test_shim_hsa: tests/unit/test_shim_hsa.c $(CORE_LIB) $(SHIM_HSA_TEST_OBJ) $(wildcard tests/unit/*.h)
+# The librocm_kpack hooks the same way (tests/unit/test_shim_kpack.c).
+$(BUILD)/tests/test_shim_hsa $(BUILD)/tests/test_shim_kpack: $(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) \
+		$(SHIM_HSA_TEST_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Ishim/hooks $< $(SHIM_HSA_TEST_OBJ) $(CORE_LIB) $(CORE_LIBS) \
 		-lcmocka -ldl -lpthread -o $@
@@ -212,10 +214,20 @@ $(BUILD)/tests/decode_dump: tests/decode/decode_dump.c $(BUILD)/obj/tools/rdnaco
 fixtures: all
 	bash tests/fixtures/build.sh $(BUILD)/fixtures
 
+# The stand-in librocm_kpack.so.0 of tests/integration/73-kpack.sh (TheRock's
+# loader is in no Debian ROCm), built here with the core and the static
+# msgpack-c/zstd so the test can use it inside the Debian roots too (they
+# have no libmsgpackc); its own symbols stay hidden (--exclude-libs).
+KPACK_STANDIN := $(BUILD)/tests/kpack/librocm_kpack.so.0
+$(KPACK_STANDIN): tests/integration/kpack/standin_kpack.c $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O1 -g -shared -fPIC -Iinclude -Wl,-soname,librocm_kpack.so.0 \
+		-Wl,--exclude-libs,ALL $< $(CORE_LIB) -Wl,-Bstatic -lmsgpackc -lzstd -Wl,-Bdynamic -lelf -lz -lm -o $@
+
 unit: $(UNIT_BIN) fixtures
 	bash tests/run-unit.sh $(BUILD)
 
-integration: all fixtures $(BUILD)/tests/decode_dump
+integration: all fixtures $(BUILD)/tests/decode_dump $(KPACK_STANDIN)
 	RDC_STRICT_SKIPS=$(RDC_STRICT_SKIPS) bash tests/run-integration.sh $(BUILD)
 
 # What the binaries show the world: the shim's exported symbols, and the
@@ -244,7 +256,7 @@ $(BUILD)/fuzz/fuzz_codeobj: $(FUZZ_CO_SRC) $(wildcard include/rdnacompat/*.h shi
 		$(CPPFLAGS) $(FUZZ_CO_SRC) -lelf -lmsgpackc -o $@
 
 # The parsers of user and cache input (tests/fuzz/fuzz_{target,tables,dcache,
-# fatbin}.c) against the whole core (and the hook files the wrapper path
+# fatbin,kpack}.c) against the whole core (and the hook files the wrapper path
 # runs), instrumented once into $(BUILD)/fuzz/obj; tests/fuzz/smoke-all.sh
 # runs each ~20 s on seeds from the fixtures.  make fuzz-smoke is part of
 # make check (~3 min in all).
@@ -259,7 +271,7 @@ $(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
 $(BUILD)/fuzz/obj/%.o: %.c $(GEN_C)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-FUZZ_NEW := target tables dcache fatbin
+FUZZ_NEW := target tables dcache fatbin kpack
 $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NEW)): $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJ) $(CORE_LIBS) -ldl -lpthread -o $@
 

@@ -39,6 +39,7 @@ struct rdc_real_fn rdc_real_fns[RDC_FN_COUNT] = {
 static const char *const lib_sonames[][4] = {
 	[RDC_LIB_HIP] = { "libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so.7", NULL },
 	[RDC_LIB_HSA] = { "libhsa-runtime64.so.1", NULL },
+	[RDC_LIB_KPACK] = { "librocm_kpack.so.0", NULL },
 	[RDC_LIB_C] = { "libc.so.6", NULL },
 };
 
@@ -70,6 +71,8 @@ static bool first_after_us(const void *a, const void *b)
  * when they differ, the one in the object that comes first after ours. */
 static void *next_definition(const char *name, const char *version)
 {
+	if (!version)   /* an unversioned library: the next definition in load order */
+		return dlsym(RTLD_NEXT, name);
 	void *pv = dlvsym(RTLD_NEXT, name, version);
 	void *pa = dlsym(RTLD_NEXT, name);
 	if (!pa || pa == pv)
@@ -86,7 +89,7 @@ static void *lookup(const struct rdc_real_fn *f)
 		void *h = dlopen(lib_sonames[f->lib][i], RTLD_LAZY | RTLD_NOLOAD);
 		if (!h)
 			continue;
-		p = dlvsym(h, f->name, f->version);
+		p = f->version ? dlvsym(h, f->name, f->version) : dlsym(h, f->name);
 		dlclose(h);   /* NOLOAD handle: only drops the count it added */
 	}
 	return p;

@@ -7,7 +7,8 @@
  * the table the seam tests use for fault injection (real.c).
  *
  * Versions are those of the shadowed definitions (nm -D on Debian's
- * libamdhip64.so.5, libhsa-runtime64.so.1 and libc.so.6).
+ * libamdhip64.so.5, libhsa-runtime64.so.1 and libc.so.6); NULL: the library
+ * has none (librocm_kpack), looked up with dlsym.
  */
 
 /* HIP (libamdhip64.so.5) */
@@ -36,6 +37,10 @@ RDC_REAL_FN(hsa_code_object_reader_create_from_file, "ROCR_1", RDC_LIB_HSA)
 RDC_REAL_FN(hsa_code_object_reader_destroy, "ROCR_1", RDC_LIB_HSA)
 RDC_REAL_FN(hsa_executable_load_agent_code_object, "ROCR_1", RDC_LIB_HSA)
 RDC_REAL_FN(hsa_executable_destroy, "ROCR_1", RDC_LIB_HSA)
+
+/* librocm_kpack.so.0 (TheRock >= 7.13; hook_kpack.c): no symbol versions */
+RDC_REAL_FN(kpack_load_code_object, NULL, RDC_LIB_KPACK)
+RDC_REAL_FN(kpack_free_code_object, NULL, RDC_LIB_KPACK)
 
 /* libc: per-arch data file redirection (hook_files.c) */
 RDC_REAL_FN(open, "GLIBC_2.2.5", RDC_LIB_C)

@@ -36,7 +36,7 @@
 #define RDC_HOOK __attribute__((visibility("default")))
 
 /* ---- real-function table (real.c, list in real_list.h) ------------------ */
-enum rdc_lib { RDC_LIB_HIP, RDC_LIB_HSA, RDC_LIB_C };
+enum rdc_lib { RDC_LIB_HIP, RDC_LIB_HSA, RDC_LIB_KPACK, RDC_LIB_C };
 
 enum rdc_fn {
 #define RDC_REAL_FN(name, ver, lib) RDC_FN_##name,

@@ -3,10 +3,10 @@
 # smoke-all.sh BUILD [SECONDS] — run the fuzzers of user and cache input
 # briefly (default 20 s each): target ids, the tables file, the decision
 # cache loader and the __hipRegisterFatBinary wrapper path
-# (tests/fuzz/fuzz_{target,tables,dcache,fatbin}.c), each seeded from real
+# (tests/fuzz/fuzz_{target,tables,dcache,fatbin,kpack}.c), each seeded from real
 # inputs: target names and bundle ids, the shipped tables/*.tsv as override
 # sections, decision-cache records laid out like the shim writes them, the
-# fixture bundles and the host fixtures' .hip_fatbin sections.  Findings go
+# fixture bundles and the host fixtures' .hip_fatbin sections, kpack archives.  Findings go
 # to BUILD/fuzz/findings/; each target's final stats to
 # BUILD/fuzz/stats-<target>.txt.  Exit 0 when no finding.
 set -euo pipefail
@@ -78,8 +78,22 @@ done
 while IFS= read -r f; do real+=("$f"); done < <(ls /var/cache/rdnacompat/roots/*/usr/lib/x86_64-linux-gnu/rocblas/*/library/TensileLibrary_*gfx1030*.co 2>/dev/null | head -2)
 [ ${#real[@]} -eq 0 ] || echo "fuzz-smoke (fatbin): $(python3 "$src/tests/fuzz/cut_bundle.py" "$d" seed-cut 16384 "${real[@]}") seeds cut from ${#real[@]} real files"
 
+# kpack archives: rocm-kpack's test assets, archives of the fixture code
+# objects in both schemes (rdnacompat kpack pack) and a marker.
+d=$(seeds kpack)
+cp "$src"/tests/fixtures/kpack/*.kpack "$d/" 2>/dev/null || true
+for co in "$build"/fixtures/codeobj/iota-gfx1030-v5.co; do
+  [ -s "$co" ] || continue
+  for s in none zstd; do
+    "$build/bin/rdnacompat" kpack pack -o "$d/seed-$s.kpack" --group demo_lib --compression "$s" \
+      "demo/lib/libdemo.so#0=gfx1030=$co" >/dev/null 2>&1 || true
+  done
+done
+"$build/bin/rdnacompat" kpack ref -o "$d/seed-marker" --kernel-name demo/lib/libdemo.so \
+  ../.kpack/demo_lib_@GFXARCH@.kpack >/dev/null 2>&1 || true
+
 rc=0
-for t in target tables dcache fatbin; do
+for t in target tables dcache fatbin kpack; do
   c="$build/fuzz/corpus-$t"
   echo "fuzz-smoke ($t): $(ls "$c" | wc -l) seeds, ${secs}s"
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \

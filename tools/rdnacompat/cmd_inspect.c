@@ -28,6 +28,7 @@
 #include "inspect_dir.h"
 #include "rdnacompat/boolstr.h"
 #include "inspect_gpu.h"
+#include "inspect_kpack.h"
 
 static void usage(FILE *f)
 {
@@ -265,6 +266,15 @@ static int do_file(struct ictx *c, const char *path)
 		rdc_json_obj(&c->j);
 		rdc_json_key(&c->j, "path");
 		rdc_json_str(&c->j, path);
+	}
+	int kp = rdc_inspect_kpack_sniff(path);
+	if (kp) {   /* TheRock's split device code (inspect_kpack.c) */
+		int krc = rdc_inspect_kpack(c, path, kp);
+		if (krc)
+			report_diag(c, &c->d, 0);
+		if (c->json)
+			rdc_json_obj_end(&c->j);
+		return krc ? 2 : 0;
 	}
 	int rc = rdc_container_open(path, &ct, &d);
 	if (rc) {

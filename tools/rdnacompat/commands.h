@@ -26,5 +26,6 @@ int rdc_cmd_report(int argc, char **argv);   /* cmd_report.c */
 int rdc_cmd_db(int argc, char **argv);       /* cmd_db.c */
 int rdc_cmd_cards(int argc, char **argv);    /* cmd_cards.c */
 int rdc_cmd_inspect(int argc, char **argv);  /* cmd_inspect.c */
+int rdc_cmd_kpack(int argc, char **argv);    /* cmd_kpack.c */
 
 #endif

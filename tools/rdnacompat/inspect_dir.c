@@ -135,7 +135,8 @@ static struct arch_files *arch_slot(struct walk *w, const char *arch)
 	return a;
 }
 
-/* Device code: an ELF file or an offload bundle (plain or compressed). */
+/* Device code: an ELF file, an offload bundle (plain or compressed) or a
+ * kpack archive (inspect_kpack.c). */
 static bool has_code_magic(const char *path)
 {
 	unsigned char b[24];
@@ -145,6 +146,7 @@ static bool has_code_magic(const char *path)
 	ssize_t r = read(fd, b, sizeof b);
 	close(fd);
 	return (r >= 4 && !memcmp(b, "\177ELF", 4)) || (r >= 4 && !memcmp(b, "CCOB", 4)) ||
+	       (r >= 4 && !memcmp(b, "KPAK", 4)) ||
 	       (r >= 24 && !memcmp(b, "__CLANG_OFFLOAD_BUNDLE__", 24));
 }
 

@@ -31,6 +31,7 @@ static const struct rdc_command commands[] = {
 	{ "report", rdc_cmd_report, "write a card report (no personal data) for tables/reports/" },
 	{ "db", rdc_cmd_db, "check the card reports; build the SQLite database and HTML page" },
 	{ "cards", rdc_cmd_cards, "search the card table by name, gfx target or PCI id" },
+	{ "kpack", rdc_cmd_kpack, "make or take apart TheRock's split device code (.kpack archives, markers)" },
 	{ "sim", rdc_cmd_sim, "run a program on simulated AMD GPUs (kernels executed by an interpreter)" },
 };
 
