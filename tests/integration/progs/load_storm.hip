@@ -9,7 +9,10 @@
 //     (so every load is a new image the shim decides and logs once)
 //     + launch fill_iota + unload; 2: hipModuleLoad(BUNDLE) + launch +
 //     unload; 3: launch this program's own kernel (its fat binary, built for
-//     gfx1030) and synchronise.  Prints one line of counts per role.
+//     gfx1030) and synchronise.  Every launch starts from a garbage-filled
+//     buffer and counts as done only when the executed kernel's output is
+//     the CPU's iota (the simulator runs it).  Prints one line of counts
+//     per role.
 //   load_storm rss BUNDLE N
 //     hipModuleLoadData + unload N times on device 0; prints the resident
 //     set (VmRSS, kB) after 1000 and after N loads.
@@ -39,17 +42,30 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The n ints at d, after a synchronised launch, are 0..n-1. */
+static bool is_iota(const int *d, int n)
+{
+	int h[64];
+	if (n > 64 || hipMemcpy(h, d, n * sizeof(int), hipMemcpyDeviceToHost) != hipSuccess)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (h[i] != i)
+			return false;
+	return true;
+}
+
 static bool launch_module(hipModule_t m)
 {
 	hipFunction_t f;
 	int *d = NULL, n = 64;
-	if (hipModuleGetFunction(&f, m, "fill_iota") != hipSuccess || hipMalloc(&d, n * sizeof(int)) != hipSuccess)
+	if (hipModuleGetFunction(&f, m, "fill_iota") != hipSuccess || hipMalloc(&d, n * sizeof(int)) != hipSuccess ||
+	    hipMemset(d, 0xff, n * sizeof(int)) != hipSuccess)
 		return false;
 	struct { int *p; int n; } args = { d, n };
 	size_t sz = sizeof args;
 	void *cfg[] = { HIP_LAUNCH_PARAM_BUFFER_POINTER, &args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &sz, HIP_LAUNCH_PARAM_END };
 	bool ok = hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0, NULL, cfg) == hipSuccess &&
-		  hipStreamSynchronize(0) == hipSuccess;
+		  hipStreamSynchronize(0) == hipSuccess && is_iota(d, n);
 	hipFree(d);
 	return ok;
 }
@@ -79,10 +95,11 @@ static bool one(int role, unsigned char *mine, unsigned long stamp)
 		return launch_module(m) & (hipModuleUnload(m) == hipSuccess);
 	default: {
 		int *d = NULL;
-		if (hipMalloc(&d, 64 * sizeof(int)) != hipSuccess)
+		if (hipMalloc(&d, 64 * sizeof(int)) != hipSuccess || hipMemset(d, 0xff, 64 * sizeof(int)) != hipSuccess)
 			return false;
 		hipLaunchKernelGGL(own_iota, dim3(1), dim3(64), 0, 0, d, 64);
-		bool ok = hipGetLastError() == hipSuccess && hipStreamSynchronize(0) == hipSuccess;
+		bool ok = hipGetLastError() == hipSuccess && hipStreamSynchronize(0) == hipSuccess &&
+			  is_iota(d, 64);
 		hipFree(d);
 		return ok;
 	}
