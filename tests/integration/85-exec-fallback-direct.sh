@@ -183,5 +183,5 @@ for b in bad:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY
-echo "ok [ROCm $rel]: the fallback tile kernels (DV $(for c in $CASES; do printf '%s ' "${c%%:*}/$(echo "$c" | cut -d: -f2)"; done| sed 's/ $//')) executed as AMD code match ggml's own gfx1030 flash_attn_tile on identical inputs and ggml's CPU backend"
+echo "ok [ROCm $rel]: the fallback tile kernels (DK/DV $(for c in $CASES; do printf '%s ' "${c%%:*}/$(echo "$c" | cut -d: -f2)"; done| sed 's/ $//')) executed as AMD code match ggml's own gfx1030 flash_attn_tile on identical inputs and ggml's CPU backend"
 echo "85-exec-fallback-direct: ok"
