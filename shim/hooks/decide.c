@@ -134,8 +134,8 @@ static long runtime_generic_entry(const struct rdc_bundle *b, const struct rdc_d
 	return -1;
 }
 
-static void log_refused(const char *lib, long index, const struct rdc_device *dev,
-			const struct rdc_choice *c)
+void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
+		     const struct rdc_choice *c)
 {
 	for (size_t i = 0; c->kernels && i < c->n_kernels; i++) {
 		const struct rdc_kernel_verdict *v = &c->kernels[i];
@@ -236,7 +236,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 			view.n_kernels = ch->hit.n_refused_k;
 		}
 		if (c->n_refused)
-			log_refused(lib, index, dev, &view);
+			rdc_log_refused(lib, index, dev, &view);
 		if (c->verdict == RDC_VERDICT_MISSING) {
 			rdc_diag_note_missing(lib, index, b, dev, &view);
 			continue;

@@ -98,22 +98,6 @@ static const struct rdc_device *device_of(const char *isa, struct rdc_target *t)
 	return NULL;
 }
 
-static void log_refused(const char *lib, uint32_t index, const struct rdc_device *dev,
-			const struct rdc_choice *c)
-{
-	for (size_t i = 0; c->kernels && i < c->n_kernels; i++) {
-		const struct rdc_kernel_verdict *v = &c->kernels[i];
-		if (v->ok)
-			continue;
-		struct rdc_kv kv[] = {
-			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_N("device", dev->index),
-			RDC_KV_S("kernel", v->kernel), RDC_KV_S("check", v->check),
-			RDC_KV_S("reason", v->reason),
-		};
-		rdc_log_event(RDC_LOG_WARN, "refused", kv, sizeof kv / sizeof kv[0]);
-	}
-}
-
 /* One event line like decide.c's for a bundle. */
 static void log_choice(enum rdc_level lvl, const char *event, const char *lib, uint32_t index,
 		       const struct rdc_device *dev, const char *entry, const char *chosen,
@@ -177,7 +161,7 @@ static int try_edge(__typeof__(&kpack_load_code_object) real,
 		log_choice(RDC_LOG_INFO, audit ? "audit" : "map", lib, co_index, dev, entry, chosen, &c, n,
 			   c.reason);
 		if (c.n_refused)
-			log_refused(lib, co_index, dev, &c);
+			rdc_log_refused(lib, (long)co_index, dev, &c);
 		if (!audit) {
 			struct rdc_target to = c.chosen;
 			snprintf(to.proc, sizeof to.proc, "%s", dev->target.proc);
@@ -200,7 +184,7 @@ static int try_edge(__typeof__(&kpack_load_code_object) real,
 		 * MISSING: the candidate was refused kernel by kernel. */
 		log_choice(RDC_LOG_WARN, "missing", lib, co_index, dev, entry, "-", &c, n, c.reason);
 		if (c.n_refused)
-			log_refused(lib, co_index, dev, &c);
+			rdc_log_refused(lib, (long)co_index, dev, &c);
 	}
 	rdc_choice_free(&c);
 	if (real_free)

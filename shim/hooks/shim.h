@@ -321,6 +321,10 @@ bool rdc_originals_needed(const struct rdc_add *add, size_t n_add);
  * `index` the bundle index within it. */
 int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		      const char *source, struct rdc_add *add, size_t *n_add);
+/* One warn line ("refused") per kernel of choice `c` that failed a check
+ * on `dev`: lib, bundle (or kpack code-object) index, kernel, check, reason. */
+void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
+		     const struct rdc_choice *c);
 
 /* ---- diagnosis (diagnose.c) -------------------------------------------------- */
 void rdc_diag_note_missing(const char *lib, long index, const struct rdc_bundle *b,
