@@ -122,7 +122,7 @@ static void process(struct fb_entry *e)
 	rc = rdc_bundle_parse(e->orig, extent, &b, &d);
 	void *mbase = NULL;
 	size_t mlen = 0;
-	if (rc == 0 && file_ok && !rdc_decide_cached(&b, e->lib, &st, seg.file_offset)) {
+	if (rc == 0 && file_ok && !rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset)) {
 		/* the policy reads the entries: from a private mapping */
 		const void *q = rdc_map_fd_range(fd, seg.file_offset, extent, &mbase, &mlen);
 		if (q) {
@@ -138,7 +138,7 @@ static void process(struct fb_entry *e)
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	/* Decided once per library file + bundle offset + target (dcache.c). */
-	rdc_decide_bundle_st(&b, e->lib, e->index, "fatbin", file_ok ? e->lib : NULL,
+	rdc_decide_bundle_st(&b, e->lib, e->index, "fatbin", e->lib, file_ok ? e->lib : NULL,
 			     file_ok ? &st : NULL, seg.file_offset, add, &n_add);
 	if (n_add) {
 		/* A compressed bundle (CCOB) cannot be file-mapped: HIP gets an
