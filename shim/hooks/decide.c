@@ -85,6 +85,9 @@ static struct rdc_prefer_ctx prefer_ctx(const char *scope)
 static bool prefer_possible(const struct rdc_tables *t, const struct rdc_target *target,
 			    const char *scope)
 {
+	/* any range first: no file-name lookup where no prefer row names the card */
+	if (!rdc_rules_prefer_any(t, target->proc, scope, 0, rdc_cfg.opt_in))
+		return false;
 	struct rdc_prefer_ctx px = prefer_ctx(scope);
 	return rdc_rules_prefer_any(t, target->proc, scope, px.runtime, px.provisional);
 }
