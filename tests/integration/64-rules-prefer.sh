@@ -21,7 +21,9 @@
 #      `prefer-kept` line says why; a target the card may not run
 #      (prefer:gfx1032 on gfx1031): the user's tables are refused with the
 #      reason and the card's own code runs;
-#   7. `rdnacompat inspect --gpu gfx1031` says which entry the card gets.
+#   7. two cards (gfx1030, gfx1031): gfx1031 runs gfx1030's code from a rebuilt
+#      bundle that keeps the originals for gfx1030 and leaves gfx1031's out;
+#   8. `rdnacompat inspect --gpu gfx1031` says which entry the card gets.
 . "$(dirname "$0")/shim/common.sh"
 build prefer "$S/prefer.hip" --offload-arch=gfx1030 --offload-arch=gfx1031
 co=$T/prefer2.co
@@ -105,7 +107,22 @@ want p6b 1031; no_prefer p6b
 grep -q 'no compat edge lets gfx1031 run gfx1032 code' "$T/p6b.err" ||
   { cat "$T/p6b.err" >&2; fail "incompatible target: the tables error is not said"; }
 
-# 7. inspect
+# 7. two cards, gfx1030 and gfx1031: the rebuilt bundle keeps the originals
+# gfx1030 needs and leaves gfx1031's own entry out; each card runs its code
+for dv in 0 1; do
+  rc=0; RDC_PREFER_DEVICE=$dv RDNACOMPAT_TABLES="$T/p.tsv" RDNACOMPAT_LOG=debug XDG_CACHE_HOME="$C" \
+    shim gfx1030,gfx1031 "$T/prefer" >"$T/p8$dv.out" 2>"$T/p8$dv.err" || rc=$?
+  [ $rc -eq 0 ] && [ "$(sed -n 's/^arch //p' "$T/p8$dv.out")" = 1030 ] ||
+    { cat "$T/p8$dv.out" "$T/p8$dv.err" >&2; fail "two cards, device $dv: rc=$rc"; }
+  grep ': prefer: ' "$T/p8$dv.err" | grep -q 'device=1 target=gfx1031' &&
+    grep -q 'native: .*device=0 target=gfx1030' "$T/p8$dv.err" &&
+    grep -qE 'rebuilt: .*added=1 originals=[1-9]' "$T/p8$dv.err" ||
+    { cat "$T/p8$dv.err" >&2; fail "two cards: decisions"; }
+done
+RDC_PREFER_DEVICE=1 shim gfx1030,gfx1031 "$T/prefer" >"$T/p8n.out" 2>&1 && grep -qx 'arch 1031' "$T/p8n.out" ||
+  { cat "$T/p8n.out" >&2; fail "two cards without the row: gfx1031 runs its own"; }
+
+# 8. inspect
 if [ -x "$B/bin/rdnacompat" ]; then
   RDNACOMPAT_TABLES="$T/p.tsv" "$B/bin/rdnacompat" inspect --gpu gfx1031 "$co" >"$T/i.out" ||
     fail "inspect"

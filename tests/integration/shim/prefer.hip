@@ -4,9 +4,11 @@
 // --offload-arch), launched from the program's own fat binary, or, with
 // "module FILE", from a code object file through hipModuleLoad.  Prints
 // "arch N" (N = 1030, 1031, ...; -1 another target) and exits 0 when all
-// threads agree and every HIP call succeeded.
+// threads agree and every HIP call succeeded.  RDC_PREFER_DEVICE=N runs on
+// HIP device N.
 #include <hip/hip_runtime.h>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 extern "C" __global__ void rdc_which_arch(int *out)
@@ -36,6 +38,9 @@ extern "C" __global__ void rdc_which_arch(int *out)
 int main(int argc, char **argv)
 {
 	int *d = nullptr, h[64];
+	const char *dev = getenv("RDC_PREFER_DEVICE"); /* a HIP ordinal: run there */
+	if (dev)
+		CHECK(hipSetDevice(atoi(dev)));
 	CHECK(hipMalloc(&d, sizeof h));
 	CHECK(hipMemset(d, 0, sizeof h));
 	if (argc == 3 && !strcmp(argv[1], "module")) {
