@@ -161,7 +161,7 @@ static void process(struct fb_entry *e)
 		} else {
 			struct rdc_kv kv[] = {
 				RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
-				RDC_KV_N("added", n_add), RDC_KV_N("originals", originals ? b.n_entries : 0),
+				RDC_KV_N("added", n_add), RDC_KV_N("originals", e->region.originals),
 				RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
 				RDC_KV_N("private_bytes", e->region.private_bytes),
 				RDC_KV_S("how", e->region.file_mapped ? "file-mapping" : "copy"),

@@ -153,7 +153,7 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 	} else if (e->n_add) {
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", e->n_add),
-			RDC_KV_N("originals", originals ? b.n_entries : 0),
+			RDC_KV_N("originals", e->region.originals),
 			RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
 			RDC_KV_N("private_bytes", e->region.private_bytes), RDC_KV_S("how", "copy"),
 		};

@@ -358,6 +358,7 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	}
 	out->private_bytes = private_bytes;
 	out->file_mapped = true;
+	out->originals = n_kept;
 	base = MAP_FAILED;
 	H = NULL;
 	goto out;
@@ -421,6 +422,7 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 	out->bundle_size = len;
 	rdc_image_known(buf, len, len);
 	out->private_bytes = len;
+	out->originals = n_kept;
 out:
 	for (size_t i = 0; ids && i < n_orig; i++)
 		free(ids[i]); /* calloc'd: the unused tail is NULL */

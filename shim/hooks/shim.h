@@ -283,6 +283,7 @@ struct rdc_region {
 	bool file_mapped;                /* memory goal path taken */
 	uint8_t *hdr;                    /* the header's pages in the arena, or NULL */
 	size_t hdr_len;
+	size_t originals;                /* original entries kept in the bundle */
 };
 
 /* The header arena (remap_arena.c): page-aligned room for `len` bytes of
