@@ -61,6 +61,16 @@ struct rdc_choice {
 	                              (NULL when nothing was parsed) */
 	bool by_name;              /* the chosen entry's kernels were checked by
 	                              name only (RDC_POLICY_SYMBOLS) */
+	/* A `prefer` rule (rdc_policy_prefer).  preferred: it chose this entry
+	 * (verdict mapped) over `prefer_over` (the entry chosen without it);
+	 * prefer_own: that entry was the device's own (native), which a
+	 * rebuilt bundle must then leave out.  prefer_note: which row matched
+	 * which kernel, and, when the card's entry was kept, why; "" when no
+	 * prefer row matched. */
+	bool preferred;
+	bool prefer_own;
+	long prefer_over;
+	char prefer_note[320];
 };
 
 enum rdc_policy_flags {
@@ -104,6 +114,27 @@ int rdc_policy_choose(const struct rdc_tables *t, const struct rdc_target *devic
 int rdc_policy_choose_codeobj(const struct rdc_tables *t, const struct rdc_target *device,
 			      const void *co, size_t n, unsigned flags, struct rdc_choice *out,
 			      struct rdc_diag *d);
+
+/* Where a code object comes from, for `prefer` rules (kernels.tsv). */
+struct rdc_prefer_ctx {
+	const char *lib;           /* the library (or program) file: scope; NULL unknown */
+	uint32_t runtime;          /* HIP version (HIP_VERSION encoding); 0: unknown, so
+	                              runtime ranges are not checked */
+	bool provisional;          /* apply provisional rows (RDNACOMPAT_OPT_IN=1) */
+};
+
+/* Apply a `prefer` rule to a choice made by rdc_policy_choose for bundle
+ * `b`: when a kernel of the chosen entry (native or mapped) matches a
+ * `prefer:<P>` row (user rows first; an `allow` row cancels it as it
+ * cancels other rows), the bundle's entry for P is chosen instead — only
+ * when the tables have an edge device <- P (an opt-in edge only with
+ * RDC_POLICY_OPT_IN), the entry's features fit the device, and every kernel
+ * passes the per-kernel checks a retargeted entry gets.  Returns 1 when *c
+ * was replaced (verdict mapped, preferred set), 0 when kept (prefer_note
+ * says why when a row matched), <0 on allocation failure (*c untouched). */
+int rdc_policy_prefer(const struct rdc_tables *t, const struct rdc_target *device,
+		      const struct rdc_bundle *b, unsigned flags, const struct rdc_prefer_ctx *ctx,
+		      struct rdc_choice *c, struct rdc_diag *d);
 
 void rdc_choice_free(struct rdc_choice *c);
 

@@ -52,12 +52,16 @@ struct rdc_rule_match {
 	const struct rdc_kernel_rule *deny;
 	const struct rdc_kernel_rule *fallback;
 	const struct rdc_kernel_rule *occupancy;
+	const struct rdc_kernel_rule *prefer;   /* decided per code object at load
+						   (rdc_policy_prefer), not per kernel */
 	const struct rdc_kernel_rule *overruled;
 };
 
-/* Fill *m for subject *s.  Returns the number of non-NULL entries of *m
- * other than `allow` (0: nothing to do), or RDC_E_INVAL for NULL arguments
- * or a subject without name/device. */
+/* Fill *m for subject *s.  Returns the number of non-NULL entries among
+ * deny, fallback and occupancy — what a kernel needs at lookup, query and
+ * launch (0: nothing to do; a `prefer` row acts when the code object is
+ * chosen, so it is not counted) — or RDC_E_INVAL for NULL arguments or a
+ * subject without name/device. */
 int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s,
 		    struct rdc_rule_match *m);
 
@@ -67,10 +71,16 @@ int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s
 bool rdc_rules_any_for(const struct rdc_tables *t, const char *device, uint32_t runtime,
 		       bool provisional);
 
+/* Does any `prefer` row possibly concern `device` and a code object of
+ * library `lib` (its file name; NULL: unknown, so library-scoped rows do
+ * not) under `runtime` (0: not known; every range counts)?  Pure. */
+bool rdc_rules_prefer_any(const struct rdc_tables *t, const char *device, const char *lib,
+			  uint32_t runtime, bool provisional);
+
 /* Is `runtime` within r's range ("*" rows: always; others need runtime > 0)? */
 bool rdc_rule_runtime_ok(const struct rdc_kernel_rule *r, uint32_t runtime);
 
-/* "occupancy", "fallback", "deny", "allow"; "?" otherwise. */
+/* "occupancy", "fallback", "deny", "allow", "prefer"; "?" otherwise. */
 const char *rdc_rule_action_name(int action);
 
 /* ---- field syntax (shared by the table parser and the tests) ------------ */
@@ -80,8 +90,9 @@ int rdc_rule_parse_runtime(const char *s, uint32_t *min, uint32_t *max, char *er
  * *lib_len / *sha_off: the library glob's length (0: none) and the offset of
  * the hex digits in s (0: none). */
 int rdc_rule_parse_scope(const char *s, size_t *lib_len, size_t *sha_off, char *err, size_t n);
-/* action: occupancy | deny | allow | fallback:<C identifier>.  *name_off:
- * offset of the fallback name in s (0: none). */
+/* action: occupancy | deny | allow | fallback:<C identifier> |
+ * prefer:<processor>.  *name_off: offset of the fallback kernel's or the
+ * processor's name in s (0: none). */
 int rdc_rule_parse_action(const char *s, int *action, size_t *name_off, char *err, size_t n);
 /* "7.1" -> 70100000, "5.2.21153" -> 50221153 (HIP_VERSION encoding); -1 bad. */
 long long rdc_rule_version(const char *s, size_t len);

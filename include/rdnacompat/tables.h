@@ -88,6 +88,8 @@ enum rdc_rule_action {
 	RDC_RULE_FALLBACK,         /* route launches to kernel `fallback` (same .args layout) */
 	RDC_RULE_DENY,             /* hipModuleGetFunction: not found */
 	RDC_RULE_ALLOW,            /* overrides every other rule that matches */
+	RDC_RULE_PREFER,           /* load another compatible target's entry of the code
+	                              object holding the kernel (policy_prefer.c) */
 };
 
 struct rdc_kernel_rule {
@@ -101,6 +103,7 @@ struct rdc_kernel_rule {
 	uint32_t rt_max;           /* exclusive; UINT32_MAX: no upper bound */
 	int action;                /* enum rdc_rule_action */
 	const char *fallback;      /* the fallback kernel for RDC_RULE_FALLBACK, else NULL */
+	const char *prefer;        /* the processor for RDC_RULE_PREFER ("gfx1151"), else NULL */
 	bool provisional;          /* status "provisional": applied only with RDNACOMPAT_OPT_IN=1 */
 	const char *reason;
 	const char *source;

@@ -33,13 +33,6 @@ const char *rdc_verdict_name(enum rdc_verdict v)
 /* Append printf text to buf (size n) at *len, truncating safely. */
 /* ---- choosing -------------------------------------------------------------- */
 
-struct item {
-	long index;             /* entry index */
-	struct rdc_target target;
-	const uint8_t *data;
-	uint64_t size;
-	bool usable;            /* a device code entry */
-};
 
 static void upper(const char *s, char *out, size_t n)
 {
@@ -70,7 +63,7 @@ static const char *family_of(const struct rdc_tables *t, const char *proc)
  * "this is RDNA2 code (gfx1030), GCN5 code (gfx900:xnack-); your card is
  * RDNA3".  Writes nothing and returns false when there are none. */
 static bool family_note(const struct rdc_tables *t, const struct rdc_isa *dev,
-			const struct item *it, size_t n, const char *prefix, char *buf, size_t cap,
+			const struct rdc_pol_item *it, size_t n, const char *prefix, char *buf, size_t cap,
 			size_t *len)
 {
 	const char *fams[16];
@@ -156,7 +149,7 @@ static bool same_limits(const struct rdc_isa *a, const struct rdc_isa *b)
 	       rdc_isa_has_wgp(a) == rdc_isa_has_wgp(b);
 }
 
-/* Parse item `it` and check every kernel.  Returns 1 accepted, 0 refused,
+/* Parse item `it` and check every kernel (policy_internal.h).  Returns 1 accepted, 0 refused,
  * <0 on allocation failure.  On refusal appends to `why`.
  *
  * Code built for the device itself (`native`), or for a target whose limits
@@ -166,8 +159,8 @@ static bool same_limits(const struct rdc_isa *a, const struct rdc_isa *b)
  * RDC_POLICY_SYMBOLS such an entry is read from its symbol table
  * (RDC_CO_SYMBOLS: the names the rules need, no metadata decoded); the
  * full decode is the fallback when the note is not LLVM's layout. */
-static int try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
-		     const struct rdc_target *device, const struct item *it, const char *cond,
+int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
+		     const struct rdc_target *device, const struct rdc_pol_item *it, const char *cond,
 		     unsigned flags, bool native, struct rdc_choice *out, char *why, size_t cap,
 		     size_t *wlen)
 {
@@ -253,13 +246,14 @@ static bool same_target(const struct rdc_target *a, const struct rdc_target *b)
 }
 
 static int choose(const struct rdc_tables *t, const struct rdc_target *device,
-		  const struct item *it, size_t n, unsigned flags, struct rdc_choice *out,
+		  const struct rdc_pol_item *it, size_t n, unsigned flags, struct rdc_choice *out,
 		  struct rdc_diag *d)
 {
 	memset(out, 0, sizeof *out);
 	out->verdict = RDC_VERDICT_MISSING;
 	out->entry = -1;
 	out->refused_entry = -1;
+	out->prefer_over = -1;
 	if (!t || !device)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "policy: no tables or device");
 	const struct rdc_isa *dev = rdc_isa_find(t, device->proc);
@@ -282,11 +276,11 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 			native = (long)i;
 	}
 	if (native >= 0) {
-		const struct item *ni = &it[native];
+		const struct rdc_pol_item *ni = &it[native];
 		bool check = (flags & RDC_POLICY_KERNELS) || rdc_pol_bad_rules_for(t, dev->name, dev->name);
 		int acc = 1;
 		if (check) {
-			acc = try_entry(t, dev, device, ni, NULL, flags, true, out, why, sizeof why, &wlen);
+			acc = rdc_pol_try_entry(t, dev, device, ni, NULL, flags, true, out, why, sizeof why, &wlen);
 			if (acc < 0)
 				return rdc_diag_set(d, acc, RDC_NO_OFFSET, "policy: out of memory");
 		}
@@ -319,7 +313,7 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 	for (size_t e = 0; e < ne; e++) {
 		const struct rdc_isa *ci = rdc_isa_find(t, edges[e]->code);
 		for (size_t i = 0; i < n; i++) {
-			const struct item *c = &it[i];
+			const struct rdc_pol_item *c = &it[i];
 			if (!c->usable || strcmp(c->target.proc, edges[e]->code))
 				continue;
 			out->n_candidates++;
@@ -356,7 +350,7 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 				continue;
 			}
 			size_t before = wlen;
-			int acc = try_entry(t, dev, device, c, edges[e]->condition, flags, false, out, why,
+			int acc = rdc_pol_try_entry(t, dev, device, c, edges[e]->condition, flags, false, out, why,
 					    sizeof why, &wlen);
 			if (acc < 0)
 				return rdc_diag_set(d, acc, RDC_NO_OFFSET, "policy: out of memory");
@@ -430,16 +424,12 @@ static bool usable_kind(enum rdc_offload_kind k)
 	return k == RDC_KIND_HIP || k == RDC_KIND_HIPV4 || k == RDC_KIND_HCC;
 }
 
-int rdc_policy_choose(const struct rdc_tables *t, const struct rdc_target *device,
-		      const struct rdc_bundle *b, unsigned flags, struct rdc_choice *out,
-		      struct rdc_diag *d)
+struct rdc_pol_item *rdc_pol_items(const struct rdc_bundle *b)
 {
-	if (!b || !out)
-		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "policy: no bundle");
 	size_t n = b->n_entries;
-	struct item *it = calloc(n ? n : 1, sizeof *it);
+	struct rdc_pol_item *it = calloc(n ? n : 1, sizeof *it);
 	if (!it)
-		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "policy: out of memory");
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct rdc_bundle_entry *e = &b->entries[i];
 		it[i].index = (long)i;
@@ -465,7 +455,19 @@ int rdc_policy_choose(const struct rdc_tables *t, const struct rdc_target *devic
 			it[i].usable = false;
 		}
 	}
-	int rc = choose(t, device, it, n, flags, out, d);
+	return it;
+}
+
+int rdc_policy_choose(const struct rdc_tables *t, const struct rdc_target *device,
+		      const struct rdc_bundle *b, unsigned flags, struct rdc_choice *out,
+		      struct rdc_diag *d)
+{
+	if (!b || !out)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "policy: no bundle");
+	struct rdc_pol_item *it = rdc_pol_items(b);
+	if (!it)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "policy: out of memory");
+	int rc = choose(t, device, it, b->n_entries, flags, out, d);
 	free(it);
 	return rc;
 }
@@ -481,11 +483,11 @@ int rdc_policy_choose_codeobj(const struct rdc_tables *t, const struct rdc_targe
 	int rc = rdc_codeobj_parse(co, n, RDC_CO_HEADER_ONLY, &h, d);
 	if (rc < 0) {
 		memset(out, 0, sizeof *out);
-		out->entry = out->refused_entry = -1;
+		out->entry = out->refused_entry = out->prefer_over = -1;
 		out->verdict = RDC_VERDICT_MISSING;
 		return rc;
 	}
-	struct item it = { .index = 0, .target = h.target, .data = co, .size = n, .usable = true };
+	struct rdc_pol_item it = { .index = 0, .target = h.target, .data = co, .size = n, .usable = true };
 	rdc_codeobj_free(&h);
 	return choose(t, device, &it, 1, flags, out, d);
 }

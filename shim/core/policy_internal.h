@@ -2,13 +2,16 @@
 /*
  * policy_internal.h — helpers shared by the policy's three files:
  * policy_check.c (rdc_check_kernel, edge-condition checks), policy_need.c
- * (what a device would need) and policy.c (the choice).  Hidden symbols.
+ * (what a device would need), policy.c (the choice) and policy_prefer.c
+ * (a `prefer` rule over the choice).  Hidden symbols.
  */
 #ifndef RDC_POLICY_INTERNAL_H
 #define RDC_POLICY_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include <stdint.h>
 
 #include "rdnacompat/policy.h"
 
@@ -24,5 +27,27 @@ bool rdc_pol_bad_rules_for(const struct rdc_tables *t, const char *dev, const ch
 
 /* Edge condition "user-sgpr-16" for one kernel; fills v on refusal. */
 bool rdc_pol_check_user_sgpr16(const struct rdc_kernel *k, struct rdc_kernel_verdict *v);
+
+/* One bundle entry as the policy sees it. */
+struct rdc_pol_item {
+	long index;             /* entry index */
+	struct rdc_target target;
+	const uint8_t *data;
+	uint64_t size;
+	bool usable;            /* a device code entry */
+};
+
+/* The entries of `b` (targets from the ids, or from the ELF header for old
+ * hip-/hcc- ids); calloc'd, b->n_entries long; NULL when out of memory. */
+struct rdc_pol_item *rdc_pol_items(const struct rdc_bundle *b);
+
+/* Parse entry `it` and check every kernel for device `dev` / `device`,
+ * reached by an edge with condition `cond` (NULL: native).  Returns 1
+ * accepted (the parse and verdicts kept in *out), 0 refused (why appended
+ * to `why`), <0 out of memory (policy.c). */
+int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
+		      const struct rdc_target *device, const struct rdc_pol_item *it, const char *cond,
+		      unsigned flags, bool native, struct rdc_choice *out, char *why, size_t cap,
+		      size_t *wlen);
 
 #endif

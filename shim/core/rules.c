@@ -4,7 +4,8 @@
  * symbol glob over the mangled and the demangled name, scope (library file
  * name glob, code-object SHA-256), the device's true processor or its
  * family, the HIP runtime range, provisional rows only when asked.  A
- * user's row (RDNACOMPAT_TABLES) comes before a built-in one of its kind;
+ * user's row (RDNACOMPAT_TABLES) comes before a built-in one of its kind
+ * (`prefer` rows too: they are matched here, acted on by policy_prefer.c);
  * a user's `allow` cancels every other row, a built-in `allow` only the
  * built-in ones (rules.h).  Pure; called once per (code object, kernel) by
  * the shim, never per launch.
@@ -89,6 +90,7 @@ static void match_rows(const struct rdc_tables *t, const struct rdc_rule_subject
 			: r->action == RDC_RULE_DENY	   ? &m->deny
 			: r->action == RDC_RULE_FALLBACK  ? &m->fallback
 			: r->action == RDC_RULE_OCCUPANCY ? &m->occupancy
+			: r->action == RDC_RULE_PREFER	   ? &m->prefer
 							  : NULL;
 		if (slot && !*slot)
 			*slot = r;
@@ -109,7 +111,7 @@ int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s
 		return 0;
 	}
 	if (b.allow) {          /* a built-in allow: the built-in rows are off */
-		if (!u.deny && !u.fallback && !u.occupancy) {
+		if (!u.deny && !u.fallback && !u.occupancy && !u.prefer) {
 			m->allow = b.allow;
 			return 0;
 		}
@@ -119,6 +121,7 @@ int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s
 		m->deny = u.deny ? u.deny : b.deny;
 		m->fallback = u.fallback ? u.fallback : b.fallback;
 		m->occupancy = u.occupancy ? u.occupancy : b.occupancy;
+		m->prefer = u.prefer ? u.prefer : b.prefer;
 	}
 	return !!m->deny + !!m->fallback + !!m->occupancy;
 }
@@ -130,7 +133,25 @@ bool rdc_rules_any_for(const struct rdc_tables *t, const char *device, uint32_t 
 		return false;
 	for (size_t i = 0; i < t->n_rules; i++) {
 		const struct rdc_kernel_rule *r = &t->rules[i];
-		if (r->action == RDC_RULE_ALLOW || (r->provisional && !provisional))
+		if (r->action == RDC_RULE_ALLOW || r->action == RDC_RULE_PREFER ||
+		    (r->provisional && !provisional))
+			continue;
+		if (target_listed(t, r->targets, device) && (!runtime || rdc_rule_runtime_ok(r, runtime)))
+			return true;
+	}
+	return false;
+}
+
+bool rdc_rules_prefer_any(const struct rdc_tables *t, const char *device, const char *lib,
+			  uint32_t runtime, bool provisional)
+{
+	if (!t || !device)
+		return false;
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const struct rdc_kernel_rule *r = &t->rules[i];
+		if (r->action != RDC_RULE_PREFER || (r->provisional && !provisional))
+			continue;
+		if (r->scope_lib && (!lib || fnmatch(r->scope_lib, base_name(lib), 0) != 0))
 			continue;
 		if (target_listed(t, r->targets, device) && (!runtime || rdc_rule_runtime_ok(r, runtime)))
 			return true;

@@ -2,7 +2,8 @@
 /*
  * rules_parse.c — the syntax of the kernel-rule columns that need more than
  * a string (include/rdnacompat/rules.h): the HIP runtime range, the scope
- * (library glob and/or code-object hash) and the action.  Called by the
+ * (library glob and/or code-object hash) and the action (the name after
+ * fallback: or prefer:).  Called by the
  * table parser (tables_parse.c row_kernel) at build and at run time, so both
  * accept the same rows.  Pure.
  */
@@ -158,8 +159,21 @@ int rdc_rule_parse_action(const char *s, int *action, size_t *name_off, char *er
 				return bad(err, n, "action: bad character '%c' in fallback kernel name", *p);
 		*action = RDC_RULE_FALLBACK;
 		*name_off = 9;
+	} else if (!strncmp(s, "prefer:", 7)) {
+		/* a processor name; whether isa.tsv has it and whether the rows'
+		 * targets may run its code is rdc_tables_validate's check */
+		const char *p = s + 7;
+		if (strncmp(p, "gfx", 3) || !p[3])
+			return bad(err, n, "action: '%s' needs a processor after prefer: (prefer:gfx1151)", s);
+		for (; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+				return bad(err, n, "action: bad character '%c' in prefer target '%s' (a processor "
+					   "name such as gfx1151, without features)", *p, s + 7);
+		*action = RDC_RULE_PREFER;
+		*name_off = 7;
 	} else {
-		return bad(err, n, "action: '%s' (want occupancy, deny, allow or fallback:<kernel>)", s);
+		return bad(err, n, "action: '%s' (want occupancy, deny, allow, fallback:<kernel> or "
+			   "prefer:<processor>)", s);
 	}
 	return 0;
 }
@@ -171,6 +185,7 @@ const char *rdc_rule_action_name(int action)
 	case RDC_RULE_FALLBACK: return "fallback";
 	case RDC_RULE_DENY: return "deny";
 	case RDC_RULE_ALLOW: return "allow";
+	case RDC_RULE_PREFER: return "prefer";
 	default: return "?";
 	}
 }

@@ -589,8 +589,11 @@ static int row_kernel(struct ctx *c, char **f)
 	    (rc = get_str(c, "reason", f[6], 0, &r.reason)) ||
 	    (rc = get_str(c, "source", f[7], 0, &r.source)))
 		return rc;
-	if (name_off && !(r.fallback = pool_strndup(c->b, f[4] + name_off, strlen(f[4] + name_off))))
-		return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "tables: out of memory");
+	if (name_off) {
+		const char **arg = r.action == RDC_RULE_PREFER ? &r.prefer : &r.fallback;
+		if (!(*arg = pool_strndup(c->b, f[4] + name_off, strlen(f[4] + name_off))))
+			return rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "tables: out of memory");
+	}
 	r.user = true;   /* tablegen does not emit it: compiled rows are built in */
 	return put_row(c->b, RDC_TAB_KERNELS, &r, (struct rdc_row_origin){ c->file, c->line }, c->d);
 }
@@ -761,6 +764,22 @@ static const struct rdc_isa *find_isa(const struct rdc_tables *t, const char *na
 	return NULL;
 }
 
+/* Is processor `proc` one of a rule's targets ("*", processors, families)? */
+static bool prefer_target_listed(const struct rdc_tables *t, const char *list, const char *proc)
+{
+	if (!strcmp(list, "*"))
+		return true;
+	const struct rdc_isa *x = find_isa(t, proc);
+	size_t pl = strlen(proc), fl = x && x->family ? strlen(x->family) : 0;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+		if ((l == pl && !strncmp(p, proc, l)) || (fl && l == fl && !strncmp(p, x->family, l)))
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
 #define VFAIL(o, ...) rdc_diag_setl(d, RDC_E_FORMAT, (o).file, (o).line, __VA_ARGS__)
 
 int rdc_tables_validate(const struct rdc_tables_build *b, struct rdc_diag *d)
@@ -845,6 +864,23 @@ int rdc_tables_validate(const struct rdc_tables_build *b, struct rdc_diag *d)
 					     (int)l, p);
 			p += l + (p[l] == ',');
 		}
+	}
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const struct rdc_kernel_rule *r = &t->rules[i];
+		if (r->action != RDC_RULE_PREFER)
+			continue;
+		struct rdc_row_origin o = b->origin[RDC_TAB_KERNELS][i];
+		if (!r->prefer || !find_isa(t, r->prefer))
+			return VFAIL(o, "action: prefer:%s: '%s' is not a processor in isa", r->prefer ? r->prefer : "",
+				     r->prefer ? r->prefer : "");
+		bool some = false;
+		for (size_t e = 0; e < t->n_edges && !some; e++)
+			some = streq(t->edges[e].code, r->prefer) &&
+			       prefer_target_listed(t, r->targets, t->edges[e].device);
+		if (!some)
+			return VFAIL(o, "action: prefer:%s: no compat edge lets %s run %s code (compat.tsv); "
+				     "the preferred target must be one the row's targets may run",
+				     r->prefer, strcmp(r->targets, "*") ? r->targets : "any card", r->prefer);
 	}
 	return 0;
 }

@@ -66,15 +66,19 @@ void rdc_dcache_flush(void);
  * __hipRegisterFatBinary: the library, key the bundle's file offset;
  * hipModuleLoad: the code-object file itself, key 0; hipModuleLoadData*:
  * the loading library (rocBLAS reads its Tensile objects and hands HIP the
- * bytes), key a digest of the image's bytes and size. */
+ * bytes), key a digest of the image's bytes and size.  `scope`: the object
+ * the kernel rules' library scope is matched against (the fat binary's
+ * library; for a module, the object that called the loader), for `prefer`
+ * rows: a target and library that a prefer row may concern is decided
+ * afresh, never from the cache. */
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
-			 const char *source, const char *cache_name, const struct stat *st,
-			 uint64_t key, struct rdc_add *add, size_t *n_add);
+			 const char *source, const char *scope, const char *cache_name,
+			 const struct stat *st, uint64_t key, struct rdc_add *add, size_t *n_add);
 /* Would rdc_decide_bundle_st answer every device from the cache (nothing
- * read but `b`'s entry table)?  Then the caller need not make the entries'
+ * read but `b`'s entry table; never when a `prefer` row may apply)?  Then the caller need not make the entries'
  * bytes readable for the policy. */
-bool rdc_decide_cached(const struct rdc_bundle *b, const char *cache_name, const struct stat *st,
-		       uint64_t key);
+bool rdc_decide_cached(const struct rdc_bundle *b, const char *scope, const char *cache_name,
+		       const struct stat *st, uint64_t key);
 /* The digest of a set of tables (decision-relevant rows). */
 uint64_t rdc_tables_digest(const struct rdc_tables *t);
 

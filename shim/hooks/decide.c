@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "dcache.h"
+#include "rdnacompat/rules.h"
+#include "route.h"
 #include "shim.h"
 
 struct target_choice {
@@ -69,11 +71,36 @@ static bool hit_fits(const struct rdc_dc_hit *h, const struct rdc_bundle *b)
 	return true;
 }
 
-/* The choice for one device target: from the cache when `L` has it and it
- * fits, else from the policy (then remembered in `L`). */
-static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
-		       const struct rdc_bundle *b, struct rdc_dc_lib *L, uint64_t off)
+/* What `prefer` rows are matched against: the library, the runtime as
+ * its file name says (asking HIP here would start it), the opt-in. */
+static struct rdc_prefer_ctx prefer_ctx(const char *scope)
 {
+	return (struct rdc_prefer_ctx){ .lib = scope, .runtime = rdc_route_runtime_from_file(),
+					.provisional = rdc_cfg.opt_in };
+}
+
+/* May a `prefer` row concern this target and library?  Then the decision
+ * is made afresh each time: the decision cache's key covers the tables'
+ * isa and compat rows, not the kernel rules. */
+static bool prefer_possible(const struct rdc_tables *t, const struct rdc_target *target,
+			    const char *scope)
+{
+	/* any range first: no file-name lookup where no prefer row names the card */
+	if (!rdc_rules_prefer_any(t, target->proc, scope, 0, rdc_cfg.opt_in))
+		return false;
+	struct rdc_prefer_ctx px = prefer_ctx(scope);
+	return rdc_rules_prefer_any(t, target->proc, scope, px.runtime, px.provisional);
+}
+
+/* The choice for one device target: from the cache when `L` has it and it
+ * fits, else from the policy (then remembered in `L`), then a `prefer`
+ * row's (policy_prefer.c), never cached. */
+static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
+		       const struct rdc_bundle *b, struct rdc_dc_lib *L, uint64_t off, const char *scope)
+{
+	bool prefer = prefer_possible(t, &ch->target, scope);
+	if (prefer)
+		L = NULL;
 	if (L && rdc_dcache_get(L, off, &ch->target, &ch->hit) == 0) {
 		if (hit_fits(&ch->hit, b)) {
 			ch->c = ch->hit.c;
@@ -95,6 +122,12 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	snprintf(ch->diag, sizeof ch->diag, "%s", d.msg);
 	if (ch->rc != 0)
 		return;
+	if (prefer) {
+		struct rdc_prefer_ctx px = prefer_ctx(scope);
+		struct rdc_diag pd = { 0 };
+		if (rdc_policy_prefer(t, &ch->target, b, rdc_policy_flags(), &px, &ch->c, &pd) < 0)
+			rdc_logf(RDC_LOG_WARN, "prefer: %s; keeping the policy's choice", pd.msg);
+	}
 	if (ch->c.verdict == RDC_VERDICT_MAPPED && ch->c.co) {
 		/* The patches from the policy's parse: no second metadata decode. */
 		struct rdc_target to = added_target(&ch->c, ch->target.proc);
@@ -151,7 +184,8 @@ void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
 }
 
 static int decide(const struct rdc_bundle *b, const char *lib, long index, const char *source,
-		  struct rdc_dc_lib *L, uint64_t off, struct rdc_add *add, size_t *n_add)
+		  const char *scope, struct rdc_dc_lib *L, uint64_t off, struct rdc_add *add,
+		  size_t *n_add)
 {
 	const struct rdc_tables *t = rdc_tables();
 	struct target_choice *tc = calloc(RDC_MAX_DEVICES, sizeof *tc);
@@ -175,12 +209,15 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 			ch = &tc[ntc++];
 			memset(ch, 0, sizeof *ch);
 			ch->target = dev->target;
-			choose_for(ch, t, b, L, off);
+			choose_for(ch, t, b, L, off, scope);
 		}
 		char tgt[64], chosen[64], ent[208];
 		rdc_target_format(&dev->target, tgt, sizeof tgt);
-		long g = ch->rc != 0 || ch->c.verdict != RDC_VERDICT_NATIVE ? runtime_generic_entry(b, dev)
-									     : -1;
+		/* a preferred entry is loaded under the device's own id, which the
+		 * runtime looks up before the generic one */
+		long g = ch->rc != 0 || (ch->c.verdict != RDC_VERDICT_NATIVE && !ch->c.preferred)
+				 ? runtime_generic_entry(b, dev)
+				 : -1;
 		if (g >= 0) {
 			entry_name(b, g, ent, sizeof ent);
 			char reason[300];
@@ -212,7 +249,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		enum rdc_level lvl = RDC_LOG_DEBUG;
 		if (c->verdict == RDC_VERDICT_MAPPED) {
 			lvl = RDC_LOG_INFO;
-			event = dev->mode == RDC_MODE_AUDIT ? "audit" : "map";
+			event = dev->mode == RDC_MODE_AUDIT ? "audit" : c->preferred ? "prefer" : "map";
 		} else if (c->verdict == RDC_VERDICT_MISSING) {
 			lvl = RDC_LOG_WARN;
 			event = "missing";
@@ -229,6 +266,14 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 			RDC_KV_S("reason", c->reason),
 		};
 		rdc_log_event(lvl, event, kv, sizeof kv / sizeof kv[0]);
+		if (c->prefer_note[0] && !c->preferred) {
+			/* a prefer row matched and the policy's choice stays: say why */
+			struct rdc_kv pk[] = {
+				RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_N("device", dev->index),
+				RDC_KV_S("target", tgt), RDC_KV_S("entry", ent), RDC_KV_S("reason", c->prefer_note),
+			};
+			rdc_log_event(RDC_LOG_INFO, "prefer-kept", pk, sizeof pk / sizeof pk[0]);
+		}
 		/* A cached choice has only its refused kernels' verdicts. */
 		struct rdc_choice view = *c;
 		if (ch->cached) {
@@ -248,6 +293,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		a->from = c->entry;
 		a->to = added_target(c, dev->target.proc);
 		rdc_target_format_bundle_id(&a->to, a->id, sizeof a->id);
+		a->drop_own = c->preferred && c->prefer_own;
 		a->have_patches = ch->have_patches;
 		a->n_patches = ch->n_patches;
 		memcpy(a->patches, ch->patches, sizeof a->patches);
@@ -263,8 +309,8 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 	return 0;
 }
 
-bool rdc_decide_cached(const struct rdc_bundle *b, const char *cache_name, const struct stat *st,
-		       uint64_t key)
+bool rdc_decide_cached(const struct rdc_bundle *b, const char *scope, const char *cache_name,
+		       const struct stat *st, uint64_t key)
 {
 	struct rdc_dc_lib *L = st && cache_name ? rdc_dcache_lib_st(cache_name, st) : NULL;
 	if (!L)
@@ -282,6 +328,8 @@ bool rdc_decide_cached(const struct rdc_bundle *b, const char *cache_name, const
 		if (j < ns || ns == RDC_MAX_DEVICES)
 			continue;
 		seen[ns++] = dev->target;
+		if (prefer_possible(rdc_tables(), &dev->target, scope))
+			return false;
 		struct rdc_dc_hit hit;
 		all = rdc_dcache_get(L, key, &dev->target, &hit) == 0 && hit_fits(&hit, b);
 		rdc_dcache_hit_free(&hit);
@@ -310,13 +358,13 @@ bool rdc_originals_needed(const struct rdc_add *add, size_t n_add)
 int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		      const char *source, struct rdc_add *add, size_t *n_add)
 {
-	return decide(b, lib, index, source, NULL, 0, add, n_add);
+	return decide(b, lib, index, source, lib, NULL, 0, add, n_add);
 }
 
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
-			 const char *source, const char *cache_name, const struct stat *st,
-			 uint64_t key, struct rdc_add *add, size_t *n_add)
+			 const char *source, const char *scope, const char *cache_name,
+			 const struct stat *st, uint64_t key, struct rdc_add *add, size_t *n_add)
 {
 	struct rdc_dc_lib *L = st && cache_name ? rdc_dcache_lib_st(cache_name, st) : NULL;
-	return decide(b, lib, index, source, L, key, add, n_add);
+	return decide(b, lib, index, source, scope, L, key, add, n_add);
 }

@@ -122,7 +122,7 @@ static void process(struct fb_entry *e)
 	rc = rdc_bundle_parse(e->orig, extent, &b, &d);
 	void *mbase = NULL;
 	size_t mlen = 0;
-	if (rc == 0 && file_ok && !rdc_decide_cached(&b, e->lib, &st, seg.file_offset)) {
+	if (rc == 0 && file_ok && !rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset)) {
 		/* the policy reads the entries: from a private mapping */
 		const void *q = rdc_map_fd_range(fd, seg.file_offset, extent, &mbase, &mlen);
 		if (q) {
@@ -138,7 +138,7 @@ static void process(struct fb_entry *e)
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	/* Decided once per library file + bundle offset + target (dcache.c). */
-	rdc_decide_bundle_st(&b, e->lib, e->index, "fatbin", file_ok ? e->lib : NULL,
+	rdc_decide_bundle_st(&b, e->lib, e->index, "fatbin", e->lib, file_ok ? e->lib : NULL,
 			     file_ok ? &st : NULL, seg.file_offset, add, &n_add);
 	if (n_add) {
 		/* A compressed bundle (CCOB) cannot be file-mapped: HIP gets an
@@ -161,7 +161,7 @@ static void process(struct fb_entry *e)
 		} else {
 			struct rdc_kv kv[] = {
 				RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
-				RDC_KV_N("added", n_add), RDC_KV_N("originals", originals ? b.n_entries : 0),
+				RDC_KV_N("added", n_add), RDC_KV_N("originals", e->region.originals),
 				RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
 				RDC_KV_N("private_bytes", e->region.private_bytes),
 				RDC_KV_S("how", e->region.file_mapped ? "file-mapping" : "copy"),

@@ -109,7 +109,7 @@ RDC_HOOK hipError_t hipLibraryLoadFromFile(rdc_hip_library *library, const char 
 	int saved = errno;
 	rdc_guard_enter();
 	struct rdc_mentry *e;
-	const void *use = rdc_module_use_file(fileName, "hipLibraryLoadFromFile", &e);
+	const void *use = rdc_module_use_file(fileName, __builtin_return_address(0), "hipLibraryLoadFromFile", &e);
 	hipError_t err = use ? LOAD_DATA(real_data, use) : LOAD_FILE();
 	settle(err, library, e, use, NULL, fileName, __builtin_return_address(0));
 	rdc_guard_leave();

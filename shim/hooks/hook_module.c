@@ -106,6 +106,8 @@ struct dckey {                   /* where the decision is cached (dcache.c) */
 	const char *name;        /* the cache's name; NULL: not cached */
 	struct stat st;          /* the file it belongs to */
 	uint64_t key;            /* the record's key in it */
+	const char *scope;       /* the object that called the loader: the kernel
+	                            rules' library scope (`prefer` rows); NULL unknown */
 };
 
 static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const char *what,
@@ -133,7 +135,7 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 	if (decide) {
 		struct rdc_add add[RDC_MAX_DEVICES];
 		size_t n_add = 0;
-		rdc_decide_bundle_st(&b, what, 0, source, dk->name, dk->name ? &dk->st : NULL,
+		rdc_decide_bundle_st(&b, what, 0, source, dk->scope, dk->name, dk->name ? &dk->st : NULL,
 				     dk->key, add, &n_add);
 		if (n_add > sizeof e->add / sizeof e->add[0]) {
 			rdc_logf(RDC_LOG_WARN, "%s: %s: %zu targets to add, keeping the first %zu", source,
@@ -151,7 +153,7 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 	} else if (e->n_add) {
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", e->n_add),
-			RDC_KV_N("originals", originals ? b.n_entries : 0),
+			RDC_KV_N("originals", e->region.originals),
 			RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
 			RDC_KV_N("private_bytes", e->region.private_bytes), RDC_KV_S("how", "copy"),
 		};
@@ -285,6 +287,9 @@ const void *rdc_module_use_image(const void *image, const void *caller, const ch
 			char what[300], cname[300];
 			struct dckey dk = { .key = key.c ^ (n * 0x9e3779b97f4a7c15ull) };
 			dk.name = loader_cache(image, caller, cname, sizeof cname, &dk.st);
+			Dl_info ci;
+			if (caller && dladdr(caller, &ci) && ci.dli_fname)
+				dk.scope = ci.dli_fname;
 			e = lookup_or_decide(key, image, n, data_name(image, caller, what, sizeof what),
 					     source, &dk);
 		}
@@ -297,7 +302,8 @@ const void *rdc_module_use_image(const void *image, const void *caller, const ch
 	return e->region.bundle;
 }
 
-const void *rdc_module_use_file(const char *fname, const char *source, struct rdc_mentry **held)
+const void *rdc_module_use_file(const char *fname, const void *caller, const char *source,
+				struct rdc_mentry **held)
 {
 	*held = NULL;
 	struct rdc_mentry *e = NULL;
@@ -313,6 +319,9 @@ const void *rdc_module_use_file(const char *fname, const char *source, struct rd
 					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 						    (uint64_t)st.st_mtim.tv_nsec };
 			struct dckey dk = { .name = fname, .st = st };
+			Dl_info ci;
+			if (caller && dladdr(caller, &ci) && ci.dli_fname)
+				dk.scope = ci.dli_fname;
 			e = lookup_or_decide(key, m, (uint64_t)st.st_size, fname, source, &dk);
 			munmap(m, (size_t)st.st_size);
 		}
@@ -409,7 +418,7 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 	int saved = errno;
 	rdc_guard_enter();
 	struct rdc_mentry *e;
-	const void *use = rdc_module_use_file(fname, "hipModuleLoad", &e);
+	const void *use = rdc_module_use_file(fname, __builtin_return_address(0), "hipModuleLoad", &e);
 	hipError_t err;
 	if (use) {
 		err = real_data(module, use);

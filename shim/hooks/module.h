@@ -17,14 +17,16 @@
 struct rdc_mentry;
 
 /* What HIP should load for `image` (memory): the rebuilt image (*held set)
- * or `image` itself (*held NULL).  `caller`: the loading code, for the log
- * and the cache's name; `source`: the API, for the log. */
+ * or `image` itself (*held NULL).  `caller`: the loading code, for the log,
+ * the cache's name and the kernel rules' library scope; `source`: the API,
+ * for the log. */
 const void *rdc_module_use_image(const void *image, const void *caller, const char *source,
 				 struct rdc_mentry **held);
 
 /* The same for a file: the rebuilt image (*held set), or NULL when HIP
  * should get the file itself. */
-const void *rdc_module_use_file(const char *fname, const char *source, struct rdc_mentry **held);
+const void *rdc_module_use_file(const char *fname, const void *caller, const char *source,
+				struct rdc_mentry **held);
 
 void rdc_module_hold(uintptr_t handle, struct rdc_mentry *held);
 void rdc_module_release(struct rdc_mentry *held);

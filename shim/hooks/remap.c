@@ -24,7 +24,10 @@
  * bundle of header + one entry cut llama-bench's time to its first kernel
  * under the shim by ~30 % (docs/PERF.md).
  * Images from hipModuleLoadData (rdc_remap_copy) are rebuilt into one heap
- * buffer that is freed with the module.
+ * buffer that is freed with the module.  When a `prefer` rule chose another
+ * target's entry over the device's own (rdc_add.drop_own), the originals of
+ * the device's processor are left out, so the runtime finds only the added
+ * entry under the device's id.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,6 +107,33 @@ struct add_plan {
 	size_t copy_len;
 	uint64_t slot, slot_len, delta; /* placement in the region */
 };
+
+/* Is original entry e left out of the rebuilt bundle: a `prefer` rule chose
+ * another target's code over the device's own entry (rdc_add.drop_own), so
+ * the device's processor must find only the added entry? */
+static bool left_out(const struct rdc_bundle_entry *e, const struct rdc_add *add, size_t n_add)
+{
+	for (size_t k = 0; k < n_add; k++) {
+		if (!add[k].drop_own)
+			continue;
+		if (e->parsed.has_target && e->parsed.kind == RDC_KIND_HIPV4) {
+			if (!strcmp(e->parsed.target.proc, add[k].to.proc))
+				return true;
+			continue;
+		}
+		/* old hip-/hcc- ids: the target is the ELF header's */
+		struct rdc_codeobj h;
+		memset(&h, 0, sizeof h);
+		if (!e->size || !e->data ||
+		    rdc_codeobj_parse(e->data, (size_t)e->size, RDC_CO_HEADER_ONLY, &h, NULL) != 0)
+			continue;
+		bool same = !strcmp(h.target.proc, add[k].to.proc);
+		rdc_codeobj_free(&h);
+		if (same)
+			return true;
+	}
+	return false;
+}
 
 /* The patches for entry e: the decision's (or the cached ones), else
  * computed from its bytes, as many as its notes need (one per metadata
@@ -252,11 +282,15 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	uint64_t src_len = originals ? round_up(src_delta + b->extent, ps) : 0;
 	size_t n_orig = originals ? b->n_entries : 0;
 	size_t nh = 0;
-	for (size_t i = 0; i < n_orig; i++, nh++) {
+	for (size_t i = 0; i < n_orig; i++) {
+		if (left_out(&b->entries[i], add, n_add))
+			continue;
 		he[nh].size = b->entries[i].size;
 		he[nh].id = b->entries[i].id;
 		he[nh].id_len = b->entries[i].id_len;
+		he[nh++].offset = b->entries[i].offset; /* in the source, for now */
 	}
+	size_t n_kept = nh;
 	for (size_t k = 0; k < n_add; k++, nh++) {
 		he[nh].id = add[k].id;
 		he[nh].id_len = strlen(add[k].id);
@@ -286,10 +320,10 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	uint8_t *R = base;
 	uint8_t *B = H ? H : R;          /* where the bundle starts */
 	uint64_t at = (uint64_t)(R - B) + lead;
-	for (size_t i = 0; i < n_orig; i++)
-		he[i].offset = at + src_delta + b->entries[i].offset;
+	for (size_t i = 0; i < n_kept; i++)
+		he[i].offset = at + src_delta + he[i].offset;
 	for (size_t k = 0; k < n_add; k++)
-		he[n_orig + k].offset = at + plan[k].slot + plan[k].delta;
+		he[n_kept + k].offset = at + plan[k].slot + plan[k].delta;
 	if (lead && mmap(R, lead, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
 			 0) == MAP_FAILED)
 		goto io_err;
@@ -324,6 +358,7 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	}
 	out->private_bytes = private_bytes;
 	out->file_mapped = true;
+	out->originals = n_kept;
 	base = MAP_FAILED;
 	H = NULL;
 	goto out;
@@ -356,14 +391,18 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 		goto out;
 	}
+	size_t n_kept = 0;
 	for (size_t i = 0; i < n_orig; i++) {
 		const struct rdc_bundle_entry *e = &b->entries[i];
-		ids[i] = strndup(e->id, e->id_len);
-		if (!ids[i]) {
+		if (left_out(e, add, n_add))
+			continue;
+		ids[n_kept] = strndup(e->id, e->id_len);
+		if (!ids[n_kept]) {
 			rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 			goto out;
 		}
-		in[i] = (struct rdc_bundle_input){ ids[i], e->data, e->size };
+		in[n_kept] = (struct rdc_bundle_input){ ids[n_kept], e->data, e->size };
+		n_kept++;
 	}
 	for (size_t k = 0; k < n_add; k++) {
 		const struct rdc_bundle_entry *e = &b->entries[add[k].from];
@@ -371,11 +410,11 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 		rc = rdc_codeobj_retarget(e->data, e->size, &add[k].to, &copies[k], &len, d);
 		if (rc)
 			goto out;
-		in[n_orig + k] = (struct rdc_bundle_input){ add[k].id, copies[k], len };
+		in[n_kept + k] = (struct rdc_bundle_input){ add[k].id, copies[k], len };
 	}
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	rc = rdc_bundle_write(in, n, 4096, &buf, &len, d);
+	rc = rdc_bundle_write(in, n_kept + n_add, 4096, &buf, &len, d);
 	if (rc)
 		goto out;
 	out->heap = buf;
@@ -383,9 +422,10 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 	out->bundle_size = len;
 	rdc_image_known(buf, len, len);
 	out->private_bytes = len;
+	out->originals = n_kept;
 out:
 	for (size_t i = 0; ids && i < n_orig; i++)
-		free(ids[i]);
+		free(ids[i]); /* calloc'd: the unused tail is NULL */
 	for (size_t k = 0; copies && k < n_add; k++)
 		free(copies[k]);
 	free(ids);

@@ -120,7 +120,7 @@ uint32_t rdc_route_runtime(void)
  * libamdhip64 carries it exactly — libamdhip64.so.6.4.43484 is 60443484,
  * what hipRuntimeGetVersion answers (checked on 5.2, 6.4 and 7.2).  0 when
  * the name has another form (then every range counts, as before). */
-static uint32_t runtime_from_file(void)
+uint32_t rdc_route_runtime_from_file(void)
 {
 	static _Atomic uint32_t ver;
 	static atomic_int done;
@@ -308,7 +308,7 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 	/* rows for another runtime neither match nor log here when the loaded
 	 * libamdhip64's file name says which runtime this is; else the range
 	 * is checked at first use */
-	uint32_t rt = runtime_from_file();
+	uint32_t rt = rdc_route_runtime_from_file();
 	for (size_t i = 0; i < co.n_kernels; i++) {
 		const struct rdc_kernel *k = &co.kernels[i];
 		if (!k->name)
@@ -461,7 +461,7 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 	for (size_t i = 0; i < rdc_devices_count() && nd < RDC_MAX_DEVICES; i++) {
 		const struct rdc_device *d = rdc_device_get(i);
 		if (!d || d->mode == RDC_MODE_OFF ||
-		    !rdc_rules_any_for(t, d->target.proc, runtime_from_file(), rdc_cfg.opt_in))
+		    !rdc_rules_any_for(t, d->target.proc, rdc_route_runtime_from_file(), rdc_cfg.opt_in))
 			continue;
 		size_t j;
 		for (j = 0; j < nd && strcmp(devs[j], d->target.proc); j++)

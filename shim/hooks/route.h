@@ -44,6 +44,9 @@ extern atomic_size_t rdc_route_active;
 /* The HIP runtime version (hipRuntimeGetVersion through the real-function
  * table), 0 when unknown; asked once. */
 uint32_t rdc_route_runtime(void);
+/* The same without asking HIP: from the loaded libamdhip64's file name
+ * (libamdhip64.so.6.4.43484 -> 60443484); 0 when it has another form. */
+uint32_t rdc_route_runtime_from_file(void);
 
 /* A code object container HIP now uses for `owner`: a bundle (plain or
  * CCOB) or a bare ELF of `size` bytes at `image` (size 0: measure); `orig`

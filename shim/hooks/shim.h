@@ -262,6 +262,9 @@ struct rdc_add {
 	long from;                       /* entry index in the source bundle */
 	struct rdc_target to;            /* processor + the entry's features */
 	char id[128];                    /* new entry id */
+	bool drop_own;                   /* a `prefer` rule chose `from` over the device's
+	                                    own entry: leave out the original entries of
+	                                    processor to.proc (remap.c) */
 	/* In-place patches computed from the policy's parse (or the decision
 	 * cache); when !have_patches remap.c computes them from the bytes. */
 	bool have_patches;
@@ -280,6 +283,7 @@ struct rdc_region {
 	bool file_mapped;                /* memory goal path taken */
 	uint8_t *hdr;                    /* the header's pages in the arena, or NULL */
 	size_t hdr_len;
+	size_t originals;                /* original entries kept in the bundle */
 };
 
 /* The header arena (remap_arena.c): page-aligned room for `len` bytes of
@@ -316,7 +320,7 @@ const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base
  * every device the shim knows loads an added entry. */
 bool rdc_originals_needed(const struct rdc_add *add, size_t n_add);
 /* Decide, for every distinct device target, what bundle `b` needs.  Logs
- * one line per device.  Fills `add` (capacity RDC_MAX_DEVICES) and
+ * one line per device.  `lib` also scopes the kernel rules' `prefer` rows.  Fills `add` (capacity RDC_MAX_DEVICES) and
  * *n_add; records missing code for the diagnosis.  `what` is "lib" text;
  * `index` the bundle index within it. */
 int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,

@@ -201,6 +201,19 @@ static int on_bundle(size_t index, uint64_t offset, const struct rdc_bundle *b, 
 			return 1;
 		}
 		have = true;
+		/* a `prefer` row over the choice, as the shim applies it (the
+		 * runtime is not known here: every range counts) */
+		struct rdc_prefer_ctx px = { .lib = c->path,
+					     .provisional = (c->flags & RDC_POLICY_OPT_IN) != 0 };
+		if (rdc_policy_prefer(c->t, &c->dev, b, (c->kernels ? RDC_POLICY_KERNELS : 0) | c->flags,
+				      &px, &ch, &d) < 0) {
+			rdc_choice_free(&ch);
+			free(bv.e);
+			free(bv.data);
+			c->rc = RDC_E_NOMEM;
+			c->d = d;
+			return 1;
+		}
 		long ei = ch.entry >= 0 ? ch.entry : ch.refused_entry;
 		if (ch.co && ei >= 0 && (size_t)ei < bv.n)
 			bv.e[ei].kernels = (long)ch.co->n_kernels;

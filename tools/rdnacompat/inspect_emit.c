@@ -114,6 +114,8 @@ void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const
 			rdc_json_key(j, "verdict"); rdc_json_str(j, vname);
 			rdc_json_key(j, "chosen"); rdc_json_str(j, chosen[0] ? chosen : NULL);
 			rdc_json_key(j, "reason"); rdc_json_str(j, ch->reason);
+			rdc_json_key(j, "preferred"); rdc_json_bool(j, ch->preferred);
+			rdc_json_key(j, "prefer"); rdc_json_str(j, ch->prefer_note[0] ? ch->prefer_note : NULL);
 			rdc_json_key(j, "need");
 			rdc_json_str(j, ch->verdict == RDC_VERDICT_MISSING ? ch->need : NULL);
 			rdc_json_key(j, "refused_kernels"); rdc_json_u64(j, ch->n_refused);
@@ -163,10 +165,14 @@ void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const
 	if (ch) {
 		if (ch->verdict == RDC_VERDICT_NATIVE)
 			fprintf(o, "    %s: native (%s)\n", c->dev_text, ch->reason);
+		else if (ch->verdict == RDC_VERDICT_MAPPED && ch->preferred)
+			fprintf(o, "    %s: preferred %s (%s)\n", c->dev_text, chosen, ch->reason);
 		else if (ch->verdict == RDC_VERDICT_MAPPED)
 			fprintf(o, "    %s: mapped from %s (%s)\n", c->dev_text, chosen, ch->reason);
 		else
 			fprintf(o, "    %s: missing: needs %s; %s\n", c->dev_text, ch->need, ch->reason);
+		if (ch->prefer_note[0] && !ch->preferred)
+			fprintf(o, "    prefer: %s\n", ch->prefer_note);
 		if (c->kernels && co)
 			for (size_t k = 0; k < co->n_kernels; k++)
 				print_kernel_text(c, &co->kernels[k], ch->kernels ? &ch->kernels[k] : NULL);

@@ -48,6 +48,7 @@ static void rule_json(struct rdc_json *j, const struct rdc_kernel_rule *r)
 	rdc_json_obj(j);
 	rdc_json_key(j, "action"); rdc_json_str(j, rdc_rule_action_name(r->action));
 	rdc_json_key(j, "fallback"); rdc_json_str(j, r->fallback);
+	rdc_json_key(j, "prefer"); rdc_json_str(j, r->prefer);
 	rdc_json_key(j, "pattern"); rdc_json_str(j, r->pattern);
 	rdc_json_key(j, "scope"); rdc_json_str(j, r->scope);
 	rdc_json_key(j, "runtime"); rdc_json_str(j, r->runtime);
@@ -103,8 +104,8 @@ void rdc_inspect_rules_kernel(const struct rdc_inspect_rules *ir, struct ictx *c
 	struct rdc_rule_match m;
 	rdc_json_arr(j);
 	if (rdc_rules_match(c->t, &s, &m) >= 0) {
-		const struct rdc_kernel_rule *all[] = { m.allow, m.deny, m.fallback, m.occupancy };
-		for (size_t i = 0; i < 4; i++)
+		const struct rdc_kernel_rule *all[] = { m.allow, m.deny, m.fallback, m.occupancy, m.prefer };
+		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 			if (all[i])
 				rule_json(j, all[i]);
 	}

@@ -135,6 +135,7 @@ static void emit(FILE *f, const struct rdc_tables *t, const char *dir)
 			fprintf(f, ", .rt_min = %uu, .rt_max = %uu, .action = %d", r->rt_min, r->rt_max,
 				r->action);
 			put_str(f, ", .fallback = ", r->fallback);
+			put_str(f, ", .prefer = ", r->prefer);
 			fprintf(f, ", .provisional = %s", b(r->provisional));
 			put_str(f, ", .reason = ", r->reason);
 			put_str(f, ", .source = ", r->source);
