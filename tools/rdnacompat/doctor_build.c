@@ -26,7 +26,9 @@
 
 #define MAX_COVER 64
 
+/* RELEASES.md (nightlies); the release channel per ROCm/TheRock#6137. */
 static const char multi_index[] = "https://rocm.nightlies.amd.com/whl-multi-arch/";
+static const char release_index[] = "https://repo.amd.com/rocm/whl-multi-arch/";
 
 struct layout {
 	struct rdc_sbuf found;          /* "; "-joined descriptions */
@@ -164,7 +166,8 @@ static void advise(const struct rdc_gpu *g, const struct rdc_tsvtab *t, const st
 	rdc_sb_printf(&fix, "pip install --index-url %s \"torch[device-%s]\" (ROCm alone: \"rocm[libraries,device-%s]\")",
 		      multi_index, g->target, g->target);
 	const char *legacy = rdc_tsv_cell(t, r, 1), *out = rdc_tsv_cell(t, r, 2);
-	rdc_sb_printf(&m, "%s (%s): the build made for it is TheRock's: %s", rdc_card_name(g), g->target, fix.s);
+	rdc_sb_printf(&m, "%s (%s): the build made for it is TheRock's: %s (released versions: the same with "
+		      "--index-url %s)", rdc_card_name(g), g->target, fix.s, release_index);
 	if (strcmp(legacy, "-"))
 		rdc_sb_printf(&m, ", or the per-family index https://rocm.nightlies.amd.com/v2/%s/", legacy);
 	if (strcmp(out, "-")) {
