@@ -124,6 +124,13 @@ echo "$o" | grep -q "ok kernel 6.17.9-arch1-1; amdgpu cwsr_enable=1;.*MES firmwa
 echo "$o" | grep -q "warn.*\[gfx1151-mes-0x83\]" && echo "$o" | grep -q "warn.*\[gfx1151-cwsr\]" || fail "platform rows: $o"
 field "$T/sx.json" '[c["fix"] for c in d["checks"] if c["id"]=="platform" and "mes-0x83" in c["message"]][0]' |
   grep -q "https://github.com/ROCm/legacy-rocm-build/issues/5724" || fail "platform warning without its thread"
+# Start-up files are read with the safe open: a FIFO (or a directory) in their place neither
+# blocks the doctor nor hides the other files.
+mkfifo "$T/strix/home/tester/.zshrc"; mkdir "$T/strix/home/tester/.profile"
+rc=0; doc timeout 20 "$R" doctor --root "$T/strix" --json >"$T/sx-fifo.json" || rc=$?
+[ "$rc" -eq 1 ] || fail "strix with a FIFO ~/.zshrc: exit $rc (124: blocked on it)"
+chk "$T/sx-fifo.json" override-startup | grep -q "~/.bashrc:4 sets" || fail "FIFO: ~/.bashrc no longer read"
+rm -rf "$T/strix/home/tester/.zshrc" "$T/strix/home/tester/.profile"
 # Positive controls: the fixed setup warns about none of it.
 S=$T/strix
 sed -i '/HSA_OVERRIDE/d' "$S/home/tester/.bashrc"; rm "$S/etc/profile.d/rocm.sh"
