@@ -5,7 +5,8 @@
 # names one agent, two mixed agents, HSA_OVERRIDE_GFX_VERSION (global; the
 # per-node variable: unknown to Debian's thunk 5.2.3, so it changes nothing,
 # honoured by the thunk in ROCR 6.4/7.2), bad override values, and gfx11
-# (ROCR 5.2.3 does not know it: clear error, no hang; 6.4/7.2 list it).  rocminfo runs without helpers: its lsmod and
+# (ROCR 5.2.3 does not know it: clear error, no hang; 6.4/7.2 list it), gfx1152 and
+# gfx1153 (6.4/7.2 list them with gfx11-generic).  rocminfo runs without helpers: its lsmod and
 # /dev/kfd pre-checks are answered by the simulator.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
@@ -65,6 +66,25 @@ fi
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1100 HSA_OVERRIDE_GFX_VERSION=10.3.0 2>&1) || fail "gfx1100 overridden to 10.3.0: $out"
 [ "$(echo "$out" | agents)" = "gfx1030" ] || fail "gfx1100 overridden should show gfx1030"
 echo "ok: gfx11 ($rel: $([ "$rel" = 5.2 ] && echo 'a clear error' || echo listed)); overriding it works"
+
+# RDNA3.5 Krackan parts (the simulator's cards: tables/cards.tsv 1002:1114 gfx1152, 1002:1902
+# gfx1153): ROCR 5.2.3 knows neither; the ROCR of Debian's 6.4.3 and 7.2.4 lists both, each with
+# its generic ISA gfx11-generic second.
+for g in gfx1152:0x1114:8 gfx1153:0x1902:4; do
+  t=${g%%:*}; rest=${g#*:}; did=${rest%%:*}; cus=${rest#*:}
+  out=$(simrocminfo RDNACOMPAT_SIM_GPUS=$t 2>&1); rc=$?
+  [ $rc -ne 124 ] || fail "$t: rocminfo hung"
+  if [ "$rel" = 5.2 ]; then
+    [ -z "$(echo "$out" | agents)" ] || fail "$t should give no GPU agent on ROCR 5.2.3: $(echo "$out" | agents)"
+  else
+    [ $rc -eq 0 ] && [ "$(echo "$out" | agents)" = $t ] || fail "$t on ROCR $rel: rc=$rc $(echo "$out" | agents)"
+    echo "$out" | grep -q "Chip ID: *$((did))($did)" || fail "$t: chip id $did not reported"
+    echo "$out" | grep -qE "^  Compute Unit: +$cus *\$" || fail "$t: $cus CUs not reported"
+    [ "$(echo "$out" | grep -oE 'amdgcn-amd-amdhsa--gfx[0-9a-z-]+' | tr '\n' ' ')" = "amdgcn-amd-amdhsa--$t amdgcn-amd-amdhsa--gfx11-generic " ] ||
+      fail "$t: ISAs $(echo "$out" | grep -oE 'amdgcn-amd-amdhsa--gfx[0-9a-z-]+' | tr '\n' ' ')"
+  fi
+done
+echo "ok: gfx1152, gfx1153 ($rel: $([ "$rel" = 5.2 ] && echo 'unknown to ROCR 5.2.3' || echo 'listed with gfx11-generic'))"
 
 out=$(simrocminfo RDNACOMPAT_SIM_GPUS=gfx1030@73a5 2>&1) || fail "card by PCI id: $out"
 echo "$out" | grep -q 'Chip ID: *29605(0x73a5)' || fail "PCI id 73a5 not reported"

@@ -15,7 +15,7 @@ B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/doctor
 SRC=${RDC_SRCDIR:-$(pwd)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 mkdir -p "$T"
-for s in none rx6700 mixed; do bash "$SRC/tests/tools/mkfakeroot.sh" "$T/$s" "$s" || fail "mkfakeroot $s"; done
+for s in none rx6700 mixed strix; do bash "$SRC/tests/tools/mkfakeroot.sh" "$T/$s" "$s" || fail "mkfakeroot $s"; done
 # A clean environment: none of the variables the doctor judges.
 doc() { env -u HSA_OVERRIDE_GFX_VERSION -u HIP_VISIBLE_DEVICES -u ROCR_VISIBLE_DEVICES -u CUDA_VISIBLE_DEVICES \
   -u GPU_DEVICE_ORDINAL -u ROCM_PATH -u LD_LIBRARY_PATH -u LD_PRELOAD -u VIRTUAL_ENV -u CONDA_PREFIX \
@@ -44,7 +44,7 @@ assert 1 <= len(r) <= 3, r
 assert all(x["source"].startswith("https://") and x["report"] for x in r), r
 PY
 doc "$R" doctor --root "$T/rx6700" --user tester >"$T/rx.txt" || true
-[ "$(grep -o 'https://[^ ]*' "$T/rx.txt" | head -3)" = "$(field "$T/rx.json" '"\n".join(x["source"] for x in d["gpus"][0]["reports"])')" ] ||
+[ "$(sed -n '/^Reports from public threads/,$p' "$T/rx.txt" | grep -o 'https://[^ ]*' | head -3)" = "$(field "$T/rx.json" '"\n".join(x["source"] for x in d["gpus"][0]["reports"])')" ] ||
   fail "doctor: the text and --json list different reports"
 [ "$(field "$T/rx.json" 'd["gpus"][0]["kfd_node"]')" = 1 ] || fail "KFD node not matched by location_id"
 chk() { field "$1" "[c['status']+' '+c['message'] for c in d['checks'] if c['id']=='$2']"; }
@@ -92,6 +92,67 @@ doc HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=/nonexistent/librdnacompat.so "$R
 chk "$T/mx6.json" override | grep -q "cross\|another family" || fail "cross-family override not flagged"
 chk "$T/mx6.json" override | grep -q "shim sees the overridden identity" || fail "override + shim"
 chk "$T/mx6.json" ld-preload | grep -q "fail LD_PRELOAD names missing files" || fail "missing LD_PRELOAD entry"
+
+# An override on a card ROCm ships code for: its own code taken away (a stale override).
+doc HSA_OVERRIDE_GFX_VERSION=11.0.2 "$R" doctor --root "$T/mixed" --json >"$T/mx7.json"
+chk "$T/mx7.json" override | grep -q "warn.*RX 7900 XTX.*(gfx1100) runs natively (official): the override only takes its own code away" ||
+  fail "override on a native card: $(chk "$T/mx7.json" override)"
+field "$T/mx7.json" '[c["fix"] for c in d["checks"] if c["id"]=="override"][0]' | grep -q "rdnacompat run -- CMD.*keeps each card's real target" ||
+  fail "override fix does not say what the shim does"
+
+# --- strix (gfx1151): overrides in shell start-up files, TheRock layouts for another
+# family, and the kernel/firmware faults of tables/platform.tsv.
+rc=0; doc "$R" doctor --root "$T/strix" --json >"$T/sx.json" || rc=$?
+[ "$rc" -eq 1 ] || fail "strix: exit $rc, want 1 (warnings)"
+o=$(chk "$T/sx.json" override-startup)
+echo "$o" | grep -q "warn ~/.bashrc:4 sets HSA_OVERRIDE_GFX_VERSION=11.0.0" || fail "~/.bashrc override: $o"
+echo "$o" | grep -q "/etc/profile.d/rocm.sh:1 sets HSA_OVERRIDE_GFX_VERSION_1=11.0.0" || fail "profile.d per-node override: $o"
+echo "$o" | grep -q "(gfx1151, rdna3.5) is told it is gfx1100, another family (rdna3)" || fail "family not judged: $o"
+! echo "$o" | grep -q "9.0.0" || fail "a commented-out line counted: $o"
+chk "$T/sx.json" override | grep -q "ok HSA_OVERRIDE_GFX_VERSION not set" || fail "strix: env override"
+chk "$T/sx.json" rocm | grep -q "ROCm 10.0 (from /opt/rocm/core-10.0 (TheRock native packages))" || fail "core-10.0: $(chk "$T/sx.json" rocm)"
+o=$(chk "$T/sx.json" therock)
+for w in "native packages /opt/rocm/core-10.0" "kernel archives /opt/rocm/core-10.0/.kpack" \
+         "Python package /home/tester/.venv/lib/python3.12/site-packages/_rocm_sdk_libraries_gfx110X_all"; do
+  echo "$o" | grep -qF "$w" || fail "therock: '$w' not in: $o"
+done
+o=$(chk "$T/sx.json" build)
+echo "$o" | grep -q 'warn.*"torch\[device-gfx1151\]".*v2/gfx1151/.*leaves out for gfx1151: hipSPARSELt' || fail "build advice: $o"
+echo "$o" | grep -q "carries gfx1100, gfx1101, gfx110X, not gfx1151" || fail "wrong-family build not named: $o"
+o=$(chk "$T/sx.json" platform)
+echo "$o" | grep -q "ok kernel 6.17.9-arch1-1; amdgpu cwsr_enable=1;.*MES firmware 0x00000083" || fail "platform facts: $o"
+echo "$o" | grep -q "warn.*\[gfx1151-mes-0x83\]" && echo "$o" | grep -q "warn.*\[gfx1151-cwsr\]" || fail "platform rows: $o"
+field "$T/sx.json" '[c["fix"] for c in d["checks"] if c["id"]=="platform" and "mes-0x83" in c["message"]][0]' |
+  grep -q "https://github.com/ROCm/legacy-rocm-build/issues/5724" || fail "platform warning without its thread"
+# Start-up files are read with the safe open: a FIFO (or a directory) in their place neither
+# blocks the doctor nor hides the other files.
+mkfifo "$T/strix/home/tester/.zshrc"; mkdir "$T/strix/home/tester/.profile"
+rc=0; doc timeout 20 "$R" doctor --root "$T/strix" --json >"$T/sx-fifo.json" || rc=$?
+[ "$rc" -eq 1 ] || fail "strix with a FIFO ~/.zshrc: exit $rc (124: blocked on it)"
+chk "$T/sx-fifo.json" override-startup | grep -q "~/.bashrc:4 sets" || fail "FIFO: ~/.bashrc no longer read"
+rm -rf "$T/strix/home/tester/.zshrc" "$T/strix/home/tester/.profile"
+# Positive controls: the fixed setup warns about none of it.
+S=$T/strix
+sed -i '/HSA_OVERRIDE/d' "$S/home/tester/.bashrc"; rm "$S/etc/profile.d/rocm.sh"
+echo 0x00000080 >"$S/sys/bus/pci/devices/0000:c5:00.0/fw_version/mes_fw_version"
+echo 0 >"$S/sys/module/amdgpu/parameters/cwsr_enable"
+rm -rf "$S/opt/rocm/core-10.0/.kpack"/* "$S/home/tester/.venv/lib/python3.12/site-packages/_rocm_sdk_libraries_gfx110X_all"
+: >"$S/opt/rocm/core-10.0/.kpack/blas_lib_gfx1151.kpack"
+rc=0; doc "$R" doctor --root "$S" --json >"$T/sx2.json" || rc=$?
+for id in override-startup build platform; do
+  ! chk "$T/sx2.json" $id | grep -q "'warn" || fail "fixed strix still warns ($id): $(chk "$T/sx2.json" $id)"
+done
+# The CWSR row depends on the kernel: 6.18 has the fix.
+echo 1 >"$S/sys/module/amdgpu/parameters/cwsr_enable"
+doc "$R" doctor --root "$S" --json >"$T/sx3.json"
+chk "$T/sx3.json" platform | grep -q "gfx1151-cwsr" || fail "cwsr_enable=1 on 6.17 not flagged"
+echo 6.18.2-arch1-1 >"$S/proc/sys/kernel/osrelease"
+doc "$R" doctor --root "$S" --json >"$T/sx4.json"
+! chk "$T/sx4.json" platform | grep -q "gfx1151-cwsr" || fail "kernel 6.18 still flagged for CWSR"
+# rx6700 (gfx1031): the device extra, and what TheRock's build leaves out for RDNA2.
+o=$(chk "$T/rx.json" build)
+echo "$o" | grep -q "ok.*device-gfx1031.*leaves out for gfx1031: hipBLASLt, hipSPARSELt, composable_kernel, rocWMMA, hipTensor, PyTorch flash" ||
+  fail "gfx1031 build advice: $o"
 
 # --- the simulator numbers KFD nodes like the real thunk (CPU node 0, first GPU
 # node 1): the doctor's "_0 names a CPU node" advice must match what the real

@@ -34,7 +34,49 @@ kfd-permission|Unable to open /dev/kfd read-write: Permission denied
 override-invalid|HSA_OVERRIDE_GFX_VERSION 10.3 is invalid
 ollama-unsupported|level=WARN source=amd_linux.go msg="amdgpu is not supported (supported types:[gfx1030 gfx1100])" gpu_type=gfx1031
 flash-attention|UserWarning: Flash attention was not compiled for current AMD GPU architecture. Attempting to run on architecture gfx1031
+clr-no-code-object|:3:hip_fatbin.cpp           :687 : 2316115193 us:  No compatible code objects found for: gfx1152, value of HIP_FORCE_SPIRV_CODEOBJECT: 0
+invalid-image|ggml_cuda_compute_forward: ROCm error: device kernel image is invalid
+clr-two-isas|:1:rocdevice.cpp            :590 : 0393468839 us:  HSA device gfx1201 (PCI ID 7551) has 2 ISAs but can only support a single ISA
+miopen-ck-library|MIOpen(HIP): Warning [OpenRuntimeLibraryForDevice] CK grouped conv library not found for device gfx1103: libMIOpenCKGroupedConv_gfx1103.so: cannot open shared object file: No such file or directory
+llama-fattn|/app/ggml/src/ggml-cuda/fattn-common.cuh:914: GGML_ASSERT(max_blocks_per_sm > 0) failed
+aotriton-nan|attn_fwd fp32 hdim80 causal produces NaN in LSE on gfx1150 (clean on gfx1151)
 EOF2
+
+# A pasted log with several errors, one per line (the texts of the threads errors.tsv cites):
+# each is explained by its own row with the target its line names, and no row joins words of
+# two different lines (patterns are matched line by line).
+cat >"$T/multi.log" <<'EOF2'
+load_tensors: offloading 32 repeating layers to GPU
+:3:hip_fatbin.cpp           :687 : 2316115193 us:  No compatible code objects found for: gfx1152, value of HIP_FORCE_SPIRV_CODEOBJECT: 0
+Segmentation fault (core dumped)
+rocBLAS error: Cannot read /usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1035
+ List of available TensileLibrary Files :
+ggml_cuda_compute_forward: ROCm error: device kernel image is invalid
+:1:rocdevice.cpp            :590 : 0393468839 us:  HSA device gfx1201 (PCI ID 7551) has 2 ISAs but can only support a single ISA
+free(): invalid pointer
+MIOpen(HIP): Warning [OpenRuntimeLibraryForDevice] CK grouped conv library not found for device gfx1103: libMIOpenCKGroupedConv_gfx1103.so: cannot open shared object file: No such file or directory
+MIOpen(HIP): Warning [ParseAndLoadDb] File is unreadable: /opt/venv/lib/python3.12/site-packages/_rocm_sdk_libraries_gfx110X_all/share/miopen/db/gfx1101_6.HIP.fdb.txt
+/app/ggml/src/ggml-cuda/fattn-common.cuh:914: GGML_ASSERT(max_blocks_per_sm > 0) failed
+attn_fwd fp32 hdim80 causal produces NaN in LSE on gfx1150 (clean on gfx1151)
+EOF2
+"$R" explain --json - <"$T/multi.log" >"$T/multi.json" || fail "multi-error log: no match"
+python3 - "$T/multi.json" <<'PY' || fail "multi-error log: rows or targets"
+import json, sys
+m = {x["id"]: [t["target"] for t in x["targets"]] for x in json.load(open(sys.argv[1]))["matches"]}
+want = {"clr-no-code-object": ["gfx1152"], "tensile-library": ["gfx1035"], "invalid-image": [],
+        "clr-two-isas": ["gfx1201"], "miopen-ck-library": ["gfx1103"], "miopen-db": ["gfx1101"],
+        "llama-fattn": [], "aotriton-nan": ["gfx1150", "gfx1151"]}
+for k, v in want.items():
+    assert k in m, (k, "not explained", sorted(m))
+    assert m[k] == v, (k, m[k], v)
+extra = set(m) - set(want)
+assert not extra, ("rows matched that no line is about", extra)
+PY
+# The text form names the target's cards under the row (gfx1152: the Krackan Point iGPU).
+"$R" explain - <"$T/multi.log" >"$T/multi.txt" || fail "multi-error log (text)"
+grep -A1 "^\[clr-no-code-object\]" "$T/multi.txt" | grep -q "target: gfx1152 .*860M" || fail "gfx1152 card not named: $(cat "$T/multi.txt")"
+# The torch answer printed on the line after the call still counts (the pattern spans that newline only).
+printf '>>> torch.cuda.is_available()\nFalse\n' | "$R" explain --json - | grep -q '"cuda-unavailable"' || fail "is_available on two lines"
 
 # Plain text output: cause, fix, sources, and the cards with a target named in the text.
 "$R" explain "Cannot read TensileLibrary.dat for GPU arch : gfx1031" >"$T/t.txt" || fail "exit on a match"

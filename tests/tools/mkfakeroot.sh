@@ -13,6 +13,11 @@
 #   mixed    CPU node 0, Radeon 780M iGPU (1002:15bf, gfx1103) node 1,
 #            RX 7900 XTX (1002:744c, gfx1100) node 2; ROCm 6.3.1 from dpkg,
 #            matching PyTorch, clean MIOpen cache; tester in render and video
+#   strix    CPU node 0, Radeon 8060S (1002:1586, gfx1151) node 1; kernel 6.17.9,
+#            amdgpu cwsr_enable=1, MES firmware 0x83 (sysfs fw_version); TheRock
+#            layouts for another family (/opt/rocm/core-10.0 with gfx1100 .kpack
+#            archives, _rocm_sdk_libraries_gfx110X_all in ~/.venv); a stale
+#            HSA_OVERRIDE_GFX_VERSION in ~/.bashrc and /etc/profile.d/rocm.sh
 set -euo pipefail
 dir=$1; scen=$2
 rm -rf "$dir"; mkdir -p "$dir"
@@ -81,6 +86,25 @@ DPKG
   sp=usr/local/lib/python3.11/dist-packages/torch; mkdir -p "$sp"
   printf "__version__ = '2.6.0+rocm6.3'\nhip = '6.3.42131-fa1d09cbd'\n" > "$sp/version.py"
   mkdir -p home/tester/.cache/miopen/3.3.0.abcdef
+  ;;
+strix)
+  mkdir -p sys/module/amdgpu/parameters
+  echo 1 > sys/module/amdgpu/parameters/cwsr_enable
+  echo 6.17.9-arch1-1 > proc/sys/kernel/osrelease
+  pci 0000:c5:00.0 0x1002 0x1586 0x030000 0xc1
+  mkdir -p sys/bus/pci/devices/0000:c5:00.0/fw_version
+  echo 0x00000083 > sys/bus/pci/devices/0000:c5:00.0/fw_version/mes_fw_version
+  node 0 0 0 0 0 0 0
+  node 1 110501 80 4098 5510 50432 128            # 0xc500 = c5:00.0
+  : > dev/kfd; : > dev/dri/renderD128
+  printf 'root:x:0:\nvideo:x:44:tester\nrender:x:105:tester\ntester:x:1000:\n' > etc/group
+  mkdir -p opt/rocm/core-10.0/.kpack opt/rocm/core-10.0/.info
+  : > opt/rocm/core-10.0/.kpack/blas_lib_gfx1100.kpack; : > opt/rocm/core-10.0/.kpack/fft_lib_gfx1101.kpack
+  mkdir -p home/tester/.venv/lib/python3.12/site-packages/_rocm_sdk_libraries_gfx110X_all
+  mkdir -p home/tester/.venv/lib/python3.12/site-packages/_rocm_sdk_core
+  printf '# ~/.bashrc\nalias ll="ls -l"\n# export HSA_OVERRIDE_GFX_VERSION=9.0.0 (commented out)\nexport HSA_OVERRIDE_GFX_VERSION=11.0.0\n' > home/tester/.bashrc
+  mkdir -p etc/profile.d
+  printf 'HSA_OVERRIDE_GFX_VERSION_1="11.0.0"\n' > etc/profile.d/rocm.sh
   ;;
 *) echo "mkfakeroot: unknown scenario $scen" >&2; exit 2;;
 esac

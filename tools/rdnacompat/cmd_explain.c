@@ -169,6 +169,50 @@ static char *named_targets(const char *log_path, const char *gpu)
 	return b.s;
 }
 
+/* The targets named on the lines where row `r` matched, as JSON key
+ * "targets" (an array of {target, cards}) or as one text line each:
+ * "  card:  gfx1152 — AMD Radeon 860M ... (unsupported)". */
+static void row_targets(const struct rdc_err_row *r, const char *text, struct rdc_json *j)
+{
+	char tg[8][RDC_PROC_MAX];
+	size_t n = rdc_errtab_targets(r, text, tg, 8);
+	const struct rdc_tables *t = rdc_tables_builtin();
+	if (j) {
+		rdc_json_key(j, "targets");
+		rdc_json_arr(j);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct rdc_card *cards[8];
+		size_t nc = rdc_card_search(t, tg[i], cards, 8);
+		if (j) {
+			rdc_json_obj(j);
+			rdc_json_key(j, "target");
+			rdc_json_str(j, tg[i]);
+			rdc_json_key(j, "cards");
+			rdc_json_arr(j);
+			for (size_t k = 0; k < nc; k++)
+				rdc_json_str(j, cards[k]->name);
+			rdc_json_arr_end(j);
+			rdc_json_obj_end(j);
+			continue;
+		}
+		printf("  target: %s", tg[i]);
+		if (!nc)
+			printf(" (no card in the card table has it)");
+		for (size_t k = 0; k < nc; k++) {
+			bool dup = false;
+			for (size_t q = 0; q < k; q++)
+				dup |= !strcmp(cards[q]->name, cards[k]->name);
+			if (!dup)
+				printf("%s %s (%s)", k ? ";" : " —", cards[k]->name,
+				       rdc_card_status_name(cards[k]->status));
+		}
+		printf("\n");
+	}
+	if (j)
+		rdc_json_arr_end(j);
+}
+
 /* Print matches for `text` (as keys "matches" and "targets" of the object
  * open in `j`, or as text when j is NULL); returns how many rows matched. */
 static size_t explain_text(const struct rdc_errtab *t, const char *text, struct rdc_json *j,
@@ -199,11 +243,13 @@ static size_t explain_text(const struct rdc_errtab *t, const char *text, struct 
 				rdc_json_str(j, s);
 			free(copy);
 			rdc_json_arr_end(j);
+			row_targets(r, text, j);
 			rdc_json_obj_end(j);
 			continue;
 		}
-		printf("%s[%s] %s\n  cause: %s\n  fix:   %s\n  seen in:", hits > 1 ? "\n" : "", r->id, r->title,
-		       r->cause, r->fix);
+		printf("%s[%s] %s\n", hits > 1 ? "\n" : "", r->id, r->title);
+		row_targets(r, text, NULL);
+		printf("  cause: %s\n  fix:   %s\n  seen in:", r->cause, r->fix);
 		char *copy = rdc_xstrdup(r->sources), *save = NULL;
 		for (char *s = strtok_r(copy, " ", &save); s; s = strtok_r(NULL, " ", &save))
 			printf("\n    %s", s);

@@ -4,7 +4,10 @@
  * check reads facts gathered by sysinfo.c plus the process environment and
  * adds one line: what was found and, when it is not ok, how to fix it.
  * Sections: helpers, GPUs and KFD, device access, versions, environment
- * (override, visible devices, paths), MIOpen cache, the shim.
+ * (visible devices, paths), MIOpen cache, the shim.  Other checks live in
+ * their own files: HSA_OVERRIDE_GFX_VERSION (doctor_override.c), the build
+ * to install and TheRock layouts (doctor_build.c), kernel and firmware
+ * faults (doctor_platform.c).
  */
 #include "doctor.h"
 
@@ -30,10 +33,7 @@ extern char **environ;
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static void add(struct rdc_checks *c, const char *id, int level, const char *fix, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static void add(struct rdc_checks *c, const char *id, int level, const char *fix, const char *fmt, ...)
+void rdc_check_add(struct rdc_checks *c, const char *id, int level, const char *fix, const char *fmt, ...)
 {
 	c->v = rdc_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
 	struct rdc_check *k = &c->v[c->n++];
@@ -74,7 +74,7 @@ int rdc_doctor_exit(const struct rdc_checks *c)
 	return worst;
 }
 
-static const char *card_name(const struct rdc_gpu *g)
+const char *rdc_card_name(const struct rdc_gpu *g)
 {
 	return g->card && g->card->name ? g->card->name : "unknown AMD GPU";
 }
@@ -83,7 +83,7 @@ static const char *card_name(const struct rdc_gpu *g)
 
 /* Every GPU is a simulated card: reported by the runtime under
  * `rdnacompat sim` (agents.c), none on the PCI bus. */
-static bool simulated(const struct rdc_sysinfo *si)
+bool rdc_doctor_simulated(const struct rdc_sysinfo *si)
 {
 	const char *sim = getenv("RDNACOMPAT_SIM_GPUS");
 	if (!si->n_gpus || !sim || !*sim)
@@ -100,28 +100,28 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		c->no_gpu = true;
 		const char *sim = getenv("RDNACOMPAT_SIM_GPUS");
 		if (sim && *sim)   /* already inside `rdnacompat sim`: no advice to go there */
-			add(c, "gpu", RDC_LVL_FAIL,
+			rdc_check_add(c, "gpu", RDC_LVL_FAIL,
 			    "running under rdnacompat sim (RDNACOMPAT_SIM_GPUS), yet the runtime reports no "
 			    "simulated card: check the --gpu/--card given to `rdnacompat sim`; a ROCm older "
 			    "than the simulated target lists no agent for it (5.2 knows no RDNA3)",
 			    "no AMD GPU under /sys/bus/pci/devices%s%s", si->runtime_note[0] ? "; " : "",
 			    si->runtime_note);
 		else
-			add(c, "gpu", RDC_LVL_FAIL,
+			rdc_check_add(c, "gpu", RDC_LVL_FAIL,
 			    "nothing to fix here if this machine has no AMD GPU; to try the tools, use `rdnacompat sim`",
 			    "no AMD GPU (vendor 1002, display class) under /sys/bus/pci/devices%s%s",
 			    si->runtime_note[0] ? "; " : "", si->runtime_note);
 		return;
 	}
-	bool sim = simulated(si);
+	bool sim = rdc_doctor_simulated(si);
 	for (size_t i = 0; i < si->n_gpus; i++) {
 		const struct rdc_gpu *g = &si->gpus[i];
 		if (g->from_runtime) {
 			int st = g->card ? g->card->status : RDC_STATUS_UNSUPPORTED;
-			add(c, "gpu", st == RDC_STATUS_OFFICIAL ? RDC_LVL_OK : RDC_LVL_WARN,
+			rdc_check_add(c, "gpu", st == RDC_STATUS_OFFICIAL ? RDC_LVL_OK : RDC_LVL_WARN,
 			    sim ? "a simulated card: `rdnacompat run --gpu ...` runs programs on it with the shim"
 				: "not on ROCm's support list: run programs with `rdnacompat run -- CMD`",
-			    "%s [%04x:%04x] at %s: %s, HIP device %d, %s — %s", card_name(g), g->vendor,
+			    "%s [%04x:%04x] at %s: %s, HIP device %d, %s — %s", rdc_card_name(g), g->vendor,
 			    g->device, g->pci_addr, g->target[0] ? g->target : "target unknown", g->hip_index,
 			    g->card ? rdc_card_status_name(st) : "not in the card table",
 			    sim ? "a simulated card (rdnacompat sim), reported by the ROCm runtime"
@@ -132,9 +132,9 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		if (g->revision >= 0)
 			snprintf(rev, sizeof rev, " rev %02x", (unsigned)g->revision);
 		if (!g->card) {
-			add(c, "gpu", RDC_LVL_WARN,
+			rdc_check_add(c, "gpu", RDC_LVL_WARN,
 			    "run `rdnacompat report` and send it: the card table lacks this PCI id",
-			    "%s [%04x:%04x%s] at %s: not in the card table%s%s", card_name(g), g->vendor,
+			    "%s [%04x:%04x%s] at %s: not in the card table%s%s", rdc_card_name(g), g->vendor,
 			    g->device, rev, g->pci_addr, g->target[0] ? "; KFD says " : "", g->target);
 			continue;
 		}
@@ -146,7 +146,7 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		char hip[32] = "";
 		if (g->hip_index >= 0)
 			snprintf(hip, sizeof hip, ", HIP device %d", g->hip_index);
-		add(c, "gpu", lvl, fix, "%s [%04x:%04x%s] at %s: %s (%s%s), %s", card_name(g), g->vendor,
+		rdc_check_add(c, "gpu", lvl, fix, "%s [%04x:%04x%s] at %s: %s (%s%s), %s", rdc_card_name(g), g->vendor,
 		    g->device, rev, g->pci_addr, g->target[0] ? g->target : "target unknown",
 		    g->card->kind ? g->card->kind : "?", hip, rdc_card_status_name(st));
 	}
@@ -154,13 +154,13 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 
 static void check_kfd(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
-	if (simulated(si)) {
-		add(c, "kfd", RDC_LVL_OK, NULL, "simulated: the runtime reaches the simulator's KFD, not "
+	if (rdc_doctor_simulated(si)) {
+		rdc_check_add(c, "kfd", RDC_LVL_OK, NULL, "simulated: the runtime reaches the simulator's KFD, not "
 		    "this machine's driver (not checked)");
 		return;
 	}
 	if (!si->kfd_present) {
-		add(c, "kfd", si->n_gpus ? RDC_LVL_FAIL : RDC_LVL_WARN,
+		rdc_check_add(c, "kfd", si->n_gpus ? RDC_LVL_FAIL : RDC_LVL_WARN,
 		    "load the amdgpu driver (`sudo modprobe amdgpu`; check `dmesg | grep -i kfd`); a kernel >= 5.x with CONFIG_HSA_AMD is needed",
 		    "no KFD topology (/sys/class/kfd/kfd/topology/nodes): ROCm cannot see any GPU%s",
 		    si->amdgpu_module ? "" : "; the amdgpu module is not loaded");
@@ -175,30 +175,30 @@ static void check_kfd(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		gpus += n->gfx_target_version != 0;
 	}
 	if (gpus == 0) {
-		add(c, "kfd", si->n_gpus ? RDC_LVL_FAIL : RDC_LVL_OK,
+		rdc_check_add(c, "kfd", si->n_gpus ? RDC_LVL_FAIL : RDC_LVL_OK,
 		    "KFD lists no GPU node: check `dmesg | grep -i amdgpu` for firmware or init errors",
 		    "KFD topology: %s", b.len ? rdc_sb_str(&b) : "no nodes");
 		rdc_sb_free(&b);
 		return;
 	}
-	add(c, "kfd", RDC_LVL_OK, NULL, "KFD topology: %s (node ids count CPU nodes)", rdc_sb_str(&b));
+	rdc_check_add(c, "kfd", RDC_LVL_OK, NULL, "KFD topology: %s (node ids count CPU nodes)", rdc_sb_str(&b));
 	rdc_sb_free(&b);
 	for (size_t i = 0; i < si->n_gpus; i++) {
 		const struct rdc_gpu *g = &si->gpus[i];
 		if (g->kfd_node < 0 && g->from_runtime)
 			continue;   /* the runtime reached it: it has a node */
 		if (g->kfd_node < 0) {
-			add(c, "kfd", RDC_LVL_WARN,
+			rdc_check_add(c, "kfd", RDC_LVL_WARN,
 			    "the card has no compute node: check `dmesg | grep -i kfd` (disabled by the driver or firmware missing)",
-			    "%s at %s has no KFD node", card_name(g), g->pci_addr);
+			    "%s at %s has no KFD node", rdc_card_name(g), g->pci_addr);
 			continue;
 		}
 		const struct rdc_kfd_node *n = &si->nodes[g->kfd_node];
 		if (g->card && strcmp(g->card->target, n->target))
-			add(c, "kfd", RDC_LVL_WARN,
+			rdc_check_add(c, "kfd", RDC_LVL_WARN,
 			    "send `rdnacompat report`: the card table or the kernel is wrong about this card",
 			    "%s at %s: KFD gfx_target_version %u means %s but the card table says %s",
-			    card_name(g), g->pci_addr, n->gfx_target_version, n->target, g->card->target);
+			    rdc_card_name(g), g->pci_addr, n->gfx_target_version, n->target, g->card->target);
 	}
 }
 
@@ -319,7 +319,7 @@ static void check_node_access(const struct rdc_sysinfo *si, const struct who *w,
 	char *p = rdc_rooted(si->root, dev);
 	struct stat st;
 	if (stat(p, &st) != 0) {
-		add(c, id, si->n_gpus ? RDC_LVL_FAIL : RDC_LVL_WARN,
+		rdc_check_add(c, id, si->n_gpus ? RDC_LVL_FAIL : RDC_LVL_WARN,
 		    "the amdgpu driver did not create it: check `dmesg | grep -i amdgpu`; in a container pass --device=/dev/kfd --device=/dev/dri",
 		    "%s does not exist", dev);
 		free(p);
@@ -328,13 +328,13 @@ static void check_node_access(const struct rdc_sysinfo *si, const struct who *w,
 	char grp[64];
 	group_name(si, st.st_gid, grp, sizeof grp);
 	if (who_rw(w, p, &st)) {
-		add(c, id, RDC_LVL_OK, NULL, "%s (group %s, mode %03o): %s can open it read-write", dev, grp,
+		rdc_check_add(c, id, RDC_LVL_OK, NULL, "%s (group %s, mode %03o): %s can open it read-write", dev, grp,
 		    (unsigned)(st.st_mode & 0777), w->name);
 	} else {
 		char fix[256];
 		snprintf(fix, sizeof fix, "sudo usermod -a -G %s %s, then log out and in again (or `newgrp %s`)",
 			 grp, w->named ? w->name : "$USER", grp);
-		add(c, id, RDC_LVL_FAIL, fix, "%s (group %s, mode %03o): %s cannot open it read-write", dev,
+		rdc_check_add(c, id, RDC_LVL_FAIL, fix, "%s (group %s, mode %03o): %s cannot open it read-write", dev,
 		    grp, (unsigned)(st.st_mode & 0777), w->name);
 	}
 	free(p);
@@ -344,13 +344,13 @@ static void check_access(const struct rdc_sysinfo *si, const struct rdc_doctor_o
 			 struct rdc_checks *c)
 {
 	struct who w;
-	if (simulated(si)) {
-		add(c, "access", RDC_LVL_OK, NULL, "simulated: /dev/kfd and /dev/dri are the simulator's "
+	if (rdc_doctor_simulated(si)) {
+		rdc_check_add(c, "access", RDC_LVL_OK, NULL, "simulated: /dev/kfd and /dev/dri are the simulator's "
 		    "(not checked)");
 		return;
 	}
 	if (!who_init(si, o ? o->user : NULL, &w)) {
-		add(c, "access", RDC_LVL_WARN, "check the name given to --user",
+		rdc_check_add(c, "access", RDC_LVL_WARN, "check the name given to --user",
 		    "user %s is not in %s/etc/passwd", o->user, si->root);
 		return;
 	}
@@ -381,7 +381,7 @@ static void check_access(const struct rdc_sysinfo *si, const struct rdc_doctor_o
 		if (d)
 			closedir(d);
 		if (!any && si->n_gpus)
-			add(c, "dev-dri", RDC_LVL_FAIL,
+			rdc_check_add(c, "dev-dri", RDC_LVL_FAIL,
 			    "the amdgpu driver did not create render nodes: check `dmesg | grep -i amdgpu`",
 			    "no /dev/dri/renderD* node");
 	}
@@ -414,15 +414,15 @@ static void check_access(const struct rdc_sysinfo *si, const struct rdc_doctor_o
 			      groups[i]);
 	}
 	if (w.any)
-		add(c, "groups", RDC_LVL_OK, NULL, "running as root: device permissions do not apply");
+		rdc_check_add(c, "groups", RDC_LVL_OK, NULL, "running as root: device permissions do not apply");
 	else if (out.len) {
 		char fix[256];
 		snprintf(fix, sizeof fix, "sudo usermod -a -G %s %s, then log out and in again", out.s,
 			 w.named ? w.name : "$USER");
-		add(c, "groups", RDC_LVL_WARN, fix, "%s is not in group(s) %s%s%s", w.name, out.s,
+		rdc_check_add(c, "groups", RDC_LVL_WARN, fix, "%s is not in group(s) %s%s%s", w.name, out.s,
 		    in.len ? "; member of " : "", in.len ? in.s : "");
 	} else
-		add(c, "groups", RDC_LVL_OK, NULL, "%s is in group(s) %s", w.name, in.len ? in.s : "(none defined)");
+		rdc_check_add(c, "groups", RDC_LVL_OK, NULL, "%s is in group(s) %s", w.name, in.len ? in.s : "(none defined)");
 	rdc_sb_free(&in);
 	rdc_sb_free(&out);
 }
@@ -431,23 +431,23 @@ static void check_access(const struct rdc_sysinfo *si, const struct rdc_doctor_o
 
 static void check_versions(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
-	add(c, "kernel", si->kernel ? RDC_LVL_OK : RDC_LVL_WARN, "cannot read /proc/sys/kernel/osrelease",
+	rdc_check_add(c, "kernel", si->kernel ? RDC_LVL_OK : RDC_LVL_WARN, "cannot read /proc/sys/kernel/osrelease",
 	    "kernel %s%s", si->kernel ? si->kernel : "unknown",
 	    si->amdgpu_module ? ", amdgpu module loaded" : "");
 	if (si->rocm_version)
-		add(c, "rocm", RDC_LVL_OK, NULL, "ROCm %s (from %s)%s%s%s", si->rocm_version, si->rocm_source,
+		rdc_check_add(c, "rocm", RDC_LVL_OK, NULL, "ROCm %s (from %s)%s%s%s", si->rocm_version, si->rocm_source,
 		    si->rocm_also ? "; also installed: " : "", si->rocm_also ? si->rocm_also : "",
 		    si->rocm_also ? " (programs linked against those sonames load them)" : "");
 	else
-		add(c, "rocm", RDC_LVL_WARN,
+		rdc_check_add(c, "rocm", RDC_LVL_WARN,
 		    "install ROCm (AMD's repository or the distribution's packages); a PyTorch wheel carries its own copy",
 		    "no ROCm runtime found (/opt/rocm/.info/version, /opt/rocm-*, dpkg libamdhip64/libhsa-runtime64)");
 	if (!si->torch_found) {
-		add(c, "pytorch", RDC_LVL_OK, NULL, "no PyTorch found in the usual site-packages");
+		rdc_check_add(c, "pytorch", RDC_LVL_OK, NULL, "no PyTorch found in the usual site-packages");
 		return;
 	}
 	if (!si->torch_hip) {
-		add(c, "pytorch", RDC_LVL_WARN,
+		rdc_check_add(c, "pytorch", RDC_LVL_WARN,
 		    "install a ROCm build: pip install torch --index-url https://download.pytorch.org/whl/rocmX.Y",
 		    "PyTorch %s is not a ROCm build (hip = None): torch.cuda.is_available() will be False",
 		    si->torch_version ? si->torch_version : "?");
@@ -460,143 +460,16 @@ static void check_versions(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		snprintf(fix, sizeof fix,
 			 "use a wheel built for ROCm %u.%u (index .../whl/rocm%u.%u), or keep the system ROCm out of LD_LIBRARY_PATH",
 			 x, y, x, y);
-		add(c, "pytorch", RDC_LVL_WARN, fix,
+		rdc_check_add(c, "pytorch", RDC_LVL_WARN, fix,
 		    "PyTorch %s was built for HIP %s but the installed ROCm is %s: major.minor differ (%u.%u vs %u.%u)",
 		    si->torch_version ? si->torch_version : "?", si->torch_hip, si->rocm_version, a, b, x, y);
 	} else {
-		add(c, "pytorch", RDC_LVL_OK, NULL, "PyTorch %s built for HIP %s",
+		rdc_check_add(c, "pytorch", RDC_LVL_OK, NULL, "PyTorch %s built for HIP %s",
 		    si->torch_version ? si->torch_version : "?", si->torch_hip);
 	}
 }
 
-/* ---- environment ------------------------------------------------------------------ */
-
-static bool preload_has_shim(void)
-{
-	const char *p = getenv("LD_PRELOAD");
-	return p && strstr(p, "librdnacompat");
-}
-
-static size_t distinct_targets(const struct rdc_sysinfo *si)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < si->n_gpus; i++) {
-		bool seen = false;
-		for (size_t k = 0; k < i; k++)
-			seen |= !strcmp(si->gpus[k].target, si->gpus[i].target);
-		n += !seen && si->gpus[i].target[0];
-	}
-	return n;
-}
-
-static bool edge_exists(const struct rdc_tables *t, const char *dev, const char *code)
-{
-	for (size_t i = 0; t && i < t->n_edges; i++)
-		if (!strcmp(t->edges[i].device, dev) && !strcmp(t->edges[i].code, code))
-			return true;
-	return false;
-}
-
-static void check_override(const struct rdc_sysinfo *si, const struct rdc_tables *t,
-			   struct rdc_checks *c)
-{
-	const char *v = getenv("HSA_OVERRIDE_GFX_VERSION");
-	bool shim = preload_has_shim();
-	if (v) {
-		unsigned maj, min, step;
-		struct rdc_diag d;
-		char proc[RDC_PROC_MAX];
-		if (rdc_parse_gfx_override(v, &maj, &min, &step, &d) != 0 ||
-		    rdc_proc_from_version(maj, min, step, proc, sizeof proc) != 0) {
-			add(c, "override", RDC_LVL_FAIL, "unset HSA_OVERRIDE_GFX_VERSION or write it as major.minor.stepping in decimal (gfx1030 = 10.3.0, gfx90a = 9.0.10)",
-			    "HSA_OVERRIDE_GFX_VERSION=%s is malformed: the thunk fails the whole GPU node and HSA init reports no devices", v);
-		} else {
-			struct rdc_sbuf b = { 0 };
-			int lvl = RDC_LVL_WARN;
-			rdc_sb_printf(&b, "HSA_OVERRIDE_GFX_VERSION=%s makes every GPU report %s", v, proc);
-			for (size_t i = 0; i < si->n_gpus; i++) {
-				const struct rdc_gpu *g = &si->gpus[i];
-				unsigned gm, gn, gs;
-				if (!g->target[0] || !strcmp(g->target, proc))
-					continue;
-				bool cross = rdc_proc_to_version(g->target, &gm, &gn, &gs) == 0 && gm != maj;
-				rdc_sb_printf(&b, "; %s (%s) %s", card_name(g), g->target,
-					      cross ? "is another family: expect HSA_STATUS_ERROR_INVALID_ISA or GPU hangs"
-					      : edge_exists(t, g->target, proc) ? "is lied about (compatible per tables/compat.tsv)"
-					      : "is lied about (no compatibility edge in tables/compat.tsv)");
-				if (cross)
-					lvl = RDC_LVL_FAIL;
-			}
-			for (size_t i = 0; i < si->n_gpus; i++)
-				if (distinct_targets(si) > 1 && si->gpus[i].card &&
-				    si->gpus[i].card->status == RDC_STATUS_OFFICIAL && strcmp(si->gpus[i].target, proc)) {
-					rdc_sb_printf(&b, "; on this mixed machine the supported %s loses its native code",
-						      card_name(&si->gpus[i]));
-					break;
-				}
-			if (shim)
-				rdc_sb_add(&b, "; with the shim preloaded the shim sees the overridden identity, not the real one");
-			/* The per-node form exists from ROCm 6.3 on: only then suggest it. */
-			unsigned vm, vn;
-			bool per_node = si->rocm_version && rdc_version_mm(si->rocm_version, &vm, &vn) &&
-					(vm > 6 || (vm == 6 && vn >= 3));
-			add(c, "override", lvl,
-			    shim ? "unset HSA_OVERRIDE_GFX_VERSION: the shim maps per code object and keeps the device's true identity"
-			    : per_node ? "unset it and use `rdnacompat run -- CMD`, or the per-node HSA_OVERRIDE_GFX_VERSION_<node> for one card only"
-				       : "unset it and use `rdnacompat run -- CMD`",
-			    "%s", rdc_sb_str(&b));
-			rdc_sb_free(&b);
-		}
-	}
-	/* Per-node form: HSA_OVERRIDE_GFX_VERSION_<KFD node id>. */
-	static const char pfx[] = "HSA_OVERRIDE_GFX_VERSION_";
-	bool any = v != NULL;
-	for (char **e = environ; e && *e; e++) {
-		if (strncmp(*e, pfx, sizeof pfx - 1))
-			continue;
-		any = true;
-		const char *num = *e + sizeof pfx - 1;
-		char *end;
-		long node = strtol(num, &end, 10);
-		const char *val = strchr(*e, '=');
-		val = val ? val + 1 : "";
-		if (end == num || *end != '=') {
-			add(c, "override", RDC_LVL_WARN, "the suffix must be a KFD topology node id, e.g. HSA_OVERRIDE_GFX_VERSION_1",
-			    "%.*s is not a per-node override name", (int)(end - *e), *e);
-			continue;
-		}
-		const struct rdc_kfd_node *n = NULL;
-		for (size_t i = 0; i < si->n_nodes; i++)
-			if (si->nodes[i].id == node)
-				n = &si->nodes[i];
-		int first_gpu = -1;
-		for (size_t i = 0; i < si->n_nodes && first_gpu < 0; i++)
-			if (si->nodes[i].gfx_target_version)
-				first_gpu = si->nodes[i].id;
-		char fix[200];
-		snprintf(fix, sizeof fix,
-			 "KFD node ids count CPU nodes: the first GPU here is node %d (HSA_OVERRIDE_GFX_VERSION_%d), not HIP device numbering",
-			 first_gpu, first_gpu);
-		if (!n || !n->gfx_target_version) {
-			add(c, "override", RDC_LVL_WARN, fix, "HSA_OVERRIDE_GFX_VERSION_%ld=%s names %s, so it changes nothing",
-			    node, val, n ? "a CPU node" : "no KFD node");
-			continue;
-		}
-		unsigned rm, rn;
-		bool old = si->rocm_version && rdc_version_mm(si->rocm_version, &rm, &rn) &&
-			   (rm < 6 || (rm == 6 && rn < 3));
-		if (old)
-			add(c, "override", RDC_LVL_WARN, "the per-node form needs a newer ROCm (it appeared after 6.2); use `rdnacompat run -- CMD`",
-			    "HSA_OVERRIDE_GFX_VERSION_%ld=%s (node %ld is %s) is ignored by ROCm %s", node, val, node,
-			    n->target, si->rocm_version);
-		else
-			add(c, "override", RDC_LVL_WARN,
-			    "prefer `rdnacompat run -- CMD`: it maps per code object and checks each kernel's registers and LDS",
-			    "HSA_OVERRIDE_GFX_VERSION_%ld=%s rewrites node %ld (%s) only", node, val, node, n->target);
-	}
-	if (!any)
-		add(c, "override", RDC_LVL_OK, NULL, "HSA_OVERRIDE_GFX_VERSION not set: GPUs report their real targets");
-}
+/* ---- environment (the override checks: doctor_override.c) -------------------- */
 
 static void check_visible(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
@@ -612,7 +485,7 @@ static void check_visible(const struct rdc_sysinfo *si, struct rdc_checks *c)
 			continue;
 		any = true;
 		if (!*v || !strcmp(v, "-1")) {
-			add(c, "visible-devices", RDC_LVL_WARN, "unset it to see all GPUs",
+			rdc_check_add(c, "visible-devices", RDC_LVL_WARN, "unset it to see all GPUs",
 			    "%s=\"%s\" hides every GPU: torch.cuda.is_available() will be False", vars[i], v);
 			continue;
 		}
@@ -626,17 +499,17 @@ static void check_visible(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		}
 		free(copy);
 		if (bad)
-			add(c, "visible-devices", RDC_LVL_WARN, "indices count from 0 over the GPUs ROCm sees (`rdnacompat doctor` lists them)",
+			rdc_check_add(c, "visible-devices", RDC_LVL_WARN, "indices count from 0 over the GPUs ROCm sees (`rdnacompat doctor` lists them)",
 			    "%s=%s names a device beyond the %zu GPU(s) here", vars[i], v, ngpu);
 		else
-			add(c, "visible-devices", RDC_LVL_OK, NULL, "%s=%s", vars[i], v);
+			rdc_check_add(c, "visible-devices", RDC_LVL_OK, NULL, "%s=%s", vars[i], v);
 	}
 	const char *h = getenv("HIP_VISIBLE_DEVICES"), *cu = getenv("CUDA_VISIBLE_DEVICES");
 	if (h && cu && strcmp(h, cu))
-		add(c, "visible-devices", RDC_LVL_WARN, "set only HIP_VISIBLE_DEVICES (or make both equal)",
+		rdc_check_add(c, "visible-devices", RDC_LVL_WARN, "set only HIP_VISIBLE_DEVICES (or make both equal)",
 		    "HIP_VISIBLE_DEVICES=%s and CUDA_VISIBLE_DEVICES=%s disagree: HIP applies both, one after the other", h, cu);
 	if (!any)
-		add(c, "visible-devices", RDC_LVL_OK, NULL, "no *_VISIBLE_DEVICES set: all %zu GPU(s) visible", ngpu);
+		rdc_check_add(c, "visible-devices", RDC_LVL_OK, NULL, "no *_VISIBLE_DEVICES set: all %zu GPU(s) visible", ngpu);
 
 	/* iGPU next to a dGPU: device 0 may be the iGPU. */
 	const struct rdc_gpu *igpu = NULL, *dgpu = NULL;
@@ -651,9 +524,9 @@ static void check_visible(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		snprintf(fix, sizeof fix, "select the discrete card: export HIP_VISIBLE_DEVICES=%d (or disable the iGPU in the firmware setup)",
 			 dgpu->hip_index >= 0 ? dgpu->hip_index : 0);
 		bool chosen = h || getenv("ROCR_VISIBLE_DEVICES");
-		add(c, "igpu", chosen ? RDC_LVL_OK : RDC_LVL_WARN, fix,
-		    "integrated %s (%s, HIP device %d) next to discrete %s (%s, HIP device %d)%s", card_name(igpu),
-		    igpu->target, igpu->hip_index, card_name(dgpu), dgpu->target, dgpu->hip_index,
+		rdc_check_add(c, "igpu", chosen ? RDC_LVL_OK : RDC_LVL_WARN, fix,
+		    "integrated %s (%s, HIP device %d) next to discrete %s (%s, HIP device %d)%s", rdc_card_name(igpu),
+		    igpu->target, igpu->hip_index, rdc_card_name(dgpu), dgpu->target, dgpu->hip_index,
 		    chosen ? ": a device is selected explicitly" : ": programs that use device 0 may pick the iGPU");
 	}
 }
@@ -677,13 +550,13 @@ static void check_paths(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		char *ver = rdc_read_line_file(r);
 		free(r);
 		if (!path_exists(si, rp))
-			add(c, "rocm-path", RDC_LVL_WARN, "point ROCM_PATH at the installed ROCm (usually /opt/rocm) or unset it",
+			rdc_check_add(c, "rocm-path", RDC_LVL_WARN, "point ROCM_PATH at the installed ROCm (usually /opt/rocm) or unset it",
 			    "ROCM_PATH=%s does not exist", rp);
 		else if (ver && si->rocm_version && strncmp(ver, si->rocm_version, strlen(si->rocm_version)))
-			add(c, "rocm-path", RDC_LVL_WARN, "make ROCM_PATH and /opt/rocm the same release",
+			rdc_check_add(c, "rocm-path", RDC_LVL_WARN, "make ROCM_PATH and /opt/rocm the same release",
 			    "ROCM_PATH=%s is ROCm %s but /opt/rocm is %s", rp, ver, si->rocm_version);
 		else
-			add(c, "rocm-path", RDC_LVL_OK, NULL, "ROCM_PATH=%s", rp);
+			rdc_check_add(c, "rocm-path", RDC_LVL_OK, NULL, "ROCM_PATH=%s", rp);
 		free(ver);
 		rdc_sb_free(&vf);
 	}
@@ -713,13 +586,13 @@ static void check_paths(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		}
 	}
 	if (n_rocm > 1)
-		add(c, "ld-library-path", RDC_LVL_WARN, "keep one ROCm release in LD_LIBRARY_PATH",
+		rdc_check_add(c, "ld-library-path", RDC_LVL_WARN, "keep one ROCm release in LD_LIBRARY_PATH",
 		    "LD_LIBRARY_PATH mixes ROCm trees: %s", rocms.s);
 	else if (missing.len)
-		add(c, "ld-library-path", RDC_LVL_WARN, "remove entries that do not exist",
+		rdc_check_add(c, "ld-library-path", RDC_LVL_WARN, "remove entries that do not exist",
 		    "LD_LIBRARY_PATH names missing directories: %s", missing.s);
 	else
-		add(c, "ld-library-path", RDC_LVL_OK, NULL, "LD_LIBRARY_PATH=%s", ld);
+		rdc_check_add(c, "ld-library-path", RDC_LVL_OK, NULL, "LD_LIBRARY_PATH=%s", ld);
 	rdc_sb_free(&missing);
 	rdc_sb_free(&rocms);
 	free(copy);
@@ -836,9 +709,9 @@ static void check_miopen(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		rdc_sb_free(&d);
 	}
 	if (!exists) {
-		add(c, "miopen-cache", RDC_LVL_OK, NULL, "no MIOpen cache (~/.cache/miopen)");
+		rdc_check_add(c, "miopen-cache", RDC_LVL_OK, NULL, "no MIOpen cache (~/.cache/miopen)");
 	} else if (walk.n_bad) {
-		add(c, "miopen-cache", RDC_LVL_WARN,
+		rdc_check_add(c, "miopen-cache", RDC_LVL_WARN,
 		    "delete the listed files (MIOpen rebuilds its caches): rm -rf ~/.cache/miopen",
 		    "MIOpen cache: %zu bad file(s): %s%s%s", walk.n_bad, bad.s,
 		    n_stale ? "; directories of other MIOpen versions: " : "", n_stale ? stale.s : "");
@@ -846,10 +719,10 @@ static void check_miopen(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		char fix[160];
 		snprintf(fix, sizeof fix, "remove the old directories (installed MIOpen is %s): they are never read again",
 			 si->miopen_version);
-		add(c, "miopen-cache", RDC_LVL_WARN, fix, "MIOpen cache directories for other MIOpen versions: %s",
+		rdc_check_add(c, "miopen-cache", RDC_LVL_WARN, fix, "MIOpen cache directories for other MIOpen versions: %s",
 		    stale.s);
 	} else {
-		add(c, "miopen-cache", RDC_LVL_OK, NULL, "MIOpen cache: %zu database file(s), all readable%s%s",
+		rdc_check_add(c, "miopen-cache", RDC_LVL_OK, NULL, "MIOpen cache: %zu database file(s), all readable%s%s",
 		    walk.n_files, si->miopen_version ? ", MIOpen " : "", si->miopen_version ? si->miopen_version : "");
 	}
 	rdc_sb_free(&bad);
@@ -862,9 +735,9 @@ static void check_shim(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
 	char *shim = rdc_shim_path();
 	if (shim)
-		add(c, "shim", RDC_LVL_OK, NULL, "librdnacompat.so installed: %s", shim);
+		rdc_check_add(c, "shim", RDC_LVL_OK, NULL, "librdnacompat.so installed: %s", shim);
 	else
-		add(c, "shim", RDC_LVL_WARN, "build it (`make`) or install it (`make install`), or set RDNACOMPAT_SHIM",
+		rdc_check_add(c, "shim", RDC_LVL_WARN, "build it (`make`) or install it (`make install`), or set RDNACOMPAT_SHIM",
 		    "librdnacompat.so not found next to this tool (../librdnacompat.so, ../lib/librdnacompat.so)");
 	free(shim);
 	const char *pre = getenv("LD_PRELOAD");
@@ -882,16 +755,16 @@ static void check_shim(const struct rdc_sysinfo *si, struct rdc_checks *c)
 	free(copy);
 	const char *mode = getenv("RDNACOMPAT_MODE");
 	if (missing.len)
-		add(c, "ld-preload", RDC_LVL_FAIL, "fix or unset LD_PRELOAD: the loader prints an error for each missing entry",
+		rdc_check_add(c, "ld-preload", RDC_LVL_FAIL, "fix or unset LD_PRELOAD: the loader prints an error for each missing entry",
 		    "LD_PRELOAD names missing files: %s", missing.s);
 	else if (shims > 1)
-		add(c, "ld-preload", RDC_LVL_WARN, "preload librdnacompat.so once", "LD_PRELOAD lists librdnacompat.so %d times", shims);
+		rdc_check_add(c, "ld-preload", RDC_LVL_WARN, "preload librdnacompat.so once", "LD_PRELOAD lists librdnacompat.so %d times", shims);
 	else if (shims && mode && strcmp(mode, "map") && strcmp(mode, "spoof") && strcmp(mode, "audit") &&
 		 strcmp(mode, "off"))
-		add(c, "ld-preload", RDC_LVL_WARN, "RDNACOMPAT_MODE is one of map, spoof, audit, off",
+		rdc_check_add(c, "ld-preload", RDC_LVL_WARN, "RDNACOMPAT_MODE is one of map, spoof, audit, off",
 		    "RDNACOMPAT_MODE=%s is not a mode the shim knows", mode);
 	else
-		add(c, "ld-preload", RDC_LVL_OK, NULL, "LD_PRELOAD=%s%s%s", pre, shims ? ", shim mode " : "",
+		rdc_check_add(c, "ld-preload", RDC_LVL_OK, NULL, "LD_PRELOAD=%s%s%s", pre, shims ? ", shim mode " : "",
 		    shims ? (mode ? mode : "map (default)") : "");
 	rdc_sb_free(&missing);
 }
@@ -904,7 +777,9 @@ void rdc_doctor_run(const struct rdc_doctor_opts *o, const struct rdc_sysinfo *s
 	check_kfd(si, out);
 	check_access(si, o, out);
 	check_versions(si, out);
-	check_override(si, t, out);
+	rdc_doctor_override(si, t, out);
+	rdc_doctor_build(si, out);
+	rdc_doctor_platform(si, out);
 	check_visible(si, out);
 	check_paths(si, out);
 	check_miopen(si, out);

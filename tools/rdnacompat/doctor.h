@@ -32,6 +32,25 @@ struct rdc_doctor_opts {
 	                              (from <root>/etc/passwd and group); NULL: this process */
 };
 
+/* Add one check (doctor.c); `fix` is kept only when level is not ok. */
+void rdc_check_add(struct rdc_checks *c, const char *id, int level, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* The card's marketing name, or "unknown AMD GPU". */
+const char *rdc_card_name(const struct rdc_gpu *g);
+/* Every GPU is a simulated card (reported by the runtime under `rdnacompat
+ * sim`, none on the PCI bus). */
+bool rdc_doctor_simulated(const struct rdc_sysinfo *si);
+
+/* HSA_OVERRIDE_GFX_VERSION[_<node>] in the environment and in shell
+ * start-up files (doctor_override.c). */
+void rdc_doctor_override(const struct rdc_sysinfo *si, const struct rdc_tables *t, struct rdc_checks *c);
+/* The build to install for each card, and the TheRock layouts found
+ * (doctor_build.c, tables/builds.tsv). */
+void rdc_doctor_build(const struct rdc_sysinfo *si, struct rdc_checks *c);
+/* Kernel, amdgpu parameters and firmware against known faults
+ * (doctor_platform.c, tables/platform.tsv). */
+void rdc_doctor_platform(const struct rdc_sysinfo *si, struct rdc_checks *c);
+
 /* Run every check against `si` (and the process environment). */
 void rdc_doctor_run(const struct rdc_doctor_opts *o, const struct rdc_sysinfo *si,
 		    const struct rdc_tables *t, struct rdc_checks *out);

@@ -4,9 +4,11 @@
  */
 #include "errtab.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tool_util.h"
 
@@ -89,7 +91,7 @@ int rdc_errtab_load(const char *path, struct rdc_errtab *t, struct rdc_diag *d)
 		if (rc)
 			break;
 		struct rdc_err_row r = { 0 };
-		int e = regcomp(&r.re, col[1], REG_EXTENDED | REG_ICASE | REG_NOSUB);
+		int e = regcomp(&r.re, col[1], REG_EXTENDED | REG_ICASE | REG_NEWLINE);
 		if (e) {
 			char msg[160];
 			regerror(e, &r.re, msg, sizeof msg);
@@ -118,4 +120,50 @@ int rdc_errtab_load(const char *path, struct rdc_errtab *t, struct rdc_diag *d)
 bool rdc_errtab_match(const struct rdc_err_row *r, const char *text)
 {
 	return regexec(&r->re, text, 0, NULL, 0) == 0;
+}
+
+/* Adds the gfx processor names in [s, e) to out (distinct, at most max):
+ * "gfx" + a digit + 2-3 hex digits, not followed by a letter or digit (so
+ * "gfx103X" and "gfx11-generic" are no targets). */
+static void line_targets(const char *s, const char *e, char (*out)[RDC_PROC_MAX], size_t *n, size_t max)
+{
+	for (const char *p = s; p + 6 <= e; p++) {
+		if (strncasecmp(p, "gfx", 3) || (p > s && isalnum((unsigned char)p[-1])) ||
+		    !isdigit((unsigned char)p[3]))
+			continue;
+		size_t len = 4;
+		while (p + len < e && len < 7 && isxdigit((unsigned char)p[len]))
+			len++;
+		if (len < 6 || (p + len < e && isalnum((unsigned char)p[len])))
+			continue;
+		char t[RDC_PROC_MAX];
+		for (size_t i = 0; i < len; i++)
+			t[i] = (char)tolower((unsigned char)p[i]);
+		t[len] = '\0';
+		bool seen = false;
+		for (size_t i = 0; i < *n && !seen; i++)
+			seen = !strcmp(out[i], t);
+		if (!seen && *n < max)
+			memcpy(out[(*n)++], t, len + 1);
+		p += len - 1;
+	}
+}
+
+size_t rdc_errtab_targets(const struct rdc_err_row *r, const char *text, char (*out)[RDC_PROC_MAX], size_t max)
+{
+	size_t n = 0;
+	const char *p = text;
+	regmatch_t m;
+	while (*p && regexec(&r->re, p, 1, &m, p == text ? 0 : REG_NOTBOL) == 0) {
+		const char *ms = p + m.rm_so, *me = p + m.rm_eo;
+		const char *ls = ms, *le = me;
+		while (ls > text && ls[-1] != '\n')
+			ls--;
+		while (*le && *le != '\n')
+			le++;
+		line_targets(ls, le, out, &n, max);
+		/* Go on after this line: one match per line is enough. */
+		p = *le ? le + 1 : le;
+	}
+	return n;
 }

@@ -2,7 +2,9 @@
 /*
  * errtab.h — tables/errors.tsv, the reviewed map from pasted error messages
  * to cause, fix and sources, as `rdnacompat explain` uses it.  Columns: id,
- * pattern (POSIX extended regex, case-insensitive), title, cause, fix,
+ * pattern (POSIX extended regex, case-insensitive, compiled with
+ * REG_NEWLINE: `.` and `^`/`$` stay within one line of a pasted log, so a
+ * pattern never joins words of two different errors), title, cause, fix,
  * sources (space-separated URLs).  Bad rows are refused with "file:line:".
  */
 #ifndef RDC_TOOL_ERRTAB_H
@@ -13,6 +15,7 @@
 #include <stddef.h>
 
 #include "rdnacompat/error.h"
+#include "rdnacompat/target.h"
 
 struct rdc_err_row {
 	char *id, *pattern, *title, *cause, *fix, *sources;
@@ -34,5 +37,11 @@ void rdc_errtab_free(struct rdc_errtab *t);
 
 /* Does row `r` match `text`? */
 bool rdc_errtab_match(const struct rdc_err_row *r, const char *text);
+
+/* The gfx processors ("gfx1152") named on the lines of `text` where row `r`
+ * matches, distinct, in order of appearance, at most `max` into out;
+ * returns how many.  A line naming none adds none. */
+size_t rdc_errtab_targets(const struct rdc_err_row *r, const char *text, char (*out)[RDC_PROC_MAX],
+			  size_t max);
 
 #endif

@@ -383,6 +383,29 @@ static void scan_rocm(struct rdc_sysinfo *si)
 		globfree(&g);
 		free(pat);
 	}
+	if (!si->rocm_version) {
+		/* TheRock's native packages: /opt/rocm/core-<major.minor> (ROCm 7.14 on). */
+		char *pat = rdc_rooted(si->root, "/opt/rocm/core-*");
+		glob_t g;
+		memset(&g, 0, sizeof g);
+		if (glob(pat, GLOB_ONLYDIR, NULL, &g) == 0 && g.gl_pathc) {
+			const char *dir = g.gl_pathv[g.gl_pathc - 1];
+			struct rdc_sbuf vf = { 0 };
+			rdc_sb_printf(&vf, "%s/.info/version", dir);
+			char *s = rdc_read_line_file(vf.s);
+			const char *name = strrchr(dir, '/') + 1 + strlen("core-");
+			if ((si->rocm_version = clean_version(s ? s : name))) {
+				struct rdc_sbuf src = { 0 };
+				rdc_sb_printf(&src, "%s%s (TheRock native packages)", dir + strlen(si->root),
+					      s ? "/.info/version" : "");
+				si->rocm_source = src.s;
+			}
+			free(s);
+			rdc_sb_free(&vf);
+		}
+		globfree(&g);
+		free(pat);
+	}
 	char *hip = si->rocm_version ? NULL : hip_runtime_in_use(si, &si->rocm_also);
 	if (hip) {
 		/* libamdhip64.so.7.2.53211: Debian names its package libamdhip64-7. */

@@ -46,7 +46,9 @@
 /* Built-in defaults: one row per card we know the shape of.  The first row of
  * a target is that target's default card.  CU counts and VRAM sizes are the
  * public specifications of these boards; codename is the thunk's DID table
- * name (ROCT-Thunk-Interface topology.c gfxip_lookup_table), NULL if absent. */
+ * name (ROCT-Thunk-Interface topology.c gfxip_lookup_table), NULL if absent.
+ * gfx1152/gfx1153: device id and revision per GPUOpen-Tools/device_info
+ * DeviceInfo.cpp (1114 C2 860M, 1902 C0 840M), CU counts 8 and 4 as there. */
 struct card_default {
 	uint16_t did;
 	const char *proc;
@@ -72,6 +74,8 @@ static const struct card_default defaults[] = {
 	{ 0x15BF, "gfx1103", 12, 2048, "AMD Radeon 780M", NULL, 0xC1 },
 	{ 0x150E, "gfx1150", 16, 2048, "AMD Radeon 890M Graphics", NULL, 0xC1 },
 	{ 0x1586, "gfx1151", 40, 32768, "AMD Radeon 8060S Graphics", NULL, 0xC1 },
+	{ 0x1114, "gfx1152", 8, 2048, "AMD Radeon 860M Graphics", NULL, 0xC2 },
+	{ 0x1902, "gfx1153", 4, 2048, "AMD Radeon 840M Graphics", NULL, 0xC0 },
 };
 #define N_DEFAULTS (sizeof defaults / sizeof defaults[0])
 
