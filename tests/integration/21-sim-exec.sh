@@ -13,7 +13,8 @@
 #   - with RDNACOMPAT_SIM_EXEC=0 the same checks must fail (nothing computed),
 #     so the checks can fail;
 # and the engine's loud failures: a write outside every allocation (GPU
-# memory fault, exit 134 naming kernel, PC and address), __builtin_trap
+# memory fault: our line naming kernel, PC and address, then the runtime's
+# own report through its KFD memory event), __builtin_trap
 # (s_trap), and a kernel whose workgroup 0 waits for workgroup 1 (out of
 # scope: workgroups run one after another on one worker thread; the
 # instruction budget ends it with a message that says so).
@@ -63,14 +64,50 @@ out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 RDNACOMPAT_SIM_EXEC=0 -- "$exe30" check 2>
   fail "RDNACOMPAT_SIM_EXEC=0: the checks should fail (rc=$rc): $out"
 echo "ok: with RDNACOMPAT_SIM_EXEC=0 the same checks fail ($(echo "$out" | grep -c '^FAIL ') of 8)"
 
-# Loud failures.
-out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30" oob 2>&1); rc=$?
+# Loud failures.  A memory fault: our line (kernel, PC, instruction,
+# address), then the runtime learns of it through its KFD memory event, as
+# from a real GPU, and reports it its own way — ROCR 5.2 and 6.4 print
+# "Memory access fault by GPU node-1 ... on address A. Reason: Page not
+# present or supervisor privilege." and abort; HIP 7.2 handles the event
+# itself (HIP_SKIP_ABORT_ON_GPU_ERROR, on by default) and
+# hipDeviceSynchronize returns hipErrorIllegalAddress — with that switch off,
+# ROCR's message and abort again.  Either way the dispatch never completes.
+fault_line='rdnacompat-sim: GPU memory access fault on node 1 (gfx1030, simulated card) at address 0x'
+rocr_line='^Memory access fault by GPU node-1 (Agent handle: 0x[0-9a-f]*) on address 0x[0-9a-f]*\. Reason: Page not present or supervisor privilege\.$'
+check_ours() { # LABEL OUT
+  echo "$2" | grep -q "$fault_line" || fail "$1: fault line: $2"
+  echo "$2" | grep -q 'kernel _Z3oobPi: pc 0x.*global_store.*outside every buffer object' || fail "$1: kernel/pc/instruction: $2"
+}
+# ROCR's address is ours.
+same_addr() { # OUT
+  local ours theirs
+  ours=$(echo "$1" | sed -n "s/^rdnacompat-sim: GPU memory access fault .* at address \(0x[0-9a-f]*\):.*/\1/p")
+  theirs=$(echo "$1" | sed -n 's/^Memory access fault by GPU node-1 .* on address \(0x[0-9a-f]*\)\..*/\1/p')
+  [ -n "$ours" ] && [ "$ours" = "$theirs" ]
+}
+if [ "$rel" = 7.2 ]; then
+  out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30" oob 2>&1); rc=$?
+  check_ours oob "$out"
+  [ $rc -eq 3 ] && echo "$out" | grep -qx 'oob: returned an illegal memory access was encountered' ||
+    fail "oob: HIP 7.2 should report hipErrorIllegalAddress (rc=$rc): $out"
+  echo "ok: a write outside every allocation: our line (kernel, PC, address), HIP's hipErrorIllegalAddress"
+  out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 HIP_SKIP_ABORT_ON_GPU_ERROR=0 -- "$exe30" oob 2>&1); rc=$?
+else
+  out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30" oob 2>&1); rc=$?
+fi
 [ $rc -eq 134 ] || fail "oob: expected abort (134), got $rc: $out"
-echo "$out" | grep -q 'rdnacompat-sim: GPU memory access fault on node 1 (gfx1030, simulated card) at address 0x' ||
-  fail "oob: fault line: $out"
-echo "$out" | grep -q 'kernel _Z3oobPi: pc 0x.*global_store.*outside every buffer object' || fail "oob: kernel/pc/instruction: $out"
+check_ours oob "$out"
+echo "$out" | grep -q "$rocr_line" || fail "oob: ROCR's own fault message missing: $out"
+same_addr "$out" || fail "oob: ROCR's address differs from ours: $out"
 echo "$out" | grep -q 'oob: returned' && fail "oob: the program went on after the fault: $out"
-echo "ok: a write outside every allocation is a GPU memory fault (kernel, PC, address; exit 134)"
+echo "ok: a write outside every allocation is a GPU memory fault: our line, then ROCR's own message (same address), exit 134"
+# Without the runtime's memory event (interrupt waits off: ROCR creates
+# none) nobody would learn of the fault: the simulator aborts itself.
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 HSA_ENABLE_INTERRUPT=0 HIP_SKIP_ABORT_ON_GPU_ERROR=0 -- "$exe30" oob 2>&1); rc=$?
+[ $rc -eq 134 ] || fail "oob, no memory event: expected abort (134), got $rc: $out"
+check_ours "oob, no memory event" "$out"
+echo "$out" | grep -q '^Memory access fault by GPU' && fail "oob, no memory event: ROCR cannot have been told: $out"
+echo "ok: without a memory event the simulator aborts after its line"
 
 out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30" trap 2>&1); rc=$?
 [ $rc -eq 134 ] || fail "trap: expected abort (134), got $rc: $out"

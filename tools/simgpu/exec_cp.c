@@ -5,11 +5,19 @@
  * translation (buffer objects, KFD's LDS and scratch apertures) and reports
  * what happened.
  *
- * A failed dispatch ends the process the way a GPU exception does under
- * ROCR (its fault and queue-error handlers print and abort()): one line on
- * stderr naming the kernel, the PC, the instruction and, for a memory
- * fault, the address — then abort(), exit status 134.  A program is never
- * left running on results a kernel did not compute.
+ * A failed dispatch first prints one line on stderr naming the kernel, the
+ * PC, the instruction and, for a memory fault, the address.  A memory fault
+ * is then told to the runtime the way KFD tells a real one: through the
+ * process's memory event (kfd_events.c, rdc_sim_kfd_memory_fault), which
+ * wakes ROCR's error-handler thread; ROCR prints its own "Memory access
+ * fault by GPU node-N ... Reason: Page not present or supervisor
+ * privilege." and aborts.  The dispatch does not complete: the call
+ * answers false and the queue stops (queues.c), as a faulting queue does.
+ * A process without a memory event (ROCR's interrupt waits are off, or a
+ * program below ROCR), and every other failure (trap, an instruction the
+ * engine lacks, a hang past the budget), ends with abort() here, exit
+ * status 134 — what ROCR's handlers do.  A program is never left running on
+ * results a kernel did not compute.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +49,7 @@ static const char *status_name(enum rdc_exec_status s)
 }
 
 bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t *packet, const char *kernel,
-		  struct rdc_sim_exec_note *note)
+		  const struct rdc_sim_exec_queue *q, struct rdc_sim_exec_note *note)
 {
 	const struct rdc_sim_config *c = rdc_sim_config_get();
 	const char *proc = rdc_sim_node_proc(node);
@@ -56,8 +64,8 @@ bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t
 	struct rdc_exec_request req = {
 		.packet = packet,
 		.packet_va = packet_va,
-		.queue_va = 0,
-		.dispatch_id = 0,
+		.queue_va = q->queue_va,
+		.dispatch_id = q->index,
 		.gfx = gfx,
 		.major = gfx,
 		.minor = (ver / 10) % 10,
@@ -79,10 +87,13 @@ bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t
 		      (unsigned long long)res.insts, (unsigned long long)res.waves);
 	if (st == RDC_EXEC_OK)
 		return true;
-	if (st == RDC_EXEC_FAULT)
+	if (st == RDC_EXEC_FAULT) {
 		fprintf(stderr, "rdnacompat-sim: GPU memory access fault on node %u (%s, simulated card) at address "
 			"0x%llx: %s\n", node, proc, (unsigned long long)res.addr, res.msg);
-	else
+		fflush(stderr);
+		if (rdc_sim_kfd_memory_fault(rdc_sim_gpu_id(node - 1), res.addr))
+			return false; /* the runtime's handler ends the process */
+	} else
 		fprintf(stderr, "rdnacompat-sim: GPU exception on node %u (%s, simulated card), dispatch failed (%s): "
 			"%s\n", node, proc, note->status, res.msg);
 	fflush(stderr);

@@ -13,7 +13,17 @@
  *    signals) only when that answer is non-zero;
  *  - unknown ids are EINVAL; WAIT_EVENTS blocks up to its timeout
  *    (0xffffffff: forever) and answers COMPLETE or TIMEOUT in wait_result;
- *    an event destroyed under a waiter fails the wait with EIO.
+ *    an event destroyed under a waiter fails the wait with EIO;
+ *  - memory events (KFD_IOC_EVENT_MEMORY; ROCR creates one, manual reset,
+ *    when it binds its error handlers) carry a GPU memory fault: the engine
+ *    reports one through rdc_sim_kfd_memory_fault, which fills every memory
+ *    event's kfd_hsa_memory_exception_data (gpu_id, va, failure.NotPresent,
+ *    as kfd_signal_vm_fault_event does for an unmapped page) and sets it;
+ *    WAIT_EVENTS copies that data into the waiter's kfd_event_data
+ *    (copy_signaled_event_data), from which the thunk fills
+ *    HsaMemoryAccessFault with Flags = HSA_EVENTID_MEMORY_FATAL_PROCESS and
+ *    ROCR's VMFaultHandler prints its "Memory access fault by GPU node-N"
+ *    line and aborts.
  */
 #include <errno.h>
 #include <linux/kfd_ioctl.h>
@@ -25,6 +35,70 @@
 
 static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t page_handle; /* 0: none set */
+
+/* The memory events of the process and the fault each carries (under
+ * page_lock). */
+#define MAX_MEM_EVENTS 16
+static struct mem_event {
+	uint32_t id;
+	bool faulted;
+	struct kfd_hsa_memory_exception_data data;
+} mem_ev[MAX_MEM_EVENTS];
+static unsigned n_mem_ev;
+
+static void mem_event_add(uint32_t id)
+{
+	pthread_mutex_lock(&page_lock);
+	if (n_mem_ev < MAX_MEM_EVENTS)
+		mem_ev[n_mem_ev++] = (struct mem_event){ .id = id };
+	else
+		rdc_sim_log("more than %d memory events: event %u will not report GPU memory faults",
+			    MAX_MEM_EVENTS, id);
+	pthread_mutex_unlock(&page_lock);
+}
+
+static void mem_event_remove(uint32_t id)
+{
+	pthread_mutex_lock(&page_lock);
+	for (unsigned i = 0; i < n_mem_ev; i++)
+		if (mem_ev[i].id == id) {
+			mem_ev[i] = mem_ev[--n_mem_ev];
+			break;
+		}
+	pthread_mutex_unlock(&page_lock);
+}
+
+bool rdc_sim_kfd_memory_fault(uint32_t gpu_id, uint64_t va)
+{
+	uint32_t ids[MAX_MEM_EVENTS];
+	unsigned n;
+	pthread_mutex_lock(&page_lock);
+	n = n_mem_ev;
+	for (unsigned i = 0; i < n; i++) {
+		struct mem_event *m = &mem_ev[i];
+		memset(&m->data, 0, sizeof m->data);
+		m->data.gpu_id = gpu_id;
+		m->data.va = va;
+		m->data.failure.NotPresent = 1;
+		m->faulted = true;
+		ids[i] = m->id;
+	}
+	pthread_mutex_unlock(&page_lock);
+	for (unsigned i = 0; i < n; i++)
+		rdc_sim_event_set(ids[i]);
+	return n > 0;
+}
+
+/* copy_signaled_event_data: a memory event's fault goes back to the waiter. */
+static void copy_fault_data(struct kfd_event_data *ev, uint32_t num)
+{
+	pthread_mutex_lock(&page_lock);
+	for (uint32_t i = 0; i < num; i++)
+		for (unsigned k = 0; k < n_mem_ev; k++)
+			if (mem_ev[k].id == ev[i].event_id && mem_ev[k].faulted)
+				ev[i].memory_exception_data = mem_ev[k].data;
+	pthread_mutex_unlock(&page_lock);
+}
 
 static int create(struct kfd_ioctl_create_event_args *a)
 {
@@ -47,6 +121,8 @@ static int create(struct kfd_ioctl_create_event_args *a)
 	int rc = rdc_sim_event_create(a->auto_reset != 0, false, &id);
 	if (rc)
 		return rc;
+	if (a->event_type == KFD_IOC_EVENT_MEMORY)
+		mem_event_add(id);
 	a->event_id = id;
 	a->event_trigger_data = is_signal ? id : 0;
 	a->event_slot_index = is_signal ? id : 0;
@@ -57,7 +133,7 @@ static int create(struct kfd_ioctl_create_event_args *a)
 
 static int wait_events(struct kfd_ioctl_wait_events_args *a)
 {
-	const struct kfd_event_data *ev = (const struct kfd_event_data *)(uintptr_t)a->events_ptr;
+	struct kfd_event_data *ev = (struct kfd_event_data *)(uintptr_t)a->events_ptr;
 	if (!a->num_events || !ev)
 		return -EINVAL;
 	uint32_t one, *ids = a->num_events == 1 ? &one : calloc(a->num_events, sizeof *ids);
@@ -72,6 +148,8 @@ static int wait_events(struct kfd_ioctl_wait_events_args *a)
 		free(ids);
 	if (rc)
 		return rc;
+	if (result == RDC_SIM_WAIT_COMPLETE)
+		copy_fault_data(ev, a->num_events);
 	a->wait_result = result == RDC_SIM_WAIT_COMPLETE ? KFD_IOC_WAIT_RESULT_COMPLETE
 			 : result == RDC_SIM_WAIT_TIMEOUT ? KFD_IOC_WAIT_RESULT_TIMEOUT
 							  : KFD_IOC_WAIT_RESULT_FAIL;
@@ -82,7 +160,13 @@ int rdc_sim_kfd_events_ioctl(unsigned nr, void *arg)
 {
 	switch (nr) {
 	case 0x08: return create(arg);
-	case 0x09: return rdc_sim_event_destroy(((struct kfd_ioctl_destroy_event_args *)arg)->event_id);
+	case 0x09: {
+		uint32_t id = ((struct kfd_ioctl_destroy_event_args *)arg)->event_id;
+		int rc = rdc_sim_event_destroy(id);
+		if (!rc)
+			mem_event_remove(id);
+		return rc;
+	}
 	case 0x0A: return rdc_sim_event_set(((struct kfd_ioctl_set_event_args *)arg)->event_id);
 	case 0x0B: return rdc_sim_event_reset(((struct kfd_ioctl_reset_event_args *)arg)->event_id);
 	case 0x0C: return wait_events(arg);
@@ -95,5 +179,6 @@ void rdc_sim_kfd_events_end(void)
 {
 	pthread_mutex_lock(&page_lock);
 	page_handle = 0;
+	n_mem_ev = 0;
 	pthread_mutex_unlock(&page_lock);
 }

@@ -11,6 +11,16 @@
  * process's doorbell page (8 bytes a queue; kfd_chardev.c, SOC15).  The
  * ring, read and write pointers are GPU addresses; each must lie in a buffer
  * object (EFAULT otherwise, where KFD would fault later).
+ *
+ * The queue pointer a dispatch gets (AMDGPUUsage's enable_sgpr_queue_ptr,
+ * the amd_queue_t) is not passed to KFD: the command processor finds it
+ * from the read pointer, which ROCR points at amd_queue_t.read_dispatch_id,
+ * followed by read_dispatch_id_field_base_byte_offset, the field's offset
+ * from the start of the amd_queue_t (ROCR's AqlQueue sets it before
+ * creating the queue; amd_hsa_queue.h, amd_aql_queue.cpp,
+ * ROCm/ROCR-Runtime@c7785a6 and rocm-5.2.3).  A queue whose offset field is
+ * 0, unaligned or does not lead to mapped memory (a program below ROCR)
+ * gets queue pointer 0.
  */
 #include <errno.h>
 #include <linux/kfd_ioctl.h>
@@ -24,6 +34,16 @@
 static pthread_mutex_t qid_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint8_t used[MAX_QUEUES];
 static uint64_t no_doorbell; /* the engines read wptr; doorbells are not trapped */
+
+/* amd_queue_t = read pointer - read_dispatch_id_field_base_byte_offset. */
+static uint64_t queue_va(uint64_t rptr)
+{
+	const uint32_t *off = rdc_sim_mem_ptr(rptr + 8, 4);
+	if (!off || !*off || *off % 8 || *off > 4096 || *off > rptr)
+		return 0;
+	uint64_t va = rptr - *off;
+	return rdc_sim_mem_ptr(va, 64) ? va : 0; /* hsa_queue_t and more, mapped */
+}
 
 static int create(struct kfd_ioctl_create_queue_args *a)
 {
@@ -56,6 +76,7 @@ static int create(struct kfd_ioctl_create_queue_args *a)
 			    (unsigned long long)a->write_pointer_address);
 		return -EFAULT;
 	}
+	r.queue_va = queue_va(a->read_pointer_address);
 	pthread_mutex_lock(&qid_lock);
 	uint32_t qid = MAX_QUEUES;
 	for (uint32_t i = 0; i < MAX_QUEUES; i++)

@@ -35,6 +35,7 @@ struct sim_queue {
 	enum rdc_sim_qtype type;
 	pid_t owner;
 	int stop;                     /* atomic */
+	bool faulted;                 /* a dispatch faulted: the queue is stopped */
 	pthread_t thread;
 	struct sim_queue *next;
 };
@@ -106,7 +107,8 @@ static bool cond_holds(uint32_t cond, int64_t v, int64_t want)
 	}
 }
 
-static void dispatch(struct sim_queue *q, const uint8_t *pkt)
+/* False when the dispatch faulted (exec_cp.c told the runtime). */
+static bool dispatch(struct sim_queue *q, const uint8_t *pkt, uint64_t index)
 {
 	char kernel[256], proc[32];
 	uint64_t kobj;
@@ -129,22 +131,28 @@ static void dispatch(struct sim_queue *q, const uint8_t *pkt)
 	}
 	struct rdc_sim_exec_note note = { NULL, 0, 0, 0, 0 };
 	const struct rdc_sim_config *c = rdc_sim_config_get();
+	bool ok = true;
 	if (!internal && elf && c && c->exec) {
 		uint64_t n = q->ring.size / 64, at = (uint64_t)(pkt - q->ring.base) / 64;
-		rdc_sim_exec(q->ring.node, q->id, q->ring.gpu_base + (at % n) * 64, pkt, kernel, &note);
+		struct rdc_sim_exec_queue eq = { q->ring.queue_va, index };
+		ok = rdc_sim_exec(q->ring.node, q->id, q->ring.gpu_base + (at % n) * 64, pkt, kernel, &eq, &note);
 	}
 	rdc_sim_trace_dispatch(q->ring.node, pkt, kernel, proc, ksize, note.status ? &note : NULL);
+	return ok;
 }
 
 /* One AQL packet: true if retired (or unsupported and retired). */
-static bool aql_packet(struct sim_queue *q, uint8_t *pkt, uint16_t header)
+static bool aql_packet(struct sim_queue *q, uint8_t *pkt, uint16_t header, uint64_t index)
 {
 	unsigned type = (header >> HSA_PACKET_HEADER_TYPE) & 0xff;
 	uint64_t completion = 0;
 	memcpy(&completion, pkt + 56, 8);
 	switch (type) {
 	case HSA_PACKET_TYPE_KERNEL_DISPATCH:
-		dispatch(q, pkt);
+		if (!dispatch(q, pkt, index)) {
+			q->faulted = true; /* neither retired nor signalled: the queue stops */
+			return false;
+		}
 		break;
 	case HSA_PACKET_TYPE_BARRIER_AND:
 	case HSA_PACKET_TYPE_BARRIER_OR: {
@@ -191,13 +199,15 @@ static bool aql_poll(struct sim_queue *q)
 	uint64_t rd = __atomic_load_n(q->ring.rptr, __ATOMIC_ACQUIRE);
 	uint64_t wr = __atomic_load_n(q->ring.wptr, __ATOMIC_ACQUIRE);
 	bool progress = false;
+	if (q->faulted)
+		return false;
 	while (rd < wr && !__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE)) {
 		uint8_t *pkt = q->ring.base + (rd % n) * 64;
 		uint16_t header = __atomic_load_n((uint16_t *)pkt, __ATOMIC_ACQUIRE);
 		if (((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_INVALID)
 			break; /* reserved, not yet written */
 		rdc_sim_mem_hold();
-		bool done = aql_packet(q, pkt, header);
+		bool done = aql_packet(q, pkt, header, rd);
 		rdc_sim_mem_release();
 		if (!done)
 			break; /* barrier not satisfied yet */

@@ -99,6 +99,10 @@ void *rdc_sim_render_mmap(void *addr, size_t len, int prot, int flags, uint64_t 
 int rdc_sim_kfd_events_ioctl(unsigned nr, void *arg);
 int rdc_sim_kfd_queues_ioctl(unsigned nr, void *arg);
 void rdc_sim_kfd_events_end(void);
+/* A GPU memory fault at va on gpu_id, told the way KFD tells one: through
+ * the process's memory events (KFD_IOC_EVENT_MEMORY) and their exception
+ * data.  False when the process created none (nobody would learn of it). */
+bool rdc_sim_kfd_memory_fault(uint32_t gpu_id, uint64_t va);
 void rdc_sim_kfd_queues_end(void);
 
 /* kfd_mem.c: buffer objects (AMDKFD_IOC_*_MEMORY_*) and the "GPU" view. */
@@ -141,6 +145,7 @@ struct rdc_sim_ring {
 	uint8_t *base;                 /* CPU view */
 	uint64_t gpu_base;             /* GPU address of the ring */
 	uint64_t size;                 /* bytes */
+	uint64_t queue_va;             /* AQL: GPU address of the amd_queue_t, 0 if unknown */
 	volatile uint64_t *rptr, *wptr, *doorbell;
 	bool warned;                 /* one "unsupported"/"stalled" message per ring */
 	uint64_t unsupported_ops;    /* SDMA ops already reported (bit per op < 64) */
@@ -180,11 +185,13 @@ struct rdc_sim_exec_note { const char *status; uint64_t insts, waves, ns, cpu_ns
 void rdc_sim_trace_dispatch(uint32_t node, const void *packet, const char *kernel, const char *proc,
 			    uint32_t kernarg_size, const struct rdc_sim_exec_note *exec);
 
-/* exec_cp.c: execute a kernel dispatch on GPU node's generation; false when
- * it failed (a fault, an instruction the engine lacks, a trap): the reason
- * is on stderr and the queue's error is raised as hardware would. */
+/* exec_cp.c: execute a kernel dispatch on GPU node's generation.  q: the
+ * queue's amd_queue_t address (the queue pointer SGPR) and the packet's
+ * index (the dispatch id).  False when it faulted and the runtime was told
+ * (the queue must stop); other failures abort the process. */
+struct rdc_sim_exec_queue { uint64_t queue_va, index; };
 bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t *packet, const char *kernel,
-		  struct rdc_sim_exec_note *note);
+		  const struct rdc_sim_exec_queue *q, struct rdc_sim_exec_note *note);
 void rdc_sim_trace_close(void);
 
 #endif
