@@ -5,7 +5,8 @@
 # (executed)): progs/sim_exec.hip, built by the release's own hipcc, checks
 # 3D grids with partial workgroups, an LDS reduction with barriers, wave
 # shuffles, dynamic LDS, private memory, global atomics, f32/f64 and integer
-# math against CPU references
+# math against CPU references, and the queue pointer and dispatch id a
+# kernel gets (they must name the queue and packet it came from)
 #   - natively on gfx1030 (and gfx1100 on 6.4/7.2, whose clang emits VOPD and
 #     true16 operands);
 #   - under the shim on the siblings that run that code: gfx1031, gfx1032,
@@ -57,6 +58,20 @@ if [ "$rel" != 5.2 ]; then # ROCR 5.2.3 knows no gfx11
     run_checks "$g under the shim (gfx1100 code)" RDNACOMPAT_SIM_GPUS=$g LD_PRELOAD="$SHIM" -- "$exe11"
   done
 fi
+
+# The queue pointer and dispatch id: the kernel finds its own packet in the
+# ring of the hsa_queue_t its queue pointer names (0 before 2026-12-04: the
+# kernel then reports it).
+qcheck() { # LABEL ENV... -- EXE
+  local label=$1; shift
+  local out rc
+  out=$(sim "$@" queue 2>&1); rc=$?
+  [ $rc -eq 0 ] && echo "$out" | grep -qx 'queue: ok' || fail "$label: queue pointer (rc=$rc): $out"
+  echo "ok: $label: the queue pointer names the hsa_queue_t whose ring holds the dispatch; dispatch id = its index"
+}
+qcheck "gfx1030 native" RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30"
+qcheck "gfx1031 under the shim" RDNACOMPAT_SIM_GPUS=gfx1031 LD_PRELOAD="$SHIM" -- "$exe30"
+[ "$rel" != 5.2 ] && qcheck "gfx1100 native" RDNACOMPAT_SIM_GPUS=gfx1100 -- "$exe11"
 
 # The checks can fail: with kernels retired, not run, nothing is computed.
 out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 RDNACOMPAT_SIM_EXEC=0 -- "$exe30" check 2>&1); rc=$?

@@ -7,6 +7,11 @@
 //   trap    a kernel that executes __builtin_trap()
 //   spin    workgroup 0 waits for a flag that workgroup 1 sets (a kernel that
 //           depends on workgroups running concurrently)
+//   queue   the queue pointer and dispatch id the command processor gives a
+//           kernel: the hsa_queue_t's ring must hold the kernel's own
+//           dispatch packet, its read index must be this packet's, and
+//           ROCR's read_dispatch_id_field_base_byte_offset must be 128;
+//           prints "queue: ok" or what differs, exit 0 / 1
 // Checks: 2D/3D grids with partial workgroups (workgroup and work-item ids),
 // an LDS tree reduction with barriers, warp shuffles (ds_bpermute / DPP),
 // dynamic LDS, private memory (a dynamically indexed local array), global
@@ -132,6 +137,50 @@ __global__ void trap(int *p)
 	if (p[0] == 0)
 		__builtin_trap();
 	p[1] = 1;
+}
+
+/* hsa_queue_t / amd_queue_t fields (hsa.h, amd_hsa_queue.h): base_address
+ * at 8, size (packets) at 24, read_dispatch_id at 128, its field's offset
+ * at 136. */
+/* No clang builtin before LLVM 20: the intrinsic by its name. */
+extern "C" __device__ unsigned long long dispatch_id(void) __asm("llvm.amdgcn.dispatch.id");
+
+__global__ void queue(unsigned long long *o)
+{
+	const char *q = (const char *)__builtin_amdgcn_queue_ptr();
+	o[0] = (unsigned long long)q;
+	o[1] = (unsigned long long)__builtin_amdgcn_dispatch_ptr();
+	o[2] = dispatch_id();
+	if (!q)
+		return;
+	o[3] = *(const unsigned long long *)(q + 8);
+	o[4] = *(const unsigned *)(q + 24);
+	o[5] = *(const volatile unsigned long long *)(q + 128);
+	o[6] = *(const unsigned *)(q + 136);
+}
+
+static int check_queue(void)
+{
+	unsigned long long *d, h[8] = { 0 };
+	CK(hipMalloc(&d, sizeof h));
+	CK(hipMemset(d, 0, sizeof h));
+	hipLaunchKernelGGL(queue, dim3(1), dim3(1), 0, 0, d);
+	CK(hipDeviceSynchronize());
+	CK(hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost));
+	unsigned long long qp = h[0], pkt = h[1], id = h[2], base = h[3], size = h[4], rd = h[5], off = h[6];
+	printf("queue: queue_ptr 0x%llx, ring 0x%llx (%llu packets), packet 0x%llx, dispatch id %llu, "
+	       "read index %llu, read_dispatch_id at %llu\n", qp, base, size, pkt, id, rd, off);
+	const char *bad = !qp ? "the queue pointer is 0"
+			  : qp % 64 ? "the queue pointer is not 64-byte aligned"
+			  : !size || (size & (size - 1)) ? "the ring size is not a power of two"
+			  : pkt < base || pkt >= base + size * 64 || (pkt - base) % 64 ? "the ring does not hold the dispatch packet"
+			  : off != 128 ? "read_dispatch_id_field_base_byte_offset is not 128"
+			  : rd % size != (pkt - base) / 64 ? "the read index is not this packet's"
+			  : id != rd ? "the dispatch id is not the packet's index"
+			  : NULL;
+	printf("queue: %s\n", bad ? bad : "ok");
+	CK(hipFree(d));
+	return bad != NULL;
 }
 
 __global__ void spin(volatile int *flag, int *out)
@@ -378,6 +427,8 @@ int main(int argc, char **argv)
 		printf("%s\n", failures ? "some checks failed" : "all checks passed");
 		return failures != 0;
 	}
+	if (!strcmp(what, "queue"))
+		return check_queue();
 	if (!strcmp(what, "oob"))
 		hipLaunchKernelGGL(oob, dim3(1), dim3(32), 0, 0, d);
 	else if (!strcmp(what, "trap"))
