@@ -96,6 +96,7 @@ static void wave_init(struct worker *wk, struct rdc_wave *w, struct rdc_wg *wg, 
 	w->disp = d;
 	w->cur = NULL;
 	w->page = NULL;
+	w->code_slot = NULL;
 	w->cache.cpu = NULL;
 	w->insts = 0;
 	w->ran = 0;
@@ -188,7 +189,7 @@ static void run_wave(struct rdc_wave *w, unsigned quantum)
 	struct rdc_disp *d = w->disp;
 	uint64_t start = w->insts;
 	while (!w->done && !w->at_barrier && quantum--) {
-		const struct rdc_inst *in = rdc_program_at(w, w->pc);
+		const struct rdc_inst *in = rdc_program_next(w, w->pc);
 		if (!in)
 			return;
 		if (!in->fn) {

@@ -120,6 +120,9 @@ const struct rdc_inst *rdc_program_at(struct rdc_wave *w, uint64_t pc)
 			return NULL;
 		}
 		w->page = p;
+		w->code_va = p->va;
+		w->code_ready = p->ready;
+		w->code_slot = p->slot;
 	}
 	unsigned i = (unsigned)(pc - base) / 4;
 	if (__atomic_load_n(&p->ready[i], __ATOMIC_ACQUIRE))

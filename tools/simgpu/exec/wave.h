@@ -109,7 +109,10 @@ struct rdc_wave {
 	uint32_t trapsts;
 	uint64_t wave_id;        /* within the dispatch */
 	uint64_t dpp_off;        /* lanes the current DPP source leaves unwritten */
-	void *page;              /* program.c: the code page last executed */
+	void *page;              /* program.c: the code page last executed, */
+	uint64_t code_va;        /* its address, */
+	const uint8_t *code_ready;        /* its slots' "decoded" flags */
+	const struct rdc_inst *code_slot; /* and slots (NULL: none yet) */
 };
 
 static inline float rdc_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -178,20 +181,60 @@ static inline uint32_t *rdc_vreg(const struct rdc_wave *w, uint16_t opd)
 	return w->v[r < w->nvgpr ? r : r % w->nvgpr];
 }
 
-/* Fast paths for element-wise operations (operand.c): a source that is a
+/* Fast paths for element-wise operations (inline; the general cases are
+ * operand.c's rdc_vsrc32/rdc_vsrcf/rdc_vdst32/rdc_vdstf): a source that is a
  * plain VGPR (no DPP/SDWA, no abs/neg) is read in place — the returned
  * pointer is the register itself — else it is computed into tmp.  The
  * destination may be written in place when every lane is active and no
  * modifier applies: rdc_vdst*_begin returns the register or tmp, and
  * rdc_vdst*_end writes tmp back with EXEC and the modifiers.  Only for
  * operations where lane l of the result depends on lane l of the sources. */
-const uint32_t *rdc_vsrc32_p(const struct rdc_wave *w, const struct rdc_inst *in, int k, enum rdc_ty ty,
-			     uint32_t *tmp);
-const float *rdc_vsrcf_p(const struct rdc_wave *w, const struct rdc_inst *in, int k, float *tmp);
-uint32_t *rdc_vdst32_begin(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *tmp);
-void rdc_vdst32_end(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *d, uint32_t *tmp);
-float *rdc_vdstf_begin(struct rdc_wave *w, const struct rdc_inst *in, float *tmp);
-void rdc_vdstf_end(struct rdc_wave *w, const struct rdc_inst *in, float *d, float *tmp);
+static inline bool rdc_src_plain(const struct rdc_inst *in, int k)
+{
+	if (in->src[k] < RDC_OPD_VGPR)
+		return false;
+	if (k == 0 && (in->enc == RDC_ENC_DPP16 || in->enc == RDC_ENC_DPP8))
+		return false;
+	return in->enc != RDC_ENC_SDWA;
+}
+static inline bool rdc_dst_direct(const struct rdc_wave *w, const struct rdc_inst *in)
+{
+	return in->enc != RDC_ENC_SDWA && !in->omod && !in->clamp && !w->dpp_off &&
+	       rdc_exec_mask(w) == rdc_lanemask(w);
+}
+static inline const uint32_t *rdc_vsrc32_p(const struct rdc_wave *w, const struct rdc_inst *in, int k,
+					   enum rdc_ty ty, uint32_t *tmp)
+{
+	if (rdc_src_plain(in, k))
+		return rdc_vreg(w, in->src[k]);
+	rdc_vsrc32(w, in, k, ty, tmp);
+	return tmp;
+}
+static inline const float *rdc_vsrcf_p(const struct rdc_wave *w, const struct rdc_inst *in, int k, float *tmp)
+{
+	if (rdc_src_plain(in, k) && !((in->abs | in->neg) >> k & 1))
+		return (const float *)rdc_vreg(w, in->src[k]);
+	rdc_vsrcf(w, in, k, tmp);
+	return tmp;
+}
+static inline uint32_t *rdc_vdst32_begin(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *tmp)
+{
+	return rdc_dst_direct(w, in) ? rdc_vreg(w, in->dst) : tmp;
+}
+static inline void rdc_vdst32_end(struct rdc_wave *w, const struct rdc_inst *in, uint32_t *d, uint32_t *tmp)
+{
+	if (d == tmp)
+		rdc_vdst32(w, in, tmp);
+}
+static inline float *rdc_vdstf_begin(struct rdc_wave *w, const struct rdc_inst *in, float *tmp)
+{
+	return rdc_dst_direct(w, in) ? (float *)rdc_vreg(w, in->dst) : tmp;
+}
+static inline void rdc_vdstf_end(struct rdc_wave *w, const struct rdc_inst *in, float *d, float *tmp)
+{
+	if (d == tmp)
+		rdc_vdstf(w, in, tmp);
+}
 
 /* mem.c — GPU memory by address: the CPU pointer of [va, va+len), or NULL
  * after recording a fault (w->failed).  Private and LDS apertures of flat
@@ -238,5 +281,13 @@ int rdc_disasm(unsigned gfx, const struct rdc_inst *in, char *buf, size_t n);
 /* program.c — decoded code around a PC, cached per code object range. */
 const struct rdc_inst *rdc_program_at(struct rdc_wave *w, uint64_t pc);
 uint64_t rdc_program_epoch(void); /* a new dispatch's epoch */
+/* The common case inline: pc in the wave's current page, already decoded. */
+static inline const struct rdc_inst *rdc_program_next(struct rdc_wave *w, uint64_t pc)
+{
+	uint64_t off = pc - w->code_va;
+	if (w->code_slot && off < 4096 && !(off & 3) && __atomic_load_n(&w->code_ready[off / 4], __ATOMIC_ACQUIRE))
+		return &w->code_slot[off / 4];
+	return rdc_program_at(w, pc);
+}
 
 #endif
