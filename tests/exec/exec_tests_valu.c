@@ -34,6 +34,20 @@ static void ref_carry(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[1] = (uint32_t)hi;
 }
 
+/* The ISA guides' borrow: VCC = the unsigned subtraction's borrow out. 64-bit
+ * (in1:in0) - (in3:in2) by sub_co + sub_co_ci; subrev_co computes in2 - in0,
+ * and its borrow is kept with v_cndmask (1 where set). */
+static void ref_borrow(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	const uint32_t *in = c->in + lane * c->nin;
+	uint64_t a = (uint64_t)in[1] << 32 | in[0], b = (uint64_t)in[3] << 32 | in[2], r = a - b;
+	out[0] = (uint32_t)r;
+	out[1] = (uint32_t)(r >> 32);
+	out[2] = in[2] - in[0];
+	out[3] = in[0] > in[2];
+	out[4] = a < b;
+}
+
 static void ref_mad64(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 {
 	const uint32_t *in = c->in + lane * c->nin;
@@ -94,6 +108,11 @@ const struct xt_test xt_tests_valu[] = {
 	{ "add_co_ci_u32", XT_BOTH,
 	  "v_add_co_u32 v40, vcc_lo, v1, v3\nv_add_co_ci_u32 v41, vcc_lo, v2, v4, vcc_lo", NULL, NULL, 4, 2, NULL,
 	  ref_carry, XT_EXACT },
+	{ "sub_co_ci_subrev_u32", XT_BOTH,
+	  "v_sub_co_u32 v40, vcc_lo, v1, v3\nv_sub_co_ci_u32 v41, vcc_lo, v2, v4, vcc_lo\n"
+	  "v_cndmask_b32 v44, 0, 1, vcc_lo\n"
+	  "v_subrev_co_u32 v42, vcc_lo, v1, v3\nv_cndmask_b32 v43, 0, 1, vcc_lo",
+	  NULL, NULL, 4, 5, NULL, ref_borrow, XT_EXACT },
 	{ "mad_u64_u32", XT_BOTH, "v_mad_u64_u32 v[40:41], s0, v1, v2, v[3:4]", NULL, NULL, 4, 2, NULL, ref_mad64,
 	  XT_EXACT },
 	{ "perm_bfe_alignbit", XT_BOTH,

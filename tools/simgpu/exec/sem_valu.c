@@ -757,12 +757,16 @@ static void v_cndmask_b32(struct rdc_wave *w, const struct rdc_inst *in)
 }
 
 /* Carries: VOP2 reads/writes VCC, VOP3b its sdst and src2. */
-static void carry_op(struct rdc_wave *w, const struct rdc_inst *in, bool ci, int kind)
+/* Inlined into each caller, so that ci and kind are constants and the lane
+ * loop vectorises; the carry-out bits are gathered after it. */
+static inline __attribute__((always_inline)) void carry_op(struct rdc_wave *w, const struct rdc_inst *in, bool ci,
+							    int kind)
 {
-	uint32_t a[RDC_LANES], b[RDC_LANES], d[RDC_LANES];
-	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
-	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	uint32_t ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES];
+	uint8_t co[RDC_LANES];
+	const uint32_t *a = rdc_vsrc32_p(w, in, 0, RDC_TY_B32, ta), *b = rdc_vsrc32_p(w, in, 1, RDC_TY_B32, tb);
 	uint64_t cin = ci ? rdc_sread_mask(w, in, in->src[2]) : 0, cout = 0, m = rdc_exec_mask(w);
+	uint32_t *d = rdc_vdst32_begin(w, in, td);
 	LANES {
 		uint64_t c = (cin >> l) & 1, x = a[l], y = b[l];
 		if (kind == 2) { /* subrev */
@@ -771,12 +775,11 @@ static void carry_op(struct rdc_wave *w, const struct rdc_inst *in, bool ci, int
 			y = t;
 		}
 		uint64_t r = kind == 0 ? x + y + c : x - y - c;
-		bool co = kind == 0 ? (r >> 32) != 0 : y + c > x;
+		co[l] = kind == 0 ? (r >> 32) != 0 : y + c > x;
 		d[l] = (uint32_t)r;
-		if (co)
-			cout |= 1ull << l;
 	}
-	rdc_vdst32(w, in, d);
+	LANES cout |= (uint64_t)co[l] << l;
+	rdc_vdst32_end(w, in, d, td);
 	uint64_t old = rdc_sread_mask(w, in, in->sdst);
 	rdc_swrite_mask(w, in->sdst, (old & ~m) | (cout & m));
 }

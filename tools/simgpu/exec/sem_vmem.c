@@ -203,6 +203,33 @@ static uint8_t *lane_ptr(struct rdc_wave *w, const struct vaddr *va, unsigned l,
 	}
 }
 
+/* The common case of global memory: every active lane's access lies in the
+ * buffer object the wave hit last (w->cache).  True with *base set when so;
+ * a lane's bytes are then base + (va->a[l] - w->cache.base).  Otherwise
+ * the lanes go one by one through lane_ptr (other objects, faults). */
+static bool one_object(struct rdc_wave *w, const struct vaddr *va, uint64_t m, unsigned bytes,
+		       uint8_t **base)
+{
+	if (va->space != A_GLOBAL || !m)
+		return false;
+	uint64_t lo = UINT64_MAX, hi = 0, first = va->a[__builtin_ctzll(m)];
+	for (unsigned l = 0; l < w->n; l++) {
+		uint64_t a = (m >> l) & 1 ? va->a[l] : first;
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	/* A copy alternates between two objects: look the lowest address up
+	 * (rdc_gpeek refills the cache and records no fault). */
+	const struct rdc_exec_range *c = &w->cache;
+	if (!c->cpu || lo < c->base || lo - c->base > c->size)
+		if (!rdc_gpeek(w, lo, bytes))
+			return false;
+	if (lo < c->base || hi - c->base > c->size || bytes > c->size - (hi - c->base))
+		return false;
+	*base = c->cpu;
+	return true;
+}
+
 static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct vminfo *vi = &info[in->op];
@@ -212,6 +239,17 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 	uint16_t dst = in->fmt == RDC_FMT_MUBUF ? in->data0 : in->dst;
 	if (in->lds) {
 		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "loads into LDS (the lds bit) are not modelled");
+		return;
+	}
+	uint8_t *cpu;
+	if (vi->bytes == 4 * vi->dwords && one_object(w, &va, m, vi->bytes, &cpu)) {
+		uint64_t b = w->cache.base;
+		for (unsigned i = 0; i < vi->dwords; i++) {
+			uint32_t *d = rdc_vreg(w, (uint16_t)(dst + i));
+			for (unsigned l = 0; l < w->n; l++)
+				if ((m >> l) & 1)
+					memcpy(&d[l], cpu + (va.a[l] - b) + 4 * i, 4);
+		}
 		return;
 	}
 	for (unsigned l = 0; l < w->n; l++) {
@@ -249,6 +287,17 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 	struct vaddr va;
 	addresses(w, in, &va);
 	uint64_t m = rdc_exec_mask(w);
+	uint8_t *cpu;
+	if (vi->bytes == 4 * vi->dwords && !vi->d16hi && one_object(w, &va, m, vi->bytes, &cpu)) {
+		uint64_t b = w->cache.base;
+		for (unsigned i = 0; i < vi->dwords; i++) {
+			const uint32_t *s = rdc_vreg(w, (uint16_t)(in->data0 + i));
+			for (unsigned l = 0; l < w->n; l++)
+				if ((m >> l) & 1)
+					memcpy(cpu + (va.a[l] - b) + 4 * i, &s[l], 4);
+		}
+		return;
+	}
 	for (unsigned l = 0; l < w->n; l++) {
 		if (!((m >> l) & 1))
 			continue;
