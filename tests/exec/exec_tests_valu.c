@@ -102,7 +102,258 @@ static void init_f(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, uns
 	xt_init_f(lane, in, out, nin, nout);
 }
 
+/* gfx1150's scalar float instructions (assembled for gfx1100 with
+ * +salu-float: the same encodings).  Scalars are read from a few lanes
+ * (v_readlane); lane 1 holds NaNs, lane 2 an f32 denormal against +0 whose
+ * low f16 halves are -0 and +0. */
+static void init_sf(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_f(lane, in, out, nin, nout);
+	if (lane == 1)
+		in[0] = 0x7fc07e00u; /* f32 NaN, low half an f16 NaN */
+	if (lane == 2) {
+		in[0] = 0x00008000u;
+		in[1] = 0x00000000u;
+	}
+	if (lane == 3 && nin > 1)
+		in[1] = 0x3c00c500u; /* f16 -5.0 low, 1.0 high */
+}
+static float sfu(uint32_t u) { return xt_u2f(u); }
+static float sfh(uint32_t u) { return (float)xt_h2d((uint16_t)u); }
+static void ref_sf_cmp(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	unsigned o = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		const uint32_t *in = c->in + i * c->nin;
+		float a = sfu(in[0]), b = sfu(in[1]), x = sfh(in[0]), y = sfh(in[1]);
+		bool un = isnan(a) || isnan(b), uh = isnan(x) || isnan(y);
+		out[o++] = a < b;
+		out[o++] = a == b;
+		out[o++] = !un && a != b;
+		out[o++] = un;
+		out[o++] = !(a >= b);
+		out[o++] = !(a == b);
+		out[o++] = x < y;
+		out[o++] = x == y;
+		out[o++] = uh;
+	}
+}
+static void ref_sf_arith(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	unsigned o = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		const uint32_t *in = c->in + i * c->nin;
+		float a = sfu(in[0]), b = sfu(in[1]), d = sfu(in[2]);
+		out[o++] = xt_f2u(a + b);
+		out[o++] = xt_f2u(a - b);
+		out[o++] = xt_f2u(a * b);
+		out[o++] = xt_f2u(isnan(a) ? b : isnan(b) ? a : a < b ? a : b);
+		out[o++] = xt_f2u(isnan(a) ? b : isnan(b) ? a : a > b ? a : b);
+		out[o++] = xt_f2u(fmaf(a, b, d));
+		out[o++] = xt_f2u(fmaf(a, b, 3.0f));
+		out[o++] = xt_f2u(fmaf(a, 3.0f, b));
+	}
+}
+static void ref_sf_cvt(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	unsigned o = 0;
+	for (unsigned i = 0; i < 4; i += 3) {
+		const uint32_t *in = c->in + i * c->nin;
+		double a = sfu(in[0]);
+		out[o++] = xt_f2u((float)ceil(a));
+		out[o++] = xt_f2u((float)floor(a));
+		out[o++] = xt_f2u((float)trunc(a));
+		out[o++] = xt_f2u((float)nearbyint(a));
+		out[o++] = isnan(a) ? 0 : a >= 2147483647.0 ? 0x7fffffffu : a <= -2147483648.0 ? 0x80000000u : (uint32_t)(int32_t)a;
+		out[o++] = isnan(a) || a <= 0 ? 0 : a >= 4294967295.0 ? 0xffffffffu : (uint32_t)a;
+		out[o++] = xt_f2u((float)(int32_t)in[1]);
+		out[o++] = xt_f2u((float)in[1]);
+		out[o++] = xt_f2u(sfh(in[1]));
+		out[o++] = xt_f2u(sfh(in[1] >> 16));
+	}
+}
+
 const struct xt_test xt_tests_valu[] = {
+	{ "salu_float_cmp", XT_G11,
+	  "v_readlane_b32 s0, v1, 0\n"
+	  "v_readlane_b32 s1, v2, 0\n"
+	  "s_cmp_lt_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v40, s2\n"
+	  "s_cmp_eq_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v41, s2\n"
+	  "s_cmp_lg_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v42, s2\n"
+	  "s_cmp_u_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v43, s2\n"
+	  "s_cmp_nge_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v44, s2\n"
+	  "s_cmp_neq_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v45, s2\n"
+	  "s_cmp_lt_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v46, s2\n"
+	  "s_cmp_eq_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v47, s2\n"
+	  "s_cmp_u_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v48, s2\n"
+	  "v_readlane_b32 s0, v1, 1\n"
+	  "v_readlane_b32 s1, v2, 1\n"
+	  "s_cmp_lt_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v49, s2\n"
+	  "s_cmp_eq_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v50, s2\n"
+	  "s_cmp_lg_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v51, s2\n"
+	  "s_cmp_u_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v52, s2\n"
+	  "s_cmp_nge_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v53, s2\n"
+	  "s_cmp_neq_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v54, s2\n"
+	  "s_cmp_lt_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v55, s2\n"
+	  "s_cmp_eq_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v56, s2\n"
+	  "s_cmp_u_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v57, s2\n"
+	  "v_readlane_b32 s0, v1, 2\n"
+	  "v_readlane_b32 s1, v2, 2\n"
+	  "s_cmp_lt_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v58, s2\n"
+	  "s_cmp_eq_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v59, s2\n"
+	  "s_cmp_lg_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v60, s2\n"
+	  "s_cmp_u_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v61, s2\n"
+	  "s_cmp_nge_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v62, s2\n"
+	  "s_cmp_neq_f32 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v63, s2\n"
+	  "s_cmp_lt_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v64, s2\n"
+	  "s_cmp_eq_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v65, s2\n"
+	  "s_cmp_u_f16 s0, s1\n"
+	  "s_cselect_b32 s2, 1, 0\n"
+	  "v_mov_b32 v66, s2\n",
+	  NULL, "+salu-float", 2, 27, init_sf, ref_sf_cmp, XT_EXACT },
+	{ "salu_float_arith", XT_G11,
+	  "v_readlane_b32 s0, v1, 0\n"
+	  "v_readlane_b32 s1, v2, 0\n"
+	  "v_readlane_b32 s2, v3, 0\n"
+	  "s_add_f32 s3, s0, s1\n"
+	  "v_mov_b32 v40, s3\n"
+	  "s_sub_f32 s3, s0, s1\n"
+	  "v_mov_b32 v41, s3\n"
+	  "s_mul_f32 s3, s0, s1\n"
+	  "v_mov_b32 v42, s3\n"
+	  "s_min_f32 s3, s0, s1\n"
+	  "v_mov_b32 v43, s3\n"
+	  "s_max_f32 s3, s0, s1\n"
+	  "v_mov_b32 v44, s3\n"
+	  "s_mov_b32 s3, s2\n"
+	  "s_fmac_f32 s3, s0, s1\n"
+	  "v_mov_b32 v45, s3\n"
+	  "s_fmaak_f32 s3, s0, s1, 0x40400000\n"
+	  "v_mov_b32 v46, s3\n"
+	  "s_fmamk_f32 s3, s0, 0x40400000, s1\n"
+	  "v_mov_b32 v47, s3\n"
+	  "v_readlane_b32 s0, v1, 1\n"
+	  "v_readlane_b32 s1, v2, 1\n"
+	  "v_readlane_b32 s2, v3, 1\n"
+	  "s_add_f32 s3, s0, s1\n"
+	  "v_mov_b32 v48, s3\n"
+	  "s_sub_f32 s3, s0, s1\n"
+	  "v_mov_b32 v49, s3\n"
+	  "s_mul_f32 s3, s0, s1\n"
+	  "v_mov_b32 v50, s3\n"
+	  "s_min_f32 s3, s0, s1\n"
+	  "v_mov_b32 v51, s3\n"
+	  "s_max_f32 s3, s0, s1\n"
+	  "v_mov_b32 v52, s3\n"
+	  "s_mov_b32 s3, s2\n"
+	  "s_fmac_f32 s3, s0, s1\n"
+	  "v_mov_b32 v53, s3\n"
+	  "s_fmaak_f32 s3, s0, s1, 0x40400000\n"
+	  "v_mov_b32 v54, s3\n"
+	  "s_fmamk_f32 s3, s0, 0x40400000, s1\n"
+	  "v_mov_b32 v55, s3\n",
+	  NULL, "+salu-float", 3, 16, init_sf, ref_sf_arith, XT_EXACT },
+	{ "salu_float_cvt", XT_G11,
+	  "v_readlane_b32 s0, v1, 0\n"
+	  "v_readlane_b32 s1, v2, 0\n"
+	  "s_ceil_f32 s3, s0\n"
+	  "v_mov_b32 v40, s3\n"
+	  "s_floor_f32 s3, s0\n"
+	  "v_mov_b32 v41, s3\n"
+	  "s_trunc_f32 s3, s0\n"
+	  "v_mov_b32 v42, s3\n"
+	  "s_rndne_f32 s3, s0\n"
+	  "v_mov_b32 v43, s3\n"
+	  "s_cvt_i32_f32 s3, s0\n"
+	  "v_mov_b32 v44, s3\n"
+	  "s_cvt_u32_f32 s3, s0\n"
+	  "v_mov_b32 v45, s3\n"
+	  "s_cvt_f32_i32 s3, s1\n"
+	  "v_mov_b32 v46, s3\n"
+	  "s_cvt_f32_u32 s3, s1\n"
+	  "v_mov_b32 v47, s3\n"
+	  "s_cvt_f32_f16 s3, s1\n"
+	  "v_mov_b32 v48, s3\n"
+	  "s_cvt_hi_f32_f16 s3, s1\n"
+	  "v_mov_b32 v49, s3\n"
+	  "v_readlane_b32 s0, v1, 3\n"
+	  "v_readlane_b32 s1, v2, 3\n"
+	  "s_ceil_f32 s3, s0\n"
+	  "v_mov_b32 v50, s3\n"
+	  "s_floor_f32 s3, s0\n"
+	  "v_mov_b32 v51, s3\n"
+	  "s_trunc_f32 s3, s0\n"
+	  "v_mov_b32 v52, s3\n"
+	  "s_rndne_f32 s3, s0\n"
+	  "v_mov_b32 v53, s3\n"
+	  "s_cvt_i32_f32 s3, s0\n"
+	  "v_mov_b32 v54, s3\n"
+	  "s_cvt_u32_f32 s3, s0\n"
+	  "v_mov_b32 v55, s3\n"
+	  "s_cvt_f32_i32 s3, s1\n"
+	  "v_mov_b32 v56, s3\n"
+	  "s_cvt_f32_u32 s3, s1\n"
+	  "v_mov_b32 v57, s3\n"
+	  "s_cvt_f32_f16 s3, s1\n"
+	  "v_mov_b32 v58, s3\n"
+	  "s_cvt_hi_f32_f16 s3, s1\n"
+	  "v_mov_b32 v59, s3\n",
+	  NULL, "+salu-float", 2, 20, init_sf, ref_sf_cvt, XT_EXACT },
 	{ "fma_mul_f32", XT_BOTH, "v_fma_f32 v40, v1, v2, v3\nv_mul_f32 v41, v1, v2", NULL, NULL, 3, 2, init_f,
 	  ref_fma, XT_EXACT },
 	{ "add_co_ci_u32", XT_BOTH,

@@ -137,7 +137,9 @@ static int sop(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, stru
 		in->src[0] = sopd(gfx, w & 0xff);
 		in->src[1] = sopd(gfx, (w >> 8) & 0xff);
 	}
-	if (in->src[0] == RDC_OPD_LIT || in->src[1] == RDC_OPD_LIT)
+	/* gfx1150's s_fmaak/s_fmamk_f32 always carry their constant K. */
+	if (in->src[0] == RDC_OPD_LIT || in->src[1] == RDC_OPD_LIT || in->op == RDC_OP_S_FMAAK_F32 ||
+	    in->op == RDC_OP_S_FMAMK_F32)
 		return literal(code, avail, in, 4);
 	return 0;
 }

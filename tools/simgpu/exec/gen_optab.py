@@ -99,6 +99,12 @@ FORMATS = {
     ],
 }
 MCPU = {'gfx10': 'gfx1030', 'gfx11': 'gfx1100'}
+# gfx1150/gfx1151 add the scalar float instructions (SOP1 0x60-0x6e, SOP2
+# 0x40-0x4e, SOPC 0x41-0x5e: s_add_f32, s_cmp_lt_f16, s_cvt_f32_i32, ...) in
+# opcodes gfx1100 leaves free (tools/simgpu/exec/cmp_targets.py with LLVM 21
+# finds no other difference): LLVM's feature salu-float puts them into the
+# one gfx11 table.
+MATTR = {'gfx10': [], 'gfx11': ['-mattr=+salu-float']}
 
 
 # gfx10 spelling -> gfx11 spelling (the canonical one).  Applied in order.
@@ -205,8 +211,9 @@ def harvest(llvm_mc, gen):
                 want[key] = (fmt, op)
                 loose.setdefault(key[1:], (fmt, op))
                 lines.append(','.join('0x%02x' % b for b in le_bytes(words + [NOP, NOP])))
-    res = subprocess.run([llvm_mc, '--disassemble', '-triple=amdgcn-amd-amdhsa', '-mcpu=' + MCPU[gen],
-                          '-show-encoding'], input='\n'.join(lines) + '\n', capture_output=True, text=True)
+    res = subprocess.run([llvm_mc, '--disassemble', '-triple=amdgcn-amd-amdhsa', '-mcpu=' + MCPU[gen]] +
+                         MATTR[gen] + ['-show-encoding'], input='\n'.join(lines) + '\n', capture_output=True,
+                         text=True)
     table = {f[0]: {} for f in FORMATS[gen]}
     enc = re.compile(r'^\s*(\S+).*; encoding: \[([^\]]*)\]')
     for line in res.stdout.splitlines():

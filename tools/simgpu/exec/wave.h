@@ -258,6 +258,7 @@ void rdc_fail(struct rdc_wave *w, enum rdc_exec_status st, const struct rdc_inst
 
 /* sem_*.c — each family's handler for an operation, or NULL. */
 rdc_sem_fn rdc_sem_salu(uint16_t op);
+rdc_sem_fn rdc_sem_sfloat(uint16_t op); /* gfx1150/1151 scalar float */
 rdc_sem_fn rdc_sem_sctl(uint16_t op);
 rdc_sem_fn rdc_sem_smem(uint16_t op);
 rdc_sem_fn rdc_sem_valu(uint16_t op);
