@@ -73,6 +73,23 @@ qcheck "gfx1030 native" RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30"
 qcheck "gfx1031 under the shim" RDNACOMPAT_SIM_GPUS=gfx1031 LD_PRELOAD="$SHIM" -- "$exe30"
 [ "$rel" != 5.2 ] && qcheck "gfx1100 native" RDNACOMPAT_SIM_GPUS=gfx1100 -- "$exe11"
 
+# Uniform float arithmetic: on gfx1150 (6.4/7.2's clang) it is compiled to
+# the scalar float instructions (s_mul_f32, s_fmac_f32, s_cmp_lt_f32,
+# s_floor_f32, s_cvt_i32_f32, ...), which gfx1100 lacks.
+ucheck() { # LABEL ENV... -- EXE
+  local label=$1; shift
+  local out rc
+  out=$(sim "$@" uniform 2>&1); rc=$?
+  [ $rc -eq 0 ] && echo "$out" | grep -qx 'uniform: ok' || fail "$label: uniform float arithmetic (rc=$rc): $out"
+  echo "ok: $label: uniform float arithmetic exact (simulated card (executed))"
+}
+ucheck "gfx1030 native" RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30"
+if [ "$rel" != 5.2 ]; then
+  exe1150=$(build_hip sim_exec gfx1150) || exit $?
+  ucheck "gfx1150 native (scalar float instructions)" RDNACOMPAT_SIM_GPUS=gfx1150 -- "$exe1150"
+  qcheck "gfx1150 native" RDNACOMPAT_SIM_GPUS=gfx1150 -- "$exe1150"
+fi
+
 # The checks can fail: with kernels retired, not run, nothing is computed.
 out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030 RDNACOMPAT_SIM_EXEC=0 -- "$exe30" check 2>&1); rc=$?
 [ $rc -eq 1 ] && [ "$(echo "$out" | grep -c '^FAIL ')" -ge 6 ] ||

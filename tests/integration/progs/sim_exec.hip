@@ -7,6 +7,9 @@
 //   trap    a kernel that executes __builtin_trap()
 //   spin    workgroup 0 waits for a flag that workgroup 1 sets (a kernel that
 //           depends on workgroups running concurrently)
+//   uniform float arithmetic on kernel arguments (uniform values: on
+//           gfx1150/gfx1151 clang computes them with the scalar float
+//           instructions), exact values; prints "uniform: ok" or what differs
 //   queue   the queue pointer and dispatch id the command processor gives a
 //           kernel: the hsa_queue_t's ring must hold the kernel's own
 //           dispatch packet, its read index must be this packet's, and
@@ -137,6 +140,38 @@ __global__ void trap(int *p)
 	if (p[0] == 0)
 		__builtin_trap();
 	p[1] = 1;
+}
+
+__global__ void uniform(float a, float b, int i, unsigned u, float *o)
+{
+	float p = a * b;
+	float r[8] = { p + a, p - b, fminf(a, b), fmaxf(a, b), floorf(p), ceilf(p), (float)i, (float)u };
+	r[0] += a < b ? 100.0f : 0.0f;
+	r[1] += a == b ? 1000.0f : 0.0f;
+	if (threadIdx.x < 8)
+		o[threadIdx.x] = r[threadIdx.x] + (float)(int)(p * 4.0f);
+}
+
+static int check_uniform(void)
+{
+	float *d, h[8];
+	const float a = 1.5f, b = 2.25f;
+	CK(hipMalloc(&d, sizeof h));
+	hipLaunchKernelGGL(uniform, dim3(1), dim3(32), 0, 0, a, b, -7, 9u, d);
+	CK(hipDeviceSynchronize());
+	CK(hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost));
+	CK(hipFree(d));
+	/* every value exact in f32: a*b = 3.375, (int)(4 * 3.375) = 13 */
+	const float want[8] = { 3.375f + 1.5f + 100.0f + 13, 3.375f - 2.25f + 13, 1.5f + 13, 2.25f + 13, 3.0f + 13,
+				4.0f + 13, -7.0f + 13, 9.0f + 13 };
+	int bad = 0;
+	for (int k = 0; k < 8; k++)
+		if (h[k] != want[k]) {
+			printf("uniform: o[%d] = %g, want %g\n", k, h[k], want[k]);
+			bad = 1;
+		}
+	printf("uniform: %s\n", bad ? "FAIL" : "ok");
+	return bad;
 }
 
 /* hsa_queue_t / amd_queue_t fields (hsa.h, amd_hsa_queue.h): base_address
@@ -429,6 +464,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(what, "queue"))
 		return check_queue();
+	if (!strcmp(what, "uniform"))
+		return check_uniform();
 	if (!strcmp(what, "oob"))
 		hipLaunchKernelGGL(oob, dim3(1), dim3(32), 0, 0, d);
 	else if (!strcmp(what, "trap"))
