@@ -71,6 +71,7 @@ struct rdc_choice {
 	bool prefer_own;
 	long prefer_over;
 	char prefer_note[320];
+	bool args;                 /* co's kernels carry their .args (RDC_POLICY_ARGS) */
 };
 
 enum rdc_policy_flags {
@@ -82,6 +83,10 @@ enum rdc_policy_flags {
 	                              no metadata: its kernel checks are by name
 	                              only anyway (the shim; tools that show every
 	                              kernel's numbers leave it off) */
+	RDC_POLICY_ARGS    = 8,    /* also read each kernel's .args into choice->co
+	                              (a tool showing them needs no second parse);
+	                              an entry whose .args cannot be read is decided
+	                              as without the flag, choice->args false */
 };
 
 /* Check one kernel of a code object built for `code` against device `dev`

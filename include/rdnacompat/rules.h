@@ -76,6 +76,23 @@ bool rdc_rules_any_for(const struct rdc_tables *t, const char *device, uint32_t 
  * not) under `runtime` (0: not known; every range counts)?  Pure. */
 bool rdc_rules_prefer_any(const struct rdc_tables *t, const char *device, const char *lib,
 			  uint32_t runtime, bool provisional);
+/* Could any row (allow rows too) apply to some kernel of the subject's code
+ * object: one whose status, targets, runtime range and library scope admit
+ * the subject, its symbol and any sha256 scope aside?  When none does, no
+ * kernel of it needs a name demangled, a hash or a match.  s->name may be
+ * NULL.  Pure; false for NULL arguments. */
+bool rdc_rules_any_admit(const struct rdc_tables *t, const struct rdc_rule_subject *s);
+
+/* What rdc_rules_match(t, s) needs that s does not carry, so that a client
+ * computes it only then (the answer is the same as with everything given):
+ *   RDC_RULES_NEED_DEMANGLED  a row that admits s and whose pattern does not
+ *                             match the mangled name could match the
+ *                             demangled one (s->demangled NULL, name mangled);
+ *   RDC_RULES_NEED_SHA256     a sha256-scoped row that admits s could match
+ *                             its name (s->sha256 NULL).
+ * Ask again after demangling: the hash may no longer be needed.  Pure. */
+enum { RDC_RULES_NEED_DEMANGLED = 1, RDC_RULES_NEED_SHA256 = 2 };
+unsigned rdc_rules_needs(const struct rdc_tables *t, const struct rdc_rule_subject *s);
 
 /* Is `runtime` within r's range ("*" rows: always; others need runtime > 0)? */
 bool rdc_rule_runtime_ok(const struct rdc_kernel_rule *r, uint32_t runtime);

@@ -181,6 +181,17 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		if (rc == RDC_E_UNSUPPORTED)
 			rdc_diag_clear(&pd);
 	}
+	/* With RDC_POLICY_ARGS the .args too; an entry whose .args cannot be
+	 * read is decided as without the flag (args false). */
+	bool args = false;
+	if (rc == RDC_E_UNSUPPORTED && (flags & RDC_POLICY_ARGS)) {
+		rc = rdc_codeobj_parse(it->data, (size_t)it->size, CO_FULL & ~RDC_CO_NO_ARGS, co, &pd);
+		args = rc == 0;
+		if (rc < 0 && rc != RDC_E_NOMEM) {
+			rdc_diag_clear(&pd);
+			rc = RDC_E_UNSUPPORTED;
+		}
+	}
 	if (rc == RDC_E_UNSUPPORTED)
 		rc = rdc_codeobj_parse(it->data, (size_t)it->size, CO_FULL, co, &pd);
 	if (rc < 0) {
@@ -228,6 +239,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	out->by_name = names_only;
 	if (bad == 0 || native || (flags & RDC_POLICY_KERNELS)) {
 		keep_co(out, co);
+		out->args = args;
 		out->kernels = vs;
 		out->n_kernels = co->n_kernels;
 	} else {

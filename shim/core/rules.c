@@ -54,15 +54,24 @@ bool rdc_rule_runtime_ok(const struct rdc_kernel_rule *r, uint32_t runtime)
 	return runtime && runtime >= r->rt_min && runtime < r->rt_max;
 }
 
-/* Everything but the symbol. */
-static bool where_matches(const struct rdc_tables *t, const struct rdc_kernel_rule *r,
-			  const struct rdc_rule_subject *s)
+/* Everything but the symbol and the hash. */
+static bool where_admits(const struct rdc_tables *t, const struct rdc_kernel_rule *r,
+			 const struct rdc_rule_subject *s)
 {
 	if (r->provisional && !s->provisional)
 		return false;
 	if (!target_listed(t, r->targets, s->device) || (!s->runtime_later && !rdc_rule_runtime_ok(r, s->runtime)))
 		return false;
 	if (r->scope_lib && (!s->lib || fnmatch(r->scope_lib, base_name(s->lib), 0) != 0))
+		return false;
+	return true;
+}
+
+/* Everything but the symbol. */
+static bool where_matches(const struct rdc_tables *t, const struct rdc_kernel_rule *r,
+			  const struct rdc_rule_subject *s)
+{
+	if (!where_admits(t, r, s))
 		return false;
 	if (r->scope_sha256 && (!s->sha256 || !hex_equal(r->scope_sha256, s->sha256)))
 		return false;
@@ -157,4 +166,52 @@ bool rdc_rules_prefer_any(const struct rdc_tables *t, const char *device, const 
 			return true;
 	}
 	return false;
+}
+
+bool rdc_rules_any_admit(const struct rdc_tables *t, const struct rdc_rule_subject *s)
+{
+	if (!t || !s || !s->device)
+		return false;
+	for (size_t i = 0; i < t->n_rules; i++)
+		if (where_admits(t, &t->rules[i], s))
+			return true;
+	return false;
+}
+
+/* Can `pattern` match the demangled form of the mangled `name`?  Only a
+ * pattern that starts with a literal "_Z" is ruled out, for a name with no
+ * "_Z" past its start: the demangler writes "_Z" only inside an identifier
+ * it copies, each of which is spelled out in the mangled name after its
+ * length, and a demangled name starts with its first identifier, a type
+ * keyword or a phrase ("vtable for "), never with "_Z" otherwise. */
+static bool may_match_demangled(const char *pattern, const char *name)
+{
+	if (pattern[0] == '_' && pattern[1] == 'Z')
+		return strstr(name + 1, "_Z") != NULL;
+	return true;
+}
+
+unsigned rdc_rules_needs(const struct rdc_tables *t, const struct rdc_rule_subject *s)
+{
+	if (!t || !s || !s->name || !s->device)
+		return 0;
+	bool mangled = !strncmp(s->name, "_Z", 2);
+	unsigned need = 0;
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const struct rdc_kernel_rule *r = &t->rules[i];
+		if (!where_admits(t, r, s))
+			continue;
+		bool may = fnmatch(r->pattern, s->name, 0) == 0;
+		if (!may && mangled) {
+			if (s->demangled) {
+				may = fnmatch(r->pattern, s->demangled, 0) == 0;
+			} else if (may_match_demangled(r->pattern, s->name)) {
+				need |= RDC_RULES_NEED_DEMANGLED;
+				may = true;
+			}
+		}
+		if (may && r->scope_sha256 && !s->sha256)
+			need |= RDC_RULES_NEED_SHA256;
+	}
+	return need;
 }

@@ -33,7 +33,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdnacompat inspect [--gpu TARGET | --card NAME | --pci ID] [--kernels] [--opt-in] [--json] FILE...\n"
+		"usage: rdnacompat inspect [--gpu TARGET | --card NAME | --pci ID] [--kernels] [--opt-in] [--json]\n"
+		"                          [--stats] FILE...\n"
 		"\n"
 		"List the offload bundles and code objects in each FILE (host ELF with .hip_fatbin,\n"
 		"raw bundle, or raw AMDGPU code object) and, for a GPU, say per bundle whether its\n"
@@ -47,6 +48,8 @@ static void usage(FILE *f)
 		"  --opt-in       also try compatibility edges marked opt-in (as the shim does\n"
 		"                 with RDNACOMPAT_OPT_IN=1, which inspect also honours)\n"
 		"  --json         one JSON object on stdout (see docs/INSPECT.md)\n"
+		"  --stats        at the end, on stderr: code objects hashed and kernel names\n"
+		"                 demangled for the kernel rules (both only when a rule needs them)\n"
 		"\n"
 		"Tables: the built-in ones, merged with $RDNACOMPAT_TABLES when set.\n"
 		"Exit: 0 all native or mapped (or no GPU given), 1 any bundle missing,\n"
@@ -133,6 +136,16 @@ static void count_kernels(struct entry_view *v, const uint8_t *data)
 	}
 }
 
+/* --kernels: every kernel checked; with --json also its .args, read by the
+ * policy's own parse rather than a second one. */
+static unsigned policy_flags(const struct ictx *c)
+{
+	unsigned f = c->flags;
+	if (c->kernels)
+		f |= RDC_POLICY_KERNELS | (c->json ? RDC_POLICY_ARGS : 0);
+	return f;
+}
+
 static void tally(struct ictx *c, const struct rdc_choice *ch)
 {
 	c->bundles++;
@@ -189,8 +202,7 @@ static int on_bundle(size_t index, uint64_t offset, const struct rdc_bundle *b, 
 	if (c->have_dev) {
 		struct rdc_diag d;
 		rdc_diag_clear(&d);
-		int rc = rdc_policy_choose(c->t, &c->dev, b, (c->kernels ? RDC_POLICY_KERNELS : 0) | c->flags, &ch,
-					   &d);
+		int rc = rdc_policy_choose(c->t, &c->dev, b, policy_flags(c), &ch, &d);
 		if (rc) {
 			rdc_choice_free(&ch);
 			free(bv.e);
@@ -242,8 +254,7 @@ static int do_codeobj(struct ictx *c, const struct rdc_container *ct)
 		struct rdc_diag d;
 		rdc_diag_clear(&d);
 		int rc = rdc_policy_choose_codeobj(c->t, &c->dev, ct->data, (size_t)ct->size,
-						   (c->kernels ? RDC_POLICY_KERNELS : 0) | c->flags,
-						   &ch, &d);
+						   policy_flags(c), &ch, &d);
 		if (rc) {
 			rdc_choice_free(&ch);
 			c->d = d;
@@ -397,6 +408,8 @@ int rdc_cmd_inspect(int argc, char **argv)
 			opt_in = 1;
 		} else if (!strcmp(a, "--json")) {
 			c.json = true;
+		} else if (!strcmp(a, "--stats")) {
+			c.stats = true;
 		} else {
 			fprintf(stderr, "rdnacompat inspect: unknown option '%s'\n", a);
 			usage(stderr);
@@ -496,6 +509,9 @@ int rdc_cmd_inspect(int argc, char **argv)
 		printf("summary: %zu bundles (no --gpu: listing only)\n", c.bundles);
 	}
 	rdc_tables_free(loaded);
+	if (c.stats)
+		fprintf(stderr, "rdnacompat inspect: stats: %zu code object%s hashed, %zu kernel name%s demangled\n",
+			c.n_hashed, c.n_hashed == 1 ? "" : "s", c.n_demangled, c.n_demangled == 1 ? "" : "s");
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "rdnacompat inspect: writing output: %s\n", strerror(errno));
 		return 2;

@@ -34,6 +34,8 @@ struct ictx {
 	/* totals */
 	size_t bundles, native, mapped, missing;
 	size_t files_read;      /* files opened and recognised */
+	size_t n_hashed, n_demangled; /* code objects hashed, names demangled (--stats) */
+	bool stats;
 	/* first failure inside a scan callback */
 	int rc;
 	struct rdc_diag d;

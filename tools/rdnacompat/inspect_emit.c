@@ -30,7 +30,7 @@ static void print_kernel_text(struct ictx *c, const struct rdc_kernel *k,
 }
 
 static void print_kernel_json(struct ictx *c, const struct rdc_kernel *k,
-			      const struct rdc_kernel_verdict *v, const struct rdc_inspect_rules *ir)
+			      const struct rdc_kernel_verdict *v, struct rdc_inspect_rules *ir)
 {
 	struct rdc_json *j = &c->j;
 	rdc_json_obj(j);
@@ -126,7 +126,7 @@ void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const
 				rdc_json_key(j, "kernels");
 				rdc_json_arr(j);
 				struct rdc_inspect_rules ir;
-				rdc_inspect_rules_begin(&ir, c, bv, ei);
+				rdc_inspect_rules_begin(&ir, c, bv, ei, ch);
 				for (size_t k = 0; co && k < co->n_kernels; k++)
 					print_kernel_json(c, &co->kernels[k], ch->kernels ? &ch->kernels[k] : NULL,
 							  &ir);

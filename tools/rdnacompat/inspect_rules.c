@@ -5,6 +5,12 @@
  * (inspect_rules.h).  The library is the inspected file; the hash is that of
  * the entry shown; the HIP runtime is not known here, so each rule carries its
  * range ("runtime") and applies only under it.
+ *
+ * Cost: a code object whose library no rule row admits on the card gets no
+ * matching at all (rules []); otherwise a kernel's name is demangled, and
+ * the code object hashed (once), only when a row that admits it could need
+ * that to match (rdc_rules_needs) — the answer is the same as with both
+ * always computed.  --stats counts both.
  */
 #include "inspect_rules.h"
 
@@ -12,34 +18,54 @@
 
 #include "rdnacompat/rules.h"
 
+static struct rdc_rule_subject subject(const struct ictx *c, const char *name)
+{
+	return (struct rdc_rule_subject){ .name = name, .lib = c->path, .device = c->dev.proc,
+					  .runtime_later = true, .provisional = true };
+}
+
 void rdc_inspect_rules_begin(struct rdc_inspect_rules *ir, struct ictx *c, const struct bundle_view *bv,
-			     long ei)
+			     long ei, const struct rdc_choice *ch)
 {
 	memset(ir, 0, sizeof *ir);
+	if (c->have_dev) {
+		struct rdc_rule_subject s = subject(c, NULL);
+		ir->any_rule = rdc_rules_any_admit(c->t, &s);
+	}
 	if (!bv || ei < 0 || (size_t)ei >= bv->n || !bv->data || !bv->data[ei] || !bv->e[ei].size)
 		return;
-	const uint8_t *p = bv->data[ei];
-	size_t n = (size_t)bv->e[ei].size;
-	if (rdc_codeobj_parse(p, n, RDC_CO_METADATA, &ir->co, &c->d) != 0) {
-		rdc_codeobj_free(&ir->co);
-		return;
+	ir->bytes = bv->data[ei];
+	ir->size = (size_t)bv->e[ei].size;
+	if (ch && ch->co && ch->args) {
+		ir->co = ch->co;
+	} else {
+		if (rdc_codeobj_parse(ir->bytes, ir->size, RDC_CO_METADATA, &ir->parsed, &c->d) != 0) {
+			rdc_codeobj_free(&ir->parsed);
+			return;
+		}
+		ir->own = true;
+		ir->co = &ir->parsed;
 	}
-	rdc_sha256(p, n, ir->sha256);
 	ir->ok = true;
 }
 
 void rdc_inspect_rules_end(struct rdc_inspect_rules *ir)
 {
-	if (ir->ok)
-		rdc_codeobj_free(&ir->co);
+	if (ir->own)
+		rdc_codeobj_free(&ir->parsed);
 	memset(ir, 0, sizeof *ir);
 }
 
-static const struct rdc_kernel *find(const struct rdc_inspect_rules *ir, const char *name)
+/* k itself when it is one of ir->co's kernels, else the first of that name. */
+static const struct rdc_kernel *find(const struct rdc_inspect_rules *ir, const struct rdc_kernel *k)
 {
-	for (size_t i = 0; ir->ok && name && i < ir->co.n_kernels; i++)
-		if (ir->co.kernels[i].name && !strcmp(ir->co.kernels[i].name, name))
-			return &ir->co.kernels[i];
+	if (!ir->ok)
+		return NULL;
+	if (!ir->own && ir->co->n_kernels && k >= ir->co->kernels && k < ir->co->kernels + ir->co->n_kernels)
+		return k;
+	for (size_t i = 0; k->name && i < ir->co->n_kernels; i++)
+		if (ir->co->kernels[i].name && !strcmp(ir->co->kernels[i].name, k->name))
+			return &ir->co->kernels[i];
 	return NULL;
 }
 
@@ -58,11 +84,40 @@ static void rule_json(struct rdc_json *j, const struct rdc_kernel_rule *r)
 	rdc_json_obj_end(j);
 }
 
-void rdc_inspect_rules_kernel(const struct rdc_inspect_rules *ir, struct ictx *c,
-			      const struct rdc_kernel *k)
+/* The rules for kernel `name` into the open array. */
+static void rules_json(struct rdc_inspect_rules *ir, struct ictx *c, const char *name)
+{
+	char dem[1024];
+	struct rdc_rule_subject s = subject(c, name);
+	unsigned need = rdc_rules_needs(c->t, &s);
+	if (need & RDC_RULES_NEED_DEMANGLED) {
+		c->n_demangled++;
+		if (rdc_demangle(name, dem, sizeof dem) == 0) {
+			s.demangled = dem;
+			need = rdc_rules_needs(c->t, &s);
+		}
+	}
+	/* the hash only of a code object read with its .args, as always */
+	if ((need & RDC_RULES_NEED_SHA256) && ir->ok && !ir->have_sum) {
+		rdc_sha256(ir->bytes, ir->size, ir->sha256);
+		ir->have_sum = true;
+		c->n_hashed++;
+	}
+	if (ir->have_sum)
+		s.sha256 = ir->sha256;
+	struct rdc_rule_match m;
+	if (rdc_rules_match(c->t, &s, &m) >= 0) {
+		const struct rdc_kernel_rule *all[] = { m.allow, m.deny, m.fallback, m.occupancy, m.prefer };
+		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+			if (all[i])
+				rule_json(&c->j, all[i]);
+	}
+}
+
+void rdc_inspect_rules_kernel(struct rdc_inspect_rules *ir, struct ictx *c, const struct rdc_kernel *k)
 {
 	struct rdc_json *j = &c->j;
-	const struct rdc_kernel *full = find(ir, k->name);
+	const struct rdc_kernel *full = find(ir, k);
 	rdc_json_key(j, "kernarg_size");
 	if (full)
 		rdc_json_u64(j, full->kernarg_size);
@@ -95,19 +150,8 @@ void rdc_inspect_rules_kernel(const struct rdc_inspect_rules *ir, struct ictx *c
 		rdc_json_null(j);
 		return;
 	}
-	char dem[1024];
-	struct rdc_rule_subject s = { .name = k->name, .lib = c->path, .device = c->dev.proc,
-				      .sha256 = ir->ok ? ir->sha256 : NULL, .runtime_later = true,
-				      .provisional = true };
-	if (rdc_demangle(k->name, dem, sizeof dem) == 0)
-		s.demangled = dem;
-	struct rdc_rule_match m;
 	rdc_json_arr(j);
-	if (rdc_rules_match(c->t, &s, &m) >= 0) {
-		const struct rdc_kernel_rule *all[] = { m.allow, m.deny, m.fallback, m.occupancy, m.prefer };
-		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-			if (all[i])
-				rule_json(j, all[i]);
-	}
+	if (ir->any_rule)
+		rules_json(ir, c, k->name);
 	rdc_json_arr_end(j);
 }
