@@ -108,8 +108,11 @@ int rdc_co_read_notes_tails(const void *p, const struct rdc_co_notes *ns, struct
  * rdc_codeobj_parse flags (RDC_CO_NO_ARGS skips .args). */
 /* Refuse MessagePack whose declared lengths or element counts exceed the
  * bytes present, before msgpack-c allocates for them
- * (codeobj_msgpack_bounds.c).  0, RDC_E_FORMAT or RDC_E_TRUNCATED. */
-int rdc_co_msgpack_bounds(const uint8_t *p, size_t size, uint64_t base, struct rdc_diag *d);
+ * (codeobj_msgpack_bounds.c).  0, RDC_E_FORMAT or RDC_E_TRUNCATED;
+ * *objects (when not NULL): how many objects the root holds, itself, map
+ * keys and values included. */
+int rdc_co_msgpack_bounds(const uint8_t *p, size_t size, uint64_t base, uint64_t *objects,
+			  struct rdc_diag *d);
 
 int rdc_co_decode_metadata(const uint8_t *desc, size_t size, uint64_t base, unsigned flags,
 			   struct rdc_codeobj *co, struct rdc_diag *d);

@@ -227,9 +227,17 @@ static int unpack_root(const uint8_t *desc, size_t size, uint64_t base, msgpack_
 	msgpack_unpacked_init(up);
 	if (size == 0)
 		return rdc_diag_set(d, RDC_E_FORMAT, base, "metadata note is empty");
-	int rc = rdc_co_msgpack_bounds(desc, size, base, d);
+	uint64_t objects = 0;
+	int rc = rdc_co_msgpack_bounds(desc, size, base, &objects, d);
 	if (rc != 0)
 		return rc;
+	/* One zone chunk for the whole tree (msgpack-c keeps a zone it is
+	 * given; its default of 8 KiB chunks made a large note's decode a
+	 * series of mallocs).  Each object is at most one msgpack_object in
+	 * the zone (bounded by the note's size, checked above). */
+	size_t want = (size_t)objects * sizeof(msgpack_object) + 1024;
+	if (want > 8192)
+		up->zone = msgpack_zone_new(want); /* NULL: msgpack-c makes its own */
 	msgpack_unpack_return r = msgpack_unpack_next(up, (const char *)desc, size, &off);
 	switch (r) {
 	case MSGPACK_UNPACK_SUCCESS:

@@ -12,7 +12,8 @@
  * still declared outnumber the bytes left: RDC_E_TRUNCATED at the end of the
  * input, as msgpack-c's own "continue" would have said, only without the
  * allocation.  It builds no values: decoding
- * stays msgpack-c's job (codeobj_meta.c).
+ * stays msgpack-c's job (codeobj_meta.c), which sizes its zone by the
+ * count of objects this pass returns.
  */
 #include <stdint.h>
 
@@ -26,11 +27,14 @@ static uint64_t be(const uint8_t *p, unsigned n)
 	return v;
 }
 
-int rdc_co_msgpack_bounds(const uint8_t *p, size_t size, uint64_t base, struct rdc_diag *d)
+int rdc_co_msgpack_bounds(const uint8_t *p, size_t size, uint64_t base, uint64_t *objects,
+			  struct rdc_diag *d)
 {
 	size_t off = 0;
 	uint64_t pending = 1; /* objects still to read; the root first */
+	uint64_t seen = 0;
 	while (pending > 0) {
+		seen++;
 		if (off >= size)
 			return rdc_diag_set(d, RDC_E_TRUNCATED, base + size,
 					    "metadata MessagePack ends with %llu object(s) unread",
@@ -107,5 +111,7 @@ int rdc_co_msgpack_bounds(const uint8_t *p, size_t size, uint64_t base, struct r
 					    (unsigned long long)(base + at), (unsigned long long)pending,
 					    (unsigned long long)(size - off));
 	}
+	if (objects)
+		*objects = seen;
 	return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 void rdc_json_init(struct rdc_json *j, FILE *f)
@@ -17,6 +18,54 @@ void rdc_json_init(struct rdc_json *j, FILE *f)
 	j->first[0] = true;
 }
 
+void rdc_json_buffer(struct rdc_json *j, size_t size)
+{
+	if (j->buf || size < 256)
+		return;
+	j->buf = malloc(size);
+	j->cap = j->buf ? size : 0;
+	j->len = 0;
+}
+
+void rdc_json_flush(struct rdc_json *j)
+{
+	if (j->len)
+		fwrite_unlocked(j->buf, 1, j->len, j->f);
+	j->len = 0;
+}
+
+/* Every byte goes through these two: into the buffer when there is one,
+ * else straight to the stream. */
+static void put(struct rdc_json *j, const void *p, size_t n)
+{
+	if (!j->buf) {
+		fwrite_unlocked(p, 1, n, j->f);
+		return;
+	}
+	if (j->len + n > j->cap) {
+		rdc_json_flush(j);
+		if (n > j->cap) {
+			fwrite_unlocked(p, 1, n, j->f);
+			return;
+		}
+	}
+	memcpy(j->buf + j->len, p, n);
+	j->len += n;
+}
+
+static void putch(struct rdc_json *j, char c)
+{
+	if (!j->buf) {
+		fputc_unlocked(c, j->f);
+		return;
+	}
+	if (j->len == j->cap)
+		rdc_json_flush(j);
+	j->buf[j->len++] = c;
+}
+
+#define PUTS(j, lit) put((j), "" lit, sizeof(lit) - 1)
+
 /* Separator before a value (not after a key). */
 static void sep(struct rdc_json *j)
 {
@@ -25,14 +74,14 @@ static void sep(struct rdc_json *j)
 		return;
 	}
 	if (!j->first[j->depth])
-		fputc_unlocked(',', j->f);
+		putch(j, ',');
 	j->first[j->depth] = false;
 }
 
 static void open_(struct rdc_json *j, char c)
 {
 	sep(j);
-	fputc_unlocked(c, j->f);
+	putch(j, c);
 	if (j->depth + 1 < RDC_JSON_DEPTH)
 		j->depth++;
 	j->first[j->depth] = true;
@@ -40,7 +89,7 @@ static void open_(struct rdc_json *j, char c)
 
 static void close_(struct rdc_json *j, char c)
 {
-	fputc_unlocked(c, j->f);
+	putch(j, c);
 	if (j->depth > 0)
 		j->depth--;
 }
@@ -84,7 +133,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 }
 
 /* Escape `n` bytes of `s` as a JSON string body (no quotes) into `f`. */
-static void escape(FILE *f, const char *s, size_t n)
+static void escape(struct rdc_json *j, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t run = 0; /* start of the pending run of bytes written as they are */
@@ -100,35 +149,38 @@ static void escape(FILE *f, const char *s, size_t n)
 			continue;
 		}
 		if (i > run)
-			fwrite_unlocked(p + run, 1, i - run, f);
+			put(j, p + run, i - run);
 		switch (c) {
-		case '"': fputs_unlocked("\\\"", f); break;
-		case '\\': fputs_unlocked("\\\\", f); break;
-		case '\b': fputs_unlocked("\\b", f); break;
-		case '\f': fputs_unlocked("\\f", f); break;
-		case '\n': fputs_unlocked("\\n", f); break;
-		case '\r': fputs_unlocked("\\r", f); break;
-		case '\t': fputs_unlocked("\\t", f); break;
+		case '"': PUTS(j, "\\\""); break;
+		case '\\': PUTS(j, "\\\\"); break;
+		case '\b': PUTS(j, "\\b"); break;
+		case '\f': PUTS(j, "\\f"); break;
+		case '\n': PUTS(j, "\\n"); break;
+		case '\r': PUTS(j, "\\r"); break;
+		case '\t': PUTS(j, "\\t"); break;
 		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputs_unlocked("\\ufffd", f); /* not valid UTF-8 */
+			if (c < 0x20 || c == 0x7f) {
+				char u[8];
+				snprintf(u, sizeof u, "\\u%04x", c);
+				put(j, u, 6);
+			} else {
+				PUTS(j, "\\ufffd"); /* not valid UTF-8 */
+			}
 			break;
 		}
 		i++;
 		run = i;
 	}
 	if (n > run)
-		fwrite_unlocked(p + run, 1, n - run, f);
+		put(j, p + run, n - run);
 }
 
 void rdc_json_key(struct rdc_json *j, const char *k)
 {
 	sep(j);
-	fputc_unlocked('"', j->f);
-	escape(j->f, k, strlen(k));
-	fputs_unlocked("\":", j->f);
+	putch(j, '"');
+	escape(j, k, strlen(k));
+	PUTS(j, "\":");
 	j->after_key = true;
 }
 
@@ -139,9 +191,9 @@ void rdc_json_strn(struct rdc_json *j, const char *s, size_t n)
 		return;
 	}
 	sep(j);
-	fputc_unlocked('"', j->f);
-	escape(j->f, s, n);
-	fputc_unlocked('"', j->f);
+	putch(j, '"');
+	escape(j, s, n);
+	putch(j, '"');
 }
 
 void rdc_json_str(struct rdc_json *j, const char *s)
@@ -158,13 +210,15 @@ void rdc_json_u64(struct rdc_json *j, uint64_t v)
 		v /= 10;
 	} while (v);
 	sep(j);
-	fwrite_unlocked(buf + i, 1, sizeof buf - i, j->f);
+	put(j, buf + i, sizeof buf - i);
 }
 
 void rdc_json_i64(struct rdc_json *j, int64_t v)
 {
+	char buf[24];
+	int n = snprintf(buf, sizeof buf, "%" PRId64, v);
 	sep(j);
-	fprintf(j->f, "%" PRId64, v);
+	put(j, buf, (size_t)n);
 }
 
 void rdc_json_f64(struct rdc_json *j, double v)
@@ -173,23 +227,32 @@ void rdc_json_f64(struct rdc_json *j, double v)
 		rdc_json_null(j);
 		return;
 	}
+	char buf[40];
+	int n = snprintf(buf, sizeof buf, "%.9g", v);
 	sep(j);
-	fprintf(j->f, "%.9g", v);
+	put(j, buf, (size_t)n);
 }
 
 void rdc_json_bool(struct rdc_json *j, bool v)
 {
 	sep(j);
-	fputs_unlocked(v ? "true" : "false", j->f);
+	if (v)
+		PUTS(j, "true");
+	else
+		PUTS(j, "false");
 }
 
 void rdc_json_null(struct rdc_json *j)
 {
 	sep(j);
-	fputs_unlocked("null", j->f);
+	PUTS(j, "null");
 }
 
 void rdc_json_end(struct rdc_json *j)
 {
-	fputc_unlocked('\n', j->f);
+	putch(j, '\n');
+	rdc_json_flush(j);
+	free(j->buf);
+	j->buf = NULL;
+	j->cap = 0;
 }

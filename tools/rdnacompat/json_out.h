@@ -17,12 +17,20 @@
 
 struct rdc_json {
 	FILE *f;
+	char *buf;                  /* rdc_json_buffer: output gathered here */
+	size_t len, cap;
 	int depth;
 	bool first[RDC_JSON_DEPTH]; /* nothing written yet at this level */
 	bool after_key;
 };
 
 void rdc_json_init(struct rdc_json *j, FILE *f);
+/* Gather output in a buffer of `size` bytes, written to the stream when full,
+ * by rdc_json_flush and by rdc_json_end (which frees it): for a large
+ * document whose writer writes nothing else to the stream meanwhile.
+ * Without it (or when it cannot be allocated) every call writes through. */
+void rdc_json_buffer(struct rdc_json *j, size_t size);
+void rdc_json_flush(struct rdc_json *j);
 void rdc_json_obj(struct rdc_json *j);      /* { */
 void rdc_json_obj_end(struct rdc_json *j);  /* } */
 void rdc_json_arr(struct rdc_json *j);      /* [ */
@@ -35,7 +43,7 @@ void rdc_json_i64(struct rdc_json *j, int64_t v);
 void rdc_json_f64(struct rdc_json *j, double v);               /* NaN, inf -> null */
 void rdc_json_bool(struct rdc_json *j, bool v);
 void rdc_json_null(struct rdc_json *j);
-/* Newline after the top-level value. */
+/* Newline after the top-level value; flushes and frees the buffer. */
 void rdc_json_end(struct rdc_json *j);
 
 #endif
