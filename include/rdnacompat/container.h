@@ -5,7 +5,8 @@
  *   RDC_CONT_HOST_ELF    a host ELF (shared library, executable, object);
  *                        its `.hip_fatbin` section, if any, is the region
  *                        of bundles back to back (walk it with
- *                        rdc_bundle_scan)
+ *                        rdc_bundle_scan); without one, the section
+ *                        .rdc_fallback of rdnacompat's own binaries
  *   RDC_CONT_BUNDLE      a raw offload bundle file (plain or CCOB), as
  *                        clang-offload-bundler writes it
  *   RDC_CONT_CODE_OBJECT a raw AMDGPU code object (ELF, e_machine 224)
@@ -28,6 +29,10 @@
 
 #include "rdnacompat/error.h"
 
+/* The section holding the shim's embedded fallback bundle
+ * (shim/fallback/build-bundle.sh writes it; shim/fallback/fallback_blob.h). */
+#define RDC_FALLBACK_SECTION ".rdc_fallback"
+
 enum rdc_container_kind {
 	RDC_CONT_UNKNOWN = 0,
 	RDC_CONT_HOST_ELF,
@@ -48,6 +53,10 @@ struct rdc_container {
 
 	/* Host ELF only. */
 	bool has_fatbin;
+	/* No .hip_fatbin, but section RDC_FALLBACK_SECTION: the fallback
+	 * kernels librdnacompat.so (and the rdnacompat tool) carry, one offload
+	 * bundle; data/offset/size and fatbin_addr/align are that section's. */
+	bool has_fallback;
 	uint64_t fatbin_addr;    /* sh_addr of .hip_fatbin (virtual address) */
 	uint64_t fatbin_align;   /* sh_addralign */
 	uint16_t e_type;         /* ET_DYN, ET_EXEC, ET_REL (also set for code objects) */

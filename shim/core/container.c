@@ -5,7 +5,8 @@
  * read-only, MAP_PRIVATE, only the bytes that matter.  The host ELF's section
  * headers are read with libelf (ELF_C_READ: pread of the ELF header, the
  * section headers and the section-name table only); then just the
- * `.hip_fatbin` section is mapped.
+ * `.hip_fatbin` section is mapped (or, in a host ELF without one,
+ * rdnacompat's own fallback bundle, section .rdc_fallback).
  *
  * The one file of the core that does file I/O (see include/rdnacompat/
  * container.h).  Errors name the file and the byte offset in it.
@@ -115,38 +116,50 @@ static int open_host_elf(int fd, const char *path, struct rdc_container *c, stru
 				  (unsigned long long)tab, (unsigned long long)c->file_size);
 		goto out;
 	}
+	/* The first .hip_fatbin; failing that, rdnacompat's own fallback bundle. */
 	Elf_Scn *scn = NULL;
-	size_t idx = 0;
+	GElf_Shdr pick[2];          /* [0] .hip_fatbin, [1] .rdc_fallback */
+	size_t pick_idx[2] = { 0, 0 };
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		idx = elf_ndxscn(scn);
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		const char *name = elf_strptr(e, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".hip_fatbin") != 0)
+		int k = !name ? -1 : !strcmp(name, ".hip_fatbin") ? 0 : !strcmp(name, RDC_FALLBACK_SECTION) ? 1 : -1;
+		if (k < 0 || pick_idx[k])
 			continue;
+		pick[k] = sh;
+		pick_idx[k] = elf_ndxscn(scn);
+		if (k == 0)
+			break;
+	}
+	int k = pick_idx[0] ? 0 : pick_idx[1] ? 1 : -1;
+	if (k >= 0) {
+		const GElf_Shdr *sh = &pick[k];
+		const char *name = k ? RDC_FALLBACK_SECTION : ".hip_fatbin";
+		size_t idx = pick_idx[k];
 		uint64_t hdr_at = eh.e_shoff + (uint64_t)idx * eh.e_shentsize;
-		if (sh.sh_type == SHT_NOBITS) {
+		if (sh->sh_type == SHT_NOBITS) {
 			rc = rdc_diag_set(d, RDC_E_FORMAT, hdr_at,
-					  "%s: section %zu .hip_fatbin has no bytes in the file "
-					  "(SHT_NOBITS)", path, idx);
+					  "%s: section %zu %s has no bytes in the file "
+					  "(SHT_NOBITS)", path, idx, name);
 			goto out;
 		}
-		if (!rdc_in_bounds(sh.sh_offset, sh.sh_size, c->file_size)) {
+		if (!rdc_in_bounds(sh->sh_offset, sh->sh_size, c->file_size)) {
 			rc = rdc_diag_set(d, RDC_E_RANGE, hdr_at,
-					  "%s: section %zu .hip_fatbin [%llu, +%llu) runs past the "
-					  "end of the %llu-byte file", path, idx,
-					  (unsigned long long)sh.sh_offset,
-					  (unsigned long long)sh.sh_size,
+					  "%s: section %zu %s [%llu, +%llu) runs past the "
+					  "end of the %llu-byte file", path, idx, name,
+					  (unsigned long long)sh->sh_offset,
+					  (unsigned long long)sh->sh_size,
 					  (unsigned long long)c->file_size);
 			goto out;
 		}
-		c->has_fatbin = true;
-		c->fatbin_addr = sh.sh_addr;
-		c->fatbin_align = sh.sh_addralign;
-		c->offset = sh.sh_offset;
-		c->size = sh.sh_size;
-		break;
+		c->has_fatbin = k == 0;
+		c->has_fallback = k == 1;
+		c->fatbin_addr = sh->sh_addr;
+		c->fatbin_align = sh->sh_addralign;
+		c->offset = sh->sh_offset;
+		c->size = sh->sh_size;
 	}
 out:
 	elf_end(e);

@@ -306,6 +306,8 @@ static int do_file(struct ictx *c, const char *path)
 		if (c->json) {
 			rdc_json_key(&c->j, "kind");
 			rdc_json_null(&c->j);
+			rdc_json_key(&c->j, "section");
+			rdc_json_null(&c->j);
 		}
 		report_diag(c, &d, 0);
 		if (c->json)
@@ -317,13 +319,19 @@ static int do_file(struct ictx *c, const char *path)
 	c->files_read++;
 	char epath[1024];
 	escape_ctl(path, epath, sizeof epath);
+	const char *section = ct.has_fatbin ? ".hip_fatbin" : ct.has_fallback ? RDC_FALLBACK_SECTION : NULL;
 	if (c->json) {
 		rdc_json_key(&c->j, "kind");
 		rdc_json_str(&c->j, kind);
+		rdc_json_key(&c->j, "section");
+		rdc_json_str(&c->j, section);
 	} else if (ct.kind == RDC_CONT_HOST_ELF) {
 		if (ct.has_fatbin)
 			fprintf(c->out, "%s: %s, .hip_fatbin at byte %" PRIu64 " (%" PRIu64 " bytes)\n", epath,
 				kind, ct.offset, ct.size);
+		else if (ct.has_fallback)
+			fprintf(c->out, "%s: %s, rdnacompat's fallback kernels (section %s) at byte %" PRIu64
+				" (%" PRIu64 " bytes)\n", epath, kind, section, ct.offset, ct.size);
 		else
 			fprintf(c->out, "%s: %s without .hip_fatbin (no device code)\n", epath, kind);
 	} else {
