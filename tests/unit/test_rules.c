@@ -4,7 +4,9 @@
  * the built-in rows, bad rows refused with file:line, matching by mangled and
  * demangled name, scope by library and by hash, targets by processor and
  * family, runtime ranges, allow over a broader rule, provisional rows; the
- * occupancy arithmetic, the .args comparison, demangling and SHA-256.
+ * occupancy arithmetic, the .args comparison, demangling and SHA-256; what a
+ * match needs computed (rdc_rules_needs, rdc_rules_any_admit) and that the
+ * lazy answer equals the full one.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -268,6 +270,102 @@ static void test_allow_and_ranges(void **state)
 	done(b);
 }
 
+/* The client's lazy order (inspect_rules.c): demangle, then hash, only when
+ * rdc_rules_needs asks; *asked gets what it asked for. */
+static int lazy_match(const struct rdc_tables *t, const char *name, const char *lib, const uint8_t *sum,
+		      const char *dev, struct rdc_rule_match *m, unsigned *asked)
+{
+	char dem[1024];
+	struct rdc_rule_subject s = { .name = name, .lib = lib, .device = dev, .runtime_later = true,
+				      .provisional = true };
+	*asked = 0;
+	if (!rdc_rules_any_admit(t, &s)) {
+		memset(m, 0, sizeof *m);
+		return 0;
+	}
+	unsigned need = rdc_rules_needs(t, &s);
+	*asked |= need & RDC_RULES_NEED_DEMANGLED;
+	if ((need & RDC_RULES_NEED_DEMANGLED) && rdc_demangle(name, dem, sizeof dem) == 0) {
+		s.demangled = dem;
+		need = rdc_rules_needs(t, &s);
+	}
+	*asked |= need & RDC_RULES_NEED_SHA256;
+	if (need & RDC_RULES_NEED_SHA256)
+		s.sha256 = sum;
+	return rdc_rules_match(t, &s, m);
+}
+
+static void test_needs(void **state)
+{
+	(void)state;
+	uint8_t sum[32], other[32];
+	rdc_sha256("abc", 3, sum);
+	rdc_sha256("abd", 3, other);
+	char hex[65], row[2048];
+	rdc_sha256_hex(sum, hex);
+	snprintf(row, sizeof row,
+		 "[kernels]\n"
+		 "_Z4kone*\tsha256:%s\tgfx1031\t*\tdeny\treviewed\thash\tt\n"
+		 "kthree(*\tlibd.so+sha256:%s\tgfx1031\t*\tdeny\treviewed\tdemangled+hash\tt\n"
+		 "_Z4kfou*\tsha256:%s\tgfx1101\t*\tdeny\treviewed\tother card\tt\n"
+		 "_Z4ktwo*\tlibt.so\t*\t*\toccupancy\treviewed\tno hash\tt\n",
+		 hex, hex, hex);
+	struct rdc_diag d;
+	struct rdc_tables_build *b = with(row, &d);
+	if (!b)
+		fail_msg("%s", d.msg);
+	const struct rdc_tables *t = &b->t;
+	unsigned asked;
+	struct rdc_rule_match m;
+	/* the hash row: the hash is asked for, the mangled pattern needs no demangling */
+	assert_int_equal(lazy_match(t, "_Z4konev", "x.so", sum, "gfx1031", &m, &asked), 1);
+	assert_int_equal(asked, RDC_RULES_NEED_SHA256);
+	assert_int_equal(lazy_match(t, "_Z4konev", "x.so", other, "gfx1031", &m, &asked), 0);
+	/* no row's pattern can match: neither */
+	assert_int_equal(lazy_match(t, "_Z4kzzzv", "x.so", sum, "gfx1031", &m, &asked), 0);
+	assert_int_equal(asked, 0);
+	/* ... unless "_Z" recurs in the name (an identifier could start with it) */
+	lazy_match(t, "_Z4kzzzIXadL_Z3fooEEEvv", "x.so", sum, "gfx1031", &m, &asked);
+	assert_true(asked & RDC_RULES_NEED_DEMANGLED);
+	/* a demangled pattern: demangling asked for, then the hash */
+	assert_int_equal(lazy_match(t, "_Z6kthreei", "/l/libd.so", sum, "gfx1031", &m, &asked), 1);
+	assert_int_equal(asked, RDC_RULES_NEED_DEMANGLED | RDC_RULES_NEED_SHA256);
+	/* the hash row of another card, a library out of scope: nothing */
+	assert_int_equal(lazy_match(t, "_Z4kfouv", "x.so", sum, "gfx1031", &m, &asked), 0);
+	assert_int_equal(asked, 0);
+	struct rdc_rule_subject s = { .name = "_Z6kthreei", .lib = "libx.so", .device = "gfx1030" };
+	assert_false(rdc_rules_any_admit(t, &s)); /* built-in rows: libggml-hip only */
+	s.lib = "libt.so";
+	assert_true(rdc_rules_any_admit(t, &s));
+	/* the lazy answer is the full answer, for every row and name here */
+	const char *names[] = { "_Z4konev", "_Z4ktwov", "_Z6kthreei", "_Z4kfouv", "_Z4kzzzv", FA,
+				"plain", "_Z4kzzzIXadL_Z3fooEEEvv" };
+	const char *libs[] = { "x.so", "/l/libd.so", "libt.so", "libggml-hip.so" };
+	const char *devs[] = { "gfx1031", "gfx1101", "gfx1030" };
+	const uint8_t *sums[] = { sum, other };
+	for (size_t n = 0; n < sizeof names / sizeof *names; n++)
+		for (size_t l = 0; l < 4; l++)
+			for (size_t v = 0; v < 3; v++)
+				for (size_t h = 0; h < 2; h++) {
+					struct rdc_rule_match full, lazy;
+					char dem[1024];
+					struct rdc_rule_subject fs = { .name = names[n], .lib = libs[l],
+								       .device = devs[v], .sha256 = sums[h],
+								       .runtime_later = true, .provisional = true };
+					if (rdc_demangle(names[n], dem, sizeof dem) == 0)
+						fs.demangled = dem;
+					int rf = rdc_rules_match(t, &fs, &full);
+					int rl = lazy_match(t, names[n], libs[l], sums[h], devs[v], &lazy, &asked);
+					assert_int_equal(rf, rl);
+					assert_ptr_equal(full.allow, lazy.allow);
+					assert_ptr_equal(full.deny, lazy.deny);
+					assert_ptr_equal(full.fallback, lazy.fallback);
+					assert_ptr_equal(full.occupancy, lazy.occupancy);
+					assert_ptr_equal(full.overruled, lazy.overruled);
+				}
+	done(b);
+}
+
 static void expect_bad_at(const char *row, unsigned line, const char *what)
 {
 	char text[1024];
@@ -447,7 +545,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_rows),  cmocka_unit_test(test_demangled_family_hash),
 		cmocka_unit_test(test_allow_and_ranges), cmocka_unit_test(test_user_over_builtin), cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_occupancy),     cmocka_unit_test(test_args_equal),
-		cmocka_unit_test(test_digests),
+		cmocka_unit_test(test_digests),       cmocka_unit_test(test_needs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
