@@ -132,10 +132,24 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* Escape `n` bytes of `s` as a JSON string body (no quotes) into `f`. */
+/* Escape `n` bytes of `s` as a JSON string body (no quotes) into j's output. */
 static void escape(struct rdc_json *j, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	if (j->buf && j->cap - j->len >= n) {
+		/* the common case, printable ASCII: copied as it is checked */
+		char *o = j->buf + j->len;
+		size_t i = 0;
+		for (; i < n; i++) {
+			unsigned c = p[i];
+			if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+				break;
+			o[i] = (char)c;
+		}
+		j->len += i;
+		p += i;
+		n -= i;
+	}
 	size_t run = 0; /* start of the pending run of bytes written as they are */
 	for (size_t i = 0; i < n;) {
 		unsigned c = p[i];
@@ -175,11 +189,11 @@ static void escape(struct rdc_json *j, const char *s, size_t n)
 		put(j, p + run, n - run);
 }
 
-void rdc_json_key(struct rdc_json *j, const char *k)
+void rdc_json_keyn(struct rdc_json *j, const char *k, size_t n)
 {
 	sep(j);
 	putch(j, '"');
-	escape(j, k, strlen(k));
+	escape(j, k, n);
 	PUTS(j, "\":");
 	j->after_key = true;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define RDC_JSON_DEPTH 32
 
@@ -35,7 +36,9 @@ void rdc_json_obj(struct rdc_json *j);      /* { */
 void rdc_json_obj_end(struct rdc_json *j);  /* } */
 void rdc_json_arr(struct rdc_json *j);      /* [ */
 void rdc_json_arr_end(struct rdc_json *j);  /* ] */
-void rdc_json_key(struct rdc_json *j, const char *k);
+void rdc_json_keyn(struct rdc_json *j, const char *k, size_t n);
+/* inline: a literal key's length is known at compile time */
+static inline void rdc_json_key(struct rdc_json *j, const char *k) { rdc_json_keyn(j, k, strlen(k)); }
 void rdc_json_str(struct rdc_json *j, const char *s);          /* NULL -> null */
 void rdc_json_strn(struct rdc_json *j, const char *s, size_t n);
 void rdc_json_u64(struct rdc_json *j, uint64_t v);
