@@ -31,7 +31,7 @@ for f in "${files[@]}"; do
   [ -r "$f" ] || { echo "cannot read $f" >&2; exit 2; }
   "$tool" inspect --gpu "$gpu" --kernels --json "$f" >/dev/null || [ $? -eq 1 ] ||
     { echo "inspect $f failed" >&2; exit 2; }
-  echo "== $f ($(stat -c %s "$f") bytes; $(nproc) CPUs)"
+  echo "== $f ($(stat -L -c %s "$f") bytes; $(nproc) CPUs)"
   python3 "$here/interleave.py" -n "$n" -w 1 --base roc-obj-ls \
     "inspect=$tool inspect --gpu $gpu --kernels --json $f" "roc-obj-ls=roc-obj-ls $f"
 done
