@@ -26,7 +26,10 @@
 
 struct rdc_kernel_arg {
 	char *name;              /* may be NULL */
-	char *value_kind;        /* ".value_kind", e.g. "global_buffer", "by_value" */
+	char *value_kind;        /* ".value_kind", e.g. "global_buffer", "by_value"; a
+				  * known kind points at a constant shared by all:
+				  * read it, never free or write it (rdc_codeobj_free
+				  * does what is needed) */
 	uint32_t offset;
 	uint32_t size;
 };

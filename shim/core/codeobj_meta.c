@@ -115,6 +115,54 @@ static int get_str(struct ctx *c, const msgpack_object *key, const msgpack_objec
 	return *out ? 0 : rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 }
 
+/* The value kinds of AMDGPUUsage ("Code Object V3 Metadata" .. "V5"): an
+ * argument's .value_kind points at one of these instead of a copy (a
+ * library's chosen entries have ~10^5 arguments); anything else is copied.
+ * One array, so that kind_shared can tell them from a copy. */
+static const char kinds[][32] = {
+	"by_value", "global_buffer", "dynamic_shared_pointer", "sampler", "image", "pipe", "queue",
+	"hidden_global_offset_x", "hidden_global_offset_y", "hidden_global_offset_z", "hidden_none",
+	"hidden_printf_buffer", "hidden_hostcall_buffer", "hidden_default_queue",
+	"hidden_completion_action", "hidden_multigrid_sync_arg", "hidden_heap_v1",
+	"hidden_block_count_x", "hidden_block_count_y", "hidden_block_count_z",
+	"hidden_group_size_x", "hidden_group_size_y", "hidden_group_size_z",
+	"hidden_remainder_x", "hidden_remainder_y", "hidden_remainder_z", "hidden_grid_dims",
+	"hidden_private_base", "hidden_shared_base", "hidden_queue_ptr", "hidden_dynamic_lds_size",
+};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+static bool kind_shared(const char *p)
+{
+	uintptr_t a = (uintptr_t)p, lo = (uintptr_t)kinds[0], hi = (uintptr_t)kinds[N_KINDS - 1];
+	return p && a >= lo && a <= hi;
+}
+
+static void free_kind(char *p)
+{
+	if (!kind_shared(p))
+		free(p);
+}
+
+/* .value_kind: one of `kinds`, else a copy (as get_str). */
+static int get_kind(struct ctx *c, const msgpack_object *key, const msgpack_object *v,
+		    const struct what *w, char **out)
+{
+	if (v->type != MSGPACK_OBJECT_STR)
+		return bad_type(c, key, w, "a string");
+	if (!out)
+		return 0;
+	free_kind(*out);
+	*out = NULL;
+	size_t l = v->via.str.size;
+	for (size_t i = 0; i < N_KINDS; i++)
+		if (l < sizeof kinds[i] && !memcmp(kinds[i], v->via.str.ptr, l) && !kinds[i][l]) {
+			*out = (char *)kinds[i];
+			return 0;
+		}
+	*out = dup_str(v);
+	return *out ? 0 : rdc_diag_set(c->d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+}
+
 /* One .args entry into `a`; with c->no_args only checked (a is scratch). */
 static int decode_arg(struct ctx *c, const msgpack_object *m, struct rdc_kernel_arg *a,
 		      const struct what *what)
@@ -129,7 +177,7 @@ static int decode_arg(struct ctx *c, const msgpack_object *m, struct rdc_kernel_
 		if (key_is(k, ".name"))
 			rc = get_str(c, k, v, what, c->no_args ? NULL : &a->name);
 		else if (key_is(k, ".value_kind"))
-			rc = get_str(c, k, v, what, c->no_args ? NULL : &a->value_kind);
+			rc = get_kind(c, k, v, what, c->no_args ? NULL : &a->value_kind);
 		else if (key_is(k, ".offset"))
 			rc = get_u32(c, k, v, what, &a->offset);
 		else if (key_is(k, ".size"))
@@ -265,7 +313,7 @@ static void free_kernel(struct rdc_kernel *k)
 	free(k->symbol);
 	for (size_t j = 0; j < k->n_args; j++) {
 		free(k->args[j].name);
-		free(k->args[j].value_kind);
+		free_kind(k->args[j].value_kind);
 	}
 	free(k->args);
 }
