@@ -391,7 +391,7 @@ int rdc_kpack_parse(const void *p, uint64_t n, struct rdc_kpack *k, struct rdc_d
 	k->owned_ = o;
 	const uint8_t *toc = b + k->toc_offset;
 	size_t toc_len = (size_t)(n - k->toc_offset);
-	int rc = rdc_co_msgpack_bounds(toc, toc_len, k->toc_offset, d);
+	int rc = rdc_co_msgpack_bounds(toc, toc_len, k->toc_offset, NULL, d);
 	if (rc != 0)
 		return rc;
 	msgpack_unpacked up;

@@ -93,7 +93,7 @@ int rdc_kpack_ref_parse(const void *p, size_t n, struct rdc_kpack_ref *r, struct
 	memset(r, 0, sizeof *r);
 	if (!p || n == 0)
 		return rdc_diag_set(d, RDC_E_TRUNCATED, 0, "kpack marker is empty");
-	int rc = rdc_co_msgpack_bounds(p, n, 0, d);
+	int rc = rdc_co_msgpack_bounds(p, n, 0, NULL, d);
 	if (rc != 0)
 		return rc;
 	msgpack_unpacked up;
