@@ -361,6 +361,7 @@ static void test_needs(void **state)
 					assert_ptr_equal(full.deny, lazy.deny);
 					assert_ptr_equal(full.fallback, lazy.fallback);
 					assert_ptr_equal(full.occupancy, lazy.occupancy);
+					assert_ptr_equal(full.prefer, lazy.prefer);
 					assert_ptr_equal(full.overruled, lazy.overruled);
 				}
 	done(b);

@@ -416,6 +416,8 @@ int rdc_inspect_kpack(struct ictx *c, const char *path, int kind)
 	if (c->json) {
 		rdc_json_key(&c->j, "kind");
 		rdc_json_str(&c->j, kind == 1 ? "kpack archive" : "kpack host");
+		rdc_json_key(&c->j, "section");
+		rdc_json_null(&c->j);
 	}
 	c->files_read++;
 	size_t before = c->bundles;
