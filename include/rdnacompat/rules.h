@@ -55,6 +55,14 @@ struct rdc_rule_match {
 	const struct rdc_kernel_rule *prefer;   /* decided per code object at load
 						   (rdc_policy_prefer), not per kernel */
 	const struct rdc_kernel_rule *overruled;
+	/* When no fallback row applies: the first fallback row scoped to
+	 * code-object hashes that matches in everything but the hash (the
+	 * user's before the built-in ones; none under an allow).  The rows name
+	 * the builds whose launch contract was checked; this code object is
+	 * another build, so the fallback is not used (the client says so, once
+	 * per code object) and the other rows (occupancy) apply as they are.
+	 * Not counted in the return value. */
+	const struct rdc_kernel_rule *unchecked;
 };
 
 /* Fill *m for subject *s.  Returns the number of non-NULL entries among

@@ -85,15 +85,22 @@ static bool name_matches(const struct rdc_kernel_rule *r, const struct rdc_rule_
 }
 
 /* The first matching row of each action kind among user rows (user) or
- * built-in rows (!user). */
+ * built-in rows (!user); in `unchecked` the first hash-scoped fallback row
+ * that matches in everything but the hash, when no fallback row matches. */
 static void match_rows(const struct rdc_tables *t, const struct rdc_rule_subject *s, bool user,
 		       struct rdc_rule_match *m)
 {
 	memset(m, 0, sizeof *m);
 	for (size_t i = 0; i < t->n_rules; i++) {
 		const struct rdc_kernel_rule *r = &t->rules[i];
-		if (r->user != user || !where_matches(t, r, s) || !name_matches(r, s))
+		if (r->user != user || !name_matches(r, s))
 			continue;
+		if (!where_matches(t, r, s)) {
+			if (r->action == RDC_RULE_FALLBACK && r->scope_sha256 && !m->unchecked &&
+			    where_admits(t, r, s))
+				m->unchecked = r;
+			continue;
+		}
 		const struct rdc_kernel_rule **slot =
 			r->action == RDC_RULE_ALLOW	   ? &m->allow
 			: r->action == RDC_RULE_DENY	   ? &m->deny
@@ -104,6 +111,8 @@ static void match_rows(const struct rdc_tables *t, const struct rdc_rule_subject
 		if (slot && !*slot)
 			*slot = r;
 	}
+	if (m->fallback)
+		m->unchecked = NULL;
 }
 
 int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s,
@@ -131,6 +140,8 @@ int rdc_rules_match(const struct rdc_tables *t, const struct rdc_rule_subject *s
 		m->fallback = u.fallback ? u.fallback : b.fallback;
 		m->occupancy = u.occupancy ? u.occupancy : b.occupancy;
 		m->prefer = u.prefer ? u.prefer : b.prefer;
+		if (!m->fallback)
+			m->unchecked = u.unchecked ? u.unchecked : b.unchecked;
 	}
 	return !!m->deny + !!m->fallback + !!m->occupancy;
 }

@@ -299,6 +299,36 @@ static void check_fallback(struct rdc_route *r, const struct rdc_kernel *orig, c
 
 /* ---- load time --------------------------------------------------------------- */
 
+/* Fallback rows scoped to code-object hashes name the builds whose launch
+ * contract (how the library sizes the grid and fills the arguments) was
+ * checked against the fallback; this code object is another build.  Said
+ * once per code object, at warn: the fallback is not used, the other rows
+ * (occupancy) apply as they are, and the user can opt in with a row of
+ * their own naming this hash. */
+static void say_unchecked(const char *kernel, size_t n, const struct rdc_kernel_rule *row,
+			  const uint8_t *sum, const char *lib, const char *dev)
+{
+	char hex[65] = "unknown", count[24], optin[320];
+	if (sum)
+		rdc_sha256_hex(sum, hex);
+	snprintf(count, sizeof count, "%zu", n);
+	const char *base = lib ? strrchr(lib, '/') : NULL;
+	base = base ? base + 1 : lib ? lib : "?";
+	snprintf(optin, sizeof optin,
+		 "after checking this build's launch contract, add a [kernels] row with scope %.64s+sha256:%s "
+		 "to RDNACOMPAT_TABLES (docs/RULES.md)",
+		 base, hex);
+	rdc_log_event(RDC_LOG_WARN, "rule-fallback-unchecked",
+		      (struct rdc_kv[]){ RDC_KV_S("kernel", kernel), RDC_KV_S("kernels", count),
+					 RDC_KV_S("lib", lib), RDC_KV_S("device", dev),
+					 RDC_KV_S("fallback", row->fallback), RDC_KV_S("sha256", hex),
+					 RDC_KV_S("reason", "fallback not applied: this build's launch contract "
+							    "was not checked (its code object's SHA-256 is not "
+							    "one the fallback rows name)"),
+					 RDC_KV_S("opt_in", optin) },
+		      8);
+}
+
 static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8_t *sum,
 			 const char *lib, const char *dev, const struct rdc_tables *t)
 {
@@ -309,6 +339,9 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 	 * libamdhip64's file name says which runtime this is; else the range
 	 * is checked at first use */
 	uint32_t rt = rdc_route_runtime_from_file();
+	size_t unchecked_n = 0;
+	const char *unchecked_first = NULL;
+	const struct rdc_kernel_rule *unchecked_row = NULL;
 	for (size_t i = 0; i < co.n_kernels; i++) {
 		const struct rdc_kernel *k = &co.kernels[i];
 		if (!k->name)
@@ -320,7 +353,10 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 					      .runtime = rt, .runtime_later = rt == 0,
 					      .provisional = rdc_cfg.opt_in };
 		struct rdc_rule_match m;
-		if (rdc_rules_match(t, &s, &m) <= 0) {
+		int nm = rdc_rules_match(t, &s, &m);
+		if (nm >= 0 && m.unchecked && !unchecked_n++)
+			unchecked_first = k->name, unchecked_row = m.unchecked;
+		if (nm <= 0) {
 			if (m.allow)
 				rdc_log_event(RDC_LOG_DEBUG, "rule-allow",
 					      (struct rdc_kv[]){ RDC_KV_S("kernel", k->name),
@@ -371,6 +407,8 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 		atomic_fetch_add(&rdc_route_active, 1);
 		pthread_mutex_unlock(&route_lock);
 	}
+	if (unchecked_n)
+		say_unchecked(unchecked_first, unchecked_n, unchecked_row, sum, lib, dev);
 	rdc_codeobj_free(&co);
 }
 

@@ -58,31 +58,59 @@ static int match(const struct rdc_tables *t, const char *name, const char *lib, 
 	return rdc_rules_match(t, &s, m);
 }
 
+/* The code-object hash a built-in fallback row with pattern `pat` names
+ * (the checked ggml build's), as bytes. */
+static void row_hash(const struct rdc_tables *t, const char *pat, uint8_t out[32])
+{
+	for (size_t i = 0; i < t->n_rules; i++) {
+		const struct rdc_kernel_rule *r = &t->rules[i];
+		if (r->action != RDC_RULE_FALLBACK || strcmp(r->pattern, pat) || !r->scope_sha256)
+			continue;
+		for (size_t j = 0; j < 32; j++) {
+			unsigned v;
+			assert_int_equal(sscanf(r->scope_sha256 + 2 * j, "%2x", &v), 1);
+			out[j] = (uint8_t)v;
+		}
+		return;
+	}
+	fail_msg("no hash-scoped fallback row %s", pat);
+}
+
+#define FA192 "_ZL15flash_attn_tileILi192ELi128ELi8ELi4ELb1EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil"
+#define FA128 "_ZL15flash_attn_tileILi128ELi128ELi64ELi1ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil"
+#define FA576 "_ZL15flash_attn_tileILi576ELi512ELi2ELi1ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil"
+#define GGML "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so"
+
 static void test_builtin_rows(void **state)
 {
 	(void)state;
 	const struct rdc_tables *t = rdc_tables_builtin();
 	assert_true(t->n_rules >= 4);
 	struct rdc_rule_match m;
-	/* row 1+2: RDNA2 under 7.1, from libggml-hip.so; the fallback rows are
-	 * provisional (only with opt-in) until the fallbacks ran as AMD code */
-	assert_int_equal(match(t, FA, "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so", NULL,
-			       "gfx1031", V71, false, &m), 1);
-	assert_non_null(m.occupancy);
-	assert_null(m.fallback);
-	assert_int_equal(match(t, FA, "/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so", NULL,
-			       "gfx1031", V71, true, &m), 2);
+	uint8_t h256[32], h192[32], h128[32];
+	row_hash(t, "_ZL15flash_attn_tileILi256ELi256E*", h256);
+	row_hash(t, "_ZL15flash_attn_tileILi192ELi128E*", h192);
+	row_hash(t, "_ZL15flash_attn_tileILi128ELi128E*", h128);
+	/* row 1+2: RDNA2 under 7.1, from the checked build of libggml-hip.so:
+	 * the occupancy row and the (reviewed) fallback row */
+	assert_int_equal(match(t, FA, GGML, h256, "gfx1031", V71, false, &m), 2);
 	assert_non_null(m.occupancy);
 	assert_non_null(m.fallback);
+	assert_false(m.fallback->provisional);
+	assert_null(m.unchecked);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv256");
-	/* one fallback per DV: <192,128> goes to dv128, <128,128,64,1> too (ncols1 64 is
-	 * not mistaken for DV 64) */
-	assert_int_equal(match(t, "_ZL15flash_attn_tileILi192ELi128ELi8ELi4ELb1EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
-			       "libggml-hip.so", NULL, "gfx1030", V71, true, &m), 2);
+	/* one fallback per DV: <192,128> goes to dv128 (provisional: DKQ != DV was
+	 * not executed), <128,128,64,1> too (ncols1 64 is not mistaken for DV 64) */
+	assert_int_equal(match(t, FA192, "libggml-hip.so", h192, "gfx1030", V71, false, &m), 1);
+	assert_null(m.fallback);
+	assert_null(m.unchecked);
+	assert_int_equal(match(t, FA192, "libggml-hip.so", h192, "gfx1030", V71, true, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
-	assert_int_equal(match(t, "_ZL15flash_attn_tileILi128ELi128ELi64ELi1ELb0EEvPKcS1_S1_S1_S1_PKiPfP15HIP_vector_typeIfLj2EEffffjfiS5_IjLj3EEiiiiiiiiiiiliiliiiiil",
-			       "libggml-hip.so", NULL, "gfx1030", V71, true, &m), 2);
+	assert_int_equal(match(t, FA128, "libggml-hip.so", h128, "gfx1030", V71, false, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
+	/* each row names its own code object: dv256's hash is not dv128's */
+	assert_int_equal(match(t, FA128, "libggml-hip.so", h256, "gfx1030", V71, false, &m), 1);
+	assert_null(m.fallback);
 	assert_null(m.deny);
 	/* 7.0 works (case a): nothing */
 	assert_int_equal(match(t, FA, "libggml-hip.so", NULL, "gfx1030", V70, false, &m), 0);
@@ -117,6 +145,77 @@ static void test_builtin_rows(void **state)
 	assert_false(rdc_rules_any_for(t, "gfx1030", V52, false));
 	assert_false(rdc_rules_any_for(t, "gfx1101", V71, false));
 	assert_false(rdc_rules_any_for(t, "gfx906", V71, true));
+}
+
+/* Audit 2026-12-03 M4: the fallback rows are scoped to the ggml builds whose
+ * launch contract was checked.  Another build (another hash, one byte
+ * changed, or no hash known) gets no fallback: `unchecked` names the row
+ * (the client's refusal line) and the occupancy row applies as it is. */
+static void test_fallback_unchecked_build(void **state)
+{
+	(void)state;
+	const struct rdc_tables *t = rdc_tables_builtin();
+	struct rdc_rule_match m;
+	uint8_t h[32], other[32], h576[32];
+	row_hash(t, "_ZL15flash_attn_tileILi256ELi256E*", h);
+	row_hash(t, "_ZL15flash_attn_tileILi576ELi512E*", h576);
+	memcpy(other, h, 32);
+	other[31] ^= 1;
+	assert_int_equal(match(t, FA, GGML, other, "gfx1031", V71, false, &m), 1);
+	assert_non_null(m.occupancy);
+	assert_null(m.fallback);
+	assert_non_null(m.unchecked);
+	assert_string_equal(m.unchecked->fallback, "rdnacompat_fb_fattn_tile_dv256");
+	assert_false(m.unchecked->user);
+	/* hash unknown: the same */
+	assert_int_equal(match(t, FA, GGML, NULL, "gfx1031", V71, false, &m), 1);
+	assert_non_null(m.unchecked);
+	/* nothing to refuse where the row would not apply anyway: another
+	 * runtime, another card, another library, a provisional row without
+	 * opt-in, the built-in allow */
+	assert_int_equal(match(t, FA, GGML, other, "gfx1031", V70, false, &m), 0);
+	assert_null(m.unchecked);
+	assert_int_equal(match(t, FA, GGML, other, "gfx1100", V71, true, &m), 0);
+	assert_null(m.unchecked);
+	assert_int_equal(match(t, FA, "libother.so", other, "gfx1031", V71, true, &m), 0);
+	assert_null(m.unchecked);
+	assert_int_equal(match(t, FA576, GGML, other, "gfx1031", V71, false, &m), 1);
+	assert_null(m.unchecked);
+	assert_int_equal(match(t, FA576, GGML, other, "gfx1031", V71, true, &m), 1);
+	assert_non_null(m.unchecked);
+	assert_int_equal(match(t, FA576, GGML, h576, "gfx1031", V71, true, &m), 2);
+	assert_null(m.unchecked);
+	assert_int_equal(match(t, FA, GGML, other, "gfx1101", V71, true, &m), 0);
+	assert_non_null(m.allow);
+	assert_null(m.unchecked);
+
+	/* the opt-in: a user's row naming this build's hash applies; a user's
+	 * hash-scoped row for yet another build is itself `unchecked` */
+	char hex[65], text[1024];
+	rdc_sha256_hex(other, hex);
+	snprintf(text, sizeof text,
+		 "[kernels]\n"
+		 "_ZL15flash_attn_tileILi256ELi256E*\tlibggml-hip.so*+sha256:%s\tgfx1031\t*\t"
+		 "fallback:rdnacompat_fb_fattn_tile_dv256\treviewed\tchecked my build\tme\n"
+		 "_ZL15flash_attn_tileILi128ELi128E*\tsha256:%s\tgfx1031\t*\t"
+		 "fallback:rdnacompat_fb_fattn_tile_dv128\treviewed\tmine\tme\n",
+		 hex, hex);
+	struct rdc_diag d;
+	struct rdc_tables_build *b = with(text, &d);
+	if (!b)
+		fail_msg("%s", d.msg);
+	assert_int_equal(match(&b->t, FA, GGML, other, "gfx1031", V71, false, &m), 2);
+	assert_true(m.fallback->user);
+	assert_null(m.unchecked);
+	assert_int_equal(match(&b->t, FA, GGML, h, "gfx1031", V71, false, &m), 2);
+	assert_false(m.fallback->user); /* the checked build: the built-in row */
+	uint8_t h128[32];
+	row_hash(rdc_tables_builtin(), "_ZL15flash_attn_tileILi128ELi128E*", h128);
+	h128[0] ^= 0x80;
+	assert_int_equal(match(&b->t, FA128, GGML, h128, "gfx1031", V71, false, &m), 1);
+	assert_non_null(m.unchecked);
+	assert_true(m.unchecked->user); /* the user's row first */
+	done(b);
 }
 
 static void test_demangled_family_hash(void **state)
@@ -262,9 +361,12 @@ static void test_allow_and_ranges(void **state)
 	if (!b)
 		fail_msg("%s", d.msg);
 	assert_int_equal(b->t.n_rules, rdc_tables_builtin()->n_rules);
-	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, false, &m), 0);
-	assert_null(m.occupancy); /* now provisional, as the fallback rows are */
-	assert_int_equal(match(&b->t, FA, "libggml-hip.so", NULL, "gfx1031", V71, true, &m), 2);
+	uint8_t h256[32];
+	row_hash(&b->t, "_ZL15flash_attn_tileILi256ELi256E*", h256);
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", h256, "gfx1031", V71, false, &m), 1);
+	assert_null(m.occupancy); /* now provisional */
+	assert_non_null(m.fallback);
+	assert_int_equal(match(&b->t, FA, "libggml-hip.so", h256, "gfx1031", V71, true, &m), 2);
 	assert_true(m.occupancy->user);
 	assert_string_equal(m.occupancy->reason, "mine");
 	done(b);
@@ -543,7 +645,8 @@ static void test_digests(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_builtin_rows),  cmocka_unit_test(test_demangled_family_hash),
+		cmocka_unit_test(test_builtin_rows),  cmocka_unit_test(test_fallback_unchecked_build),
+		cmocka_unit_test(test_demangled_family_hash),
 		cmocka_unit_test(test_allow_and_ranges), cmocka_unit_test(test_user_over_builtin), cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_occupancy),     cmocka_unit_test(test_args_equal),
 		cmocka_unit_test(test_digests),       cmocka_unit_test(test_needs),

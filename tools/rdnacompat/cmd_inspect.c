@@ -35,7 +35,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rdnacompat inspect [--gpu TARGET | --card NAME | --pci ID] [--kernels] [--opt-in] [--json]\n"
-		"                          [--stats] FILE...\n"
+		"                          [--stats] [--sha256] FILE...\n"
 		"\n"
 		"List the offload bundles and code objects in each FILE (host ELF with .hip_fatbin,\n"
 		"raw bundle, or raw AMDGPU code object) and, for a GPU, say per bundle whether its\n"
@@ -51,6 +51,9 @@ static void usage(FILE *f)
 		"  --json         one JSON object on stdout (see docs/INSPECT.md)\n"
 		"  --stats        at the end, on stderr: code objects hashed and kernel names\n"
 		"                 demangled for the kernel rules (both only when a rule needs them)\n"
+		"  --sha256       with --kernels --json: each bundle's \"kernels_sha256\", the SHA-256\n"
+		"                 of the entry whose kernels are listed (what a rule's sha256: scope\n"
+		"                 names; tools/fallback-scope.py)\n"
 		"\n"
 		"Tables: the built-in ones, merged with $RDNACOMPAT_TABLES when set.\n"
 		"Exit: 0 all native or mapped (or no GPU given), 1 any bundle missing,\n"
@@ -424,6 +427,8 @@ int rdc_cmd_inspect(int argc, char **argv)
 			c.json = true;
 		} else if (!strcmp(a, "--stats")) {
 			c.stats = true;
+		} else if (!strcmp(a, "--sha256")) {
+			c.sha256 = true;
 		} else {
 			fprintf(stderr, "rdnacompat inspect: unknown option '%s'\n", a);
 			usage(stderr);

@@ -36,6 +36,7 @@ struct ictx {
 	size_t files_read;      /* files opened and recognised */
 	size_t n_hashed, n_demangled; /* code objects hashed, names demangled (--stats) */
 	bool stats;
+	bool sha256;                  /* --sha256: each bundle's kernels_sha256 (JSON, --kernels) */
 	/* first failure inside a scan callback */
 	int rc;
 	struct rdc_diag d;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rdnacompat/codeobj.h"
+#include "rdnacompat/rules.h"
 
 #include "inspect.h"
 #include "inspect_rules.h"
@@ -123,10 +124,16 @@ void rdc_inspect_emit_bundle(struct ictx *c, const struct bundle_view *bv, const
 				long ei = ch->entry >= 0 ? ch->entry : ch->refused_entry;
 				key_target_or_null(j, "kernels_of",
 						   co && ei >= 0 && (size_t)ei < bv->n ? &bv->e[ei].target : NULL);
-				rdc_json_key(j, "kernels");
-				rdc_json_arr(j);
 				struct rdc_inspect_rules ir;
 				rdc_inspect_rules_begin(&ir, c, bv, ei, ch);
+				/* --sha256: the hash a rule's sha256: scope names (docs/RULES.md) */
+				if (c->sha256) {
+					char hex[65];
+					rdc_json_key(j, "kernels_sha256");
+					rdc_json_str(j, rdc_inspect_rules_sha256_hex(&ir, c, hex) ? hex : NULL);
+				}
+				rdc_json_key(j, "kernels");
+				rdc_json_arr(j);
 				for (size_t k = 0; co && k < co->n_kernels; k++)
 					print_kernel_json(c, &co->kernels[k], ch->kernels ? &ch->kernels[k] : NULL,
 							  &ir);

@@ -10,7 +10,9 @@
  * matching at all (rules []); otherwise a kernel's name is demangled, and
  * the code object hashed (once), only when a row that admits it could need
  * that to match (rdc_rules_needs) — the answer is the same as with both
- * always computed.  --stats counts both.
+ * always computed.  --stats counts both.  A fallback row that matches in
+ * everything but its code-object hash is listed with "unchecked": true (it
+ * does not apply to this build: docs/RULES.md).
  */
 #include "inspect_rules.h"
 
@@ -69,9 +71,10 @@ static const struct rdc_kernel *find(const struct rdc_inspect_rules *ir, const s
 	return NULL;
 }
 
-static void rule_json(struct rdc_json *j, const struct rdc_kernel_rule *r)
+static void rule_json(struct rdc_json *j, const struct rdc_kernel_rule *r, bool unchecked)
 {
 	rdc_json_obj(j);
+	rdc_json_key(j, "unchecked"); rdc_json_bool(j, unchecked);
 	rdc_json_key(j, "action"); rdc_json_str(j, rdc_rule_action_name(r->action));
 	rdc_json_key(j, "fallback"); rdc_json_str(j, r->fallback);
 	rdc_json_key(j, "prefer"); rdc_json_str(j, r->prefer);
@@ -82,6 +85,23 @@ static void rule_json(struct rdc_json *j, const struct rdc_kernel_rule *r)
 	rdc_json_key(j, "reason"); rdc_json_str(j, r->reason);
 	rdc_json_key(j, "source"); rdc_json_str(j, r->source);
 	rdc_json_obj_end(j);
+}
+
+static void hash(struct rdc_inspect_rules *ir, struct ictx *c)
+{
+	rdc_sha256(ir->bytes, ir->size, ir->sha256);
+	ir->have_sum = true;
+	c->n_hashed++;
+}
+
+bool rdc_inspect_rules_sha256_hex(struct rdc_inspect_rules *ir, struct ictx *c, char hex[65])
+{
+	if (!ir->ok)
+		return false;
+	if (!ir->have_sum)
+		hash(ir, c);
+	rdc_sha256_hex(ir->sha256, hex);
+	return true;
 }
 
 /* The rules for kernel `name` into the open array. */
@@ -98,19 +118,18 @@ static void rules_json(struct rdc_inspect_rules *ir, struct ictx *c, const char 
 		}
 	}
 	/* the hash only of a code object read with its .args, as always */
-	if ((need & RDC_RULES_NEED_SHA256) && ir->ok && !ir->have_sum) {
-		rdc_sha256(ir->bytes, ir->size, ir->sha256);
-		ir->have_sum = true;
-		c->n_hashed++;
-	}
+	if ((need & RDC_RULES_NEED_SHA256) && ir->ok && !ir->have_sum)
+		hash(ir, c);
 	if (ir->have_sum)
 		s.sha256 = ir->sha256;
 	struct rdc_rule_match m;
 	if (rdc_rules_match(c->t, &s, &m) >= 0) {
-		const struct rdc_kernel_rule *all[] = { m.allow, m.deny, m.fallback, m.occupancy, m.prefer };
-		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		const struct rdc_kernel_rule *all[] = { m.allow, m.deny, m.fallback, m.occupancy, m.prefer,
+							m.unchecked };
+		const size_t n_all = sizeof all / sizeof all[0];
+		for (size_t i = 0; i < n_all; i++)
 			if (all[i])
-				rule_json(&c->j, all[i]);
+				rule_json(&c->j, all[i], i == n_all - 1);
 	}
 }
 

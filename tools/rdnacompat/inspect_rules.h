@@ -38,5 +38,8 @@ void rdc_inspect_rules_begin(struct rdc_inspect_rules *ir, struct ictx *c, const
  * ch->co), written into the JSON object being emitted. */
 void rdc_inspect_rules_kernel(struct rdc_inspect_rules *ir, struct ictx *c, const struct rdc_kernel *k);
 void rdc_inspect_rules_end(struct rdc_inspect_rules *ir);
+/* The entry's SHA-256 as 64 hex digits (hashed now unless already), for
+ * --sha256; false when the entry could not be read. */
+bool rdc_inspect_rules_sha256_hex(struct rdc_inspect_rules *ir, struct ictx *c, char hex[65]);
 
 #endif
