@@ -12,6 +12,8 @@
 #   - with the shim the program gets the descriptor-derived count (>= 1, and
 #     equal to what HIP 5.2's own LDS-per-workgroup arithmetic answers), one
 #     log line says so, and the trace shows the kernel dispatched;
+#   - the fallback row (scoped to Debian ggml's code object) does not apply
+#     to the stand-in: one rule-fallback-unchecked line says so;
 #   - with the real HIP 5.2 version (no fake) the >= 7.1 row does not apply,
 #     not even as a load-time `rule:` line (version from the file name).
 . "$(dirname "$0")/shim/common.sh"
@@ -49,7 +51,9 @@ a = k["args"]
 assert len(a) >= 37 and k["kernarg_align"] == 8 and k["kernarg_size"] >= 208, k
 assert (a[27]["offset"], a[27]["size"], a[27]["value_kind"]) == (152, 8, "by_value"), a[27]
 assert (a[15]["offset"], a[15]["size"]) == (92, 12), a[15]       # uint3 ne01
-assert sorted((r["action"], r["runtime"]) for r in k["rules"]) == [("fallback", ">=7.1"), ("occupancy", ">=7.1")], k["rules"]
+# the fallback row names Debian ggml's code object, not this stand-in's: listed as unchecked
+assert sorted((r["action"], r["runtime"], r["unchecked"]) for r in k["rules"]) == \
+    [("fallback", ">=7.1", True), ("occupancy", ">=7.1", False)], k["rules"]
 PYEOF
 fi
 
@@ -86,9 +90,14 @@ grep -q "^potential grid=$((got * mps)) block=256 err=0 mps=$mps\$" "$T/o.out" |
 [ "$(grep -c 'rule-occupancy' "$T/o.err")" -eq 1 ] || { cat "$T/o.err" >&2; fail "want one rule-occupancy line"; }
 grep -q "rule-occupancy: kernel=$WANT device=gfx1031 .*runtime_said=0 .*answer=$got" "$T/o.err" ||
   { grep rule-occupancy "$T/o.err" >&2; fail "occupancy line lacks kernel/device/answer"; }
-# (the fallback row is provisional since 92764e1: without RDNACOMPAT_OPT_IN it is not among the actions)
+# (the fallback row names the checked ggml build's code object, not this
+# stand-in's: it is not among the actions, and one line says why, with the
+# stand-in's hash for a user row)
 grep -q "rule: kernel=$WANT lib=$T/ggml/libggml-hip.so device=gfx1031 actions=occupancy runtime=\">=7.1\"" "$T/o.err" ||
   { grep "rule" "$T/o.err" >&2; fail "no rule line naming the library"; }
+[ "$(grep -c 'rule-fallback-unchecked' "$T/o.err")" -eq 1 ] || { cat "$T/o.err" >&2; fail "want one rule-fallback-unchecked line"; }
+grep -q "rule-fallback-unchecked: kernel=$WANT kernels=1 lib=$T/ggml/libggml-hip.so device=gfx1031 fallback=rdnacompat_fb_fattn_tile_dv256 sha256=[0-9a-f]\{64\} .*RDNACOMPAT_TABLES" "$T/o.err" ||
+  { grep rule-fallback "$T/o.err" >&2; fail "the unchecked line lacks kernel/lib/fallback/hash/opt-in"; }
 $PY - "$T/o.trace" "$WANT" "$got" <<'PYEOF' || fail "trace"
 import json, sys
 path, want, blocks = sys.argv[1], sys.argv[2], int(sys.argv[3])
