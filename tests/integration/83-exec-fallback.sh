@@ -8,7 +8,9 @@
 # threshold), on a simulated gfx1031 under the shim with the fallback rows
 # of tables/kernels.tsv armed (a user tables file repeats them for any
 # runtime — ggml links HIP 6.4 in both roots, the built-in rows are for
-# >= 7.1 — and RDNACOMPAT_OPT_IN=1, since the rows are provisional).
+# >= 7.1 — and RDNACOMPAT_OPT_IN=1, since some rows are provisional; the
+# rows name this ggml build's code objects by hash, so routing here also
+# shows the hashes are the ones the shim computes).
 #   - one case per head size the rows cover that ggml's test has at
 #     nh=4, kv=512, 3 query columns, f16 K/V (CASES below): each is OK;
 #   - every tile dispatch is rdnacompat_fb_fattn_tile_dv<D> of that head
