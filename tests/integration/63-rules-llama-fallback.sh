@@ -6,11 +6,16 @@
 # flash-attention tile kernels routed to the embedded v5 fallback bundle.
 # The built-in fallback rows are for HIP >= 7.1 and ggml links HIP 6.4 in
 # both roots, so a user tables file repeats them for any runtime.  The rows
-# are provisional (docs/RULES.md), so they apply only with RDNACOMPAT_OPT_IN=1.
+# name the code objects of this ggml build (sha256); the rows for the head
+# sizes whose fallback was executed and checked by ggml (83-exec-fallback)
+# are reviewed, the others provisional (docs/RULES.md).
 # Checks:
-#   - without RDNACOMPAT_OPT_IN the provisional copies route nothing: no
-#     rdnacompat_fb_* dispatch, ggml's own tile kernels run;
-#   - with it, the run completes (pp16 and tg4 rows);
+#   - without RDNACOMPAT_OPT_IN the reviewed rows route (this model's head
+#     size is 128): only fallbacks of reviewed rows are dispatched;
+#   - the same rows naming another hash (another build): nothing routed,
+#     ggml's tile kernels run, one rule-fallback-unchecked line per code
+#     object of a reviewed row, naming the library and how to opt in;
+#   - with RDNACOMPAT_OPT_IN=1 (every row), the run completes (pp16 and tg4 rows);
 #   - every traced tile dispatch is a rdnacompat_fb_fattn_tile_* kernel,
 #     none is ggml's; the refusals name hidden_hostcall_buffer (the ggml tile
 #     instances whose metadata declares it; docs/FALLBACKS.md);
@@ -30,8 +35,13 @@ python3 "$libs/llama_model.py" "$tmp/tiny.gguf" || fail "writing the tiny model"
   grep -v '^#' "$libs/../../../tables/kernels.tsv" |
     awk -F'\t' 'BEGIN { OFS = "\t" } $5 ~ /^fallback:/ { $4 = "*"; $8 = "63"; print }'; } >"$tmp/fb.tsv"
 [ "$(grep -c fallback: "$tmp/fb.tsv")" -ge 10 ] || fail "no fallback rows in tables/kernels.tsv"
-[ "$(grep -c 'fallback:.*	provisional	' "$tmp/fb.tsv")" = "$(grep -c fallback: "$tmp/fb.tsv")" ] ||
-  fail "a fallback row of tables/kernels.tsv is not provisional"
+# the same rows for another build: every hash replaced by one no code object has
+other=$(printf 'not this build' | sha256sum | cut -d' ' -f1)
+sed -E "s/\+sha256:[0-9a-f]{64}/+sha256:$other/" "$tmp/fb.tsv" >"$tmp/other.tsv"
+reviewed=$(awk -F'\t' '$5 ~ /^fallback:/ && $6 == "reviewed"' "$tmp/fb.tsv")
+nrev=$(printf '%s\n' "$reviewed" | sed -n 's/.*+sha256:\([0-9a-f]\{64\}\).*/\1/p' | sort -u | wc -l)
+revfb=$(printf '%s\n' "$reviewed" | awk -F'\t' '{ sub(/^fallback:/, "", $5); print $5 }' | sort -u | tr '\n' ' ')
+[ "$nrev" -ge 1 ] || fail "no reviewed hash-scoped fallback row in tables/kernels.tsv"
 run() { # NAME ENV...
   local name=$1 rc=0; shift
   env "$@" LD_PRELOAD="$SIM:$SHIM" RDNACOMPAT_SIM_GPUS=gfx1031 RDNACOMPAT_SIM_TRACE="$tmp/$name.trace" \
@@ -43,8 +53,20 @@ run() { # NAME ENV...
 }
 run orig
 run noopt RDNACOMPAT_TABLES="$tmp/fb.tsv"
-! grep -q '"kernel": *"rdnacompat_fb_' "$tmp/noopt.trace" || fail "a provisional fallback row routed without RDNACOMPAT_OPT_IN"
-grep -q '"kernel": *"_ZL15flash_attn_tile' "$tmp/noopt.trace" || fail "noopt: ggml's tile kernels did not run"
+python3 - "$tmp/noopt.trace" "$revfb" <<'PYEOF' || fail "noopt: the reviewed rows must route, and only they"
+import json, sys
+fb = {d["kernel"] for d in map(json.loads, open(sys.argv[1])) if d["kernel"].startswith("rdnacompat_fb_")}
+assert fb, "no fallback dispatched by the reviewed rows"
+assert fb <= set(sys.argv[2].split()), ("a fallback of no reviewed row", fb - set(sys.argv[2].split()))
+print("63: without opt-in the reviewed rows route: %s" % sorted(fb))
+PYEOF
+run other RDNACOMPAT_TABLES="$tmp/other.tsv"
+! grep -q '"kernel": *"rdnacompat_fb_' "$tmp/other.trace" || fail "rows naming another build routed this one"
+grep -q '"kernel": *"_ZL15flash_attn_tile' "$tmp/other.trace" || fail "other build: ggml's tile kernels did not run"
+unchecked=$(grep -c 'rule-fallback-unchecked: .* lib=/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so device=gfx1031 .*sha256=[0-9a-f]\{64\} .*opt_in=.*RDNACOMPAT_TABLES' "$tmp/other.log")
+[ "$unchecked" -eq "$nrev" ] && [ "$(grep -c rule-fallback-unchecked "$tmp/other.log")" -eq "$nrev" ] ||
+  { grep rule-fallback-unchecked "$tmp/other.log" | head -3 >&2; fail "other build: $unchecked rule-fallback-unchecked lines, want one per code object of a reviewed row ($nrev)"; }
+echo "63: rows naming another build: nothing routed, $unchecked rule-fallback-unchecked lines (one per code object)"
 run routed RDNACOMPAT_TABLES="$tmp/fb.tsv" RDNACOMPAT_OPT_IN=1
 refused=$(grep -c 'rule-fallback-refused' "$tmp/routed.log")
 hostcall=$(grep -c 'rule-fallback-refused.*hidden_hostcall_buffer' "$tmp/routed.log")
