@@ -15,7 +15,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include <hsa_ext_amd.h>
 
 #include "agents.h"
+#include "child_io.h"
 
 #define AGENT_TIMEOUT_S 20
 
@@ -89,6 +89,18 @@ static const char *child_reason(int status)
 	}
 }
 
+struct take_ctx {
+	struct rdc_agent *out;
+	size_t cap, *n;
+};
+
+static void take_agent(void *ctx, void *rec)
+{
+	struct take_ctx *c = ctx;
+	if (*c->n < c->cap)
+		c->out[(*c->n)++] = *(struct rdc_agent *)rec;
+}
+
 int rdc_runtime_agents(struct rdc_agent *out, size_t cap, size_t *n, char *why, size_t why_len)
 {
 	*n = 0;
@@ -119,37 +131,12 @@ int rdc_runtime_agents(struct rdc_agent *out, size_t cap, size_t *n, char *why, 
 	}
 	close(p[1]);
 	struct rdc_agent r;
-	size_t got = 0;
+	struct take_ctx tc = { out, cap, n };
 	time_t end = time(NULL) + AGENT_TIMEOUT_S;
-	bool timed_out = false;
-	for (;;) {
-		int left = (int)(end - time(NULL));
-		struct pollfd pf = { p[0], POLLIN, 0 };
-		int pr = left > 0 ? poll(&pf, 1, left * 1000) : 0;
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0) {
-			timed_out = true;
-			break;
-		}
-		ssize_t k = read(p[0], (char *)&r + got, sizeof r - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-		if (got == sizeof r) {
-			if (*n < cap)
-				out[(*n)++] = r;
-			got = 0;
-		}
-	}
+	bool late = rdc_child_records(p[0], end, &r, sizeof r, take_agent, &tc);
 	close(p[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	bool killed;
+	int status = rdc_child_reap(pid, late ? 0 : end, &killed);
 	const char *reason = child_reason(status);
 	if (reason) {
 		snprintf(why, why_len, "%s", reason);

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "agents.h"
+#include "child_io.h"
 #include "json_out.h"
 #include "selftest.h"
 #include "sysinfo.h"
@@ -172,28 +173,18 @@ static pid_t spawn(const struct state *s, char *const argv[], const char *log, c
 	return pid;
 }
 
-/* Wait for pid, at most until `end`; SIGKILL after.  Returns the status;
- * *hung set when killed. */
-static int reap(pid_t pid, time_t end, bool *hung)
+struct recs {
+	struct rdc_st_rec r[MAX_RECS];
+	size_t n;
+};
+
+static void take_rec(void *ctx, void *rec)
 {
-	int st = 0;
-	*hung = false;
-	for (;;) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid)
-			return st;
-		if (r < 0 && errno != EINTR)
-			return st;
-		if (time(NULL) >= end) {
-			kill(pid, SIGKILL);
-			*hung = true;
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			return st;
-		}
-		struct timespec ts = { 0, 50 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
+	struct recs *rs = ctx;
+	struct rdc_st_rec *r = rec;
+	r->id[sizeof r->id - 1] = r->detail[sizeof r->detail - 1] = r->err_kind[sizeof r->err_kind - 1] = '\0';
+	if (rs->n < MAX_RECS)
+		rs->r[rs->n++] = *r;
 }
 
 static void run_check(struct state *s, const char *name)
@@ -209,42 +200,22 @@ static void run_check(struct state *s, const char *name)
 		return;
 	}
 	time_t end = time(NULL) + s->timeout_s;
-	struct rdc_st_rec recs[MAX_RECS];
-	size_t nrec = 0, got = 0;
+	struct recs rs = { .n = 0 };
 	struct rdc_st_rec r;
-	for (;;) {
-		int left = (int)(end - time(NULL));
-		struct pollfd pf = { rfd, POLLIN, 0 };
-		int pr = left > 0 ? poll(&pf, 1, left * 1000) : 0;
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0)
-			break;
-		ssize_t k = read(rfd, (char *)&r + got, sizeof r - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-		if (got == sizeof r) {
-			r.id[sizeof r.id - 1] = r.detail[sizeof r.detail - 1] = r.err_kind[sizeof r.err_kind - 1] = '\0';
-			if (nrec < MAX_RECS)
-				recs[nrec++] = r;
-			got = 0;
-		}
-	}
+	rdc_child_records(rfd, end, &r, sizeof r, take_rec, &rs);
 	close(rfd);
 	bool hung;
-	int st = reap(pid, end, &hung);
+	int st = rdc_child_reap(pid, end, &hung);
 	char code[200];
 	rdc_st_code_from_log(log, s->shim || s->shim_preloaded, code, sizeof code);
-	for (size_t i = 0; i < nrec; i++) {
-		if (!strcmp(recs[i].id, "hip")) {
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct rdc_st_rec *rec = &rs.r[i];
+		if (!strcmp(rec->id, "hip")) {
 			if (!*s->hip) /* the first: the HIP the system resolves (rocBLAS's may differ) */
-				snprintf(s->hip, sizeof s->hip, "%s", recs[i].detail);
+				snprintf(s->hip, sizeof s->hip, "%s", rec->detail);
 			continue;
 		}
-		add(s, name, &recs[i], recs[i].status == RDC_ST_SKIP ? "" : code);
+		add(s, name, rec, rec->status == RDC_ST_SKIP ? "" : code);
 	}
 	char last[300]; /* the quoted line, cut to fit a record */
 	last_line(out, last, sizeof last);
@@ -262,7 +233,7 @@ static void run_check(struct state *s, const char *name)
 	} else if (WEXITSTATUS(st) != 0) {
 		add_simple(s, name, name, RDC_ST_FAIL, code, "the check's process exited %d%s%s", WEXITSTATUS(st),
 			   *last ? ": " : "", last);
-	} else if (!nrec) {
+	} else if (!rs.n) {
 		add_simple(s, name, name, RDC_ST_FAIL, code, "the check's process reported nothing");
 	}
 }
@@ -285,7 +256,7 @@ static void run_ggml(struct state *s)
 		return;
 	}
 	bool hung;
-	int st = reap(pid, time(NULL) + s->timeout_s, &hung);
+	int st = rdc_child_reap(pid, time(NULL) + s->timeout_s, &hung);
 	char code[200];
 	rdc_st_code_from_log(log, s->shim || s->shim_preloaded, code, sizeof code);
 	/* Case lines: "  FLASH_ATTN_EXT(...): OK" / "...: FAIL" (colour codes around the word). */
