@@ -11,13 +11,8 @@
 # compares them with the rows' sha256 scopes.  When Debian updates ggml in a
 # pinned root this fails on purpose: the new build's launch contract must be
 # checked (tests 62-fallback-abi, 83-exec-fallback) before rows name it.
-set -u
-BUILD=${1:?usage: $0 BUILD}
-rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
-fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
-skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-top=$here/../..
+. "$(dirname "$0")/lib/exec_common.bash"   # BUILD, rel, fail/skip/ok, tmp, clean environment
+top=$(cd "$(dirname "$0")/../.." && pwd)
 lib=/usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so
 [ -x "$BUILD/bin/rdnacompat" ] || skip "rdnacompat not built in $BUILD"
 [ -f "$lib" ] || skip "libggml0-backend-hip not installed in the ROCm $rel root"
@@ -29,10 +24,9 @@ $out"
 echo "$out"
 # the check can fail: one row's hash changed is found
 sed -E '0,/\+sha256:[0-9a-f]{64}/s//+sha256:'"$(printf x | sha256sum | cut -d' ' -f1)"'/' \
-  "$top/tables/kernels.tsv" >"/tmp/64-scope.$$.tsv"
-if python3 "$top/tools/fallback-scope.py" --rdnacompat "$BUILD/bin/rdnacompat" --check \
-  "/tmp/64-scope.$$.tsv" "$lib" >/dev/null 2>&1; then
-  rm -f "/tmp/64-scope.$$.tsv"; fail "fallback-scope.py --check accepted a table with one hash changed"
-fi
-rm -f "/tmp/64-scope.$$.tsv"
-echo "64-rules-ggml-scope [ROCm $rel]: ok (libggml0-backend-hip $ver)"
+  "$top/tables/kernels.tsv" >"$tmp/changed.tsv"
+! python3 "$top/tools/fallback-scope.py" --rdnacompat "$BUILD/bin/rdnacompat" --check \
+  "$tmp/changed.tsv" "$lib" >"$tmp/changed.out" 2>&1 ||
+  fail "fallback-scope.py --check accepted a table with one hash changed"
+grep -q "names no sha256:" "$tmp/changed.out" || fail "the changed hash was not named: $(cat "$tmp/changed.out")"
+ok "64-rules-ggml-scope: libggml0-backend-hip $ver"

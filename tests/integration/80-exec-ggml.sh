@@ -27,21 +27,11 @@
 # Results are "simulated card (executed)": the numbers are what the
 # compiled kernels compute on the engine (docs/SIMGPU.md, "ggml's
 # test-backend-ops on the executing simulator").
-set -u
-BUILD=${1:?usage: $0 BUILD}
-rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
-fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
-skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
-ok() { echo "ok [ROCm $rel]: $*"; }
-SIM=$BUILD/sim/librdnacompat-sim.so
-SHIM=$BUILD/librdnacompat.so
+. "$(dirname "$0")/lib/exec_common.bash"   # BUILD, rel, fail/skip/ok, SIM, SHIM, tmp, clean environment
 TBO=/usr/libexec/x86_64-linux-gnu/ggml/test-backend-ops
-[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
 [ -x "$TBO" ] || skip "ggml's test-backend-ops (llama.cpp-tests / libggml0) not installed in the ROCm $rel root"
 ls /usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so >/dev/null 2>&1 || skip "libggml0-backend-hip not installed"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
-export XDG_CACHE_HOME=$tmp/cache HSA_ENABLE_SDMA=0
+export HSA_ENABLE_SDMA=0
 
 # CASES: "OP PARAMS-REGEX" — the cases of OP whose parameter string the
 # regex finds.  Small shapes of the ops ggml runs for a llama model; the big

@@ -19,21 +19,12 @@
 #     are OK too: ggml's kernels and ours meet the same CPU reference.
 # Results are "simulated card (executed)": the fallback's numerics as
 # compiled for gfx1030 and run on the engine, not on hardware.
-set -u
-BUILD=${1:?usage: $0 BUILD}
-rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
-fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
-skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
-SIM=$BUILD/sim/librdnacompat-sim.so
-SHIM=$BUILD/librdnacompat.so
+. "$(dirname "$0")/lib/exec_common.bash"   # BUILD, rel, fail/skip/ok, SIM, SHIM, tmp, clean environment
 TBO=/usr/libexec/x86_64-linux-gnu/ggml/test-backend-ops
 here=$(cd "$(dirname "$0")" && pwd)
-[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
 [ -x "$TBO" ] || skip "ggml's test-backend-ops not installed in the ROCm $rel root"
 [ -f /usr/lib/x86_64-linux-gnu/ggml/backends0/libggml-hip.so ] || skip "libggml0-backend-hip not installed"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
-export XDG_CACHE_HOME=$tmp/cache HSA_ENABLE_SDMA=0
+export HSA_ENABLE_SDMA=0
 
 DVS="40 64 72 80 96 128 256"
 PAT="hsk=($(for d in $DVS; do printf '%s,hsv=%s|' "$d" "$d"; done | sed 's/|$//')),nh=4,nr23=\\[1,1\\],kv=512,nb=3,mask=1,sinks=0,max_bias=0.000000,logit_softcap=0.000000,prec=f32,type_K=f16,type_V=f16,permute=\\[0,1,2,3\\]"

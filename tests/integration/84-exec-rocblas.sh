@@ -14,19 +14,9 @@
 # Asserted: every selected test passes (rocBLAS compares with its CPU BLAS),
 # the count is the named subset's, and the trace shows Tensile kernels
 # (Cijk_*) and rocBLAS's own kernels executed on the card.
-set -u
-BUILD=${1:?usage: $0 BUILD}
-rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
-fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
-skip() { echo "SKIP [ROCm $rel]: $*" >&2; exit 77; }
-SIM=$BUILD/sim/librdnacompat-sim.so
-SHIM=$BUILD/librdnacompat.so
+. "$(dirname "$0")/lib/exec_common.bash"   # BUILD, rel, fail/skip/ok, SIM, SHIM, tmp, clean environment
 RT=/usr/libexec/rocm/librocblas4-tests/rocblas-test
-[ -f "$SIM" ] && [ -f "$SHIM" ] || skip "simulator or shim not built in $BUILD"
 [ -x "$RT" ] || skip "rocblas-test (librocblas4-tests) not installed in the ROCm $rel root"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0-9]*\)=.*/\1/p'); do unset "$v"; done
-export XDG_CACHE_HOME=$tmp/cache
 
 # The subset: 306 + 52 + 50 + 72 + 3 + 24 + 24 tests in rocBLAS 6.4.4's data.
 FILTER='_/axpy.blas1/quick_blas1_with_alpha_f32_r_*:_/dot.blas1/quick_blas1_f32_r_*:_/nrm2.blas1/quick_blas1_f32_r_*:_/scal.blas1/quick_scal_blas1_with_alpha_f32_r_*:_/gemv.blas2/quick_gemv_fortran_f32_r_*:_/gemm.blas3_tensile/quick_gemm_fortran_f32_r_NN_*:_/gemm.blas3_tensile/quick_gemm_fortran_f16_r_NN_*'
