@@ -109,11 +109,15 @@ for dev in gfx1032 gfx1031; do # the row for gfx1032 does not apply on gfx1031: 
   [ "$(grep -c 'rule-deny: kernel=_ZL15flash_attn_tile.* device=gfx1031 answer=hipErrorInvalidDeviceFunction' "$T/d.err")" -eq 1 ] ||
     { cat "$T/d.err" >&2; fail "want one rule-deny line for the stub"; }
   # truthful load-time line: the built-in >= 7.1 rows are armed only under
-  # 7.2, and the fallback rows are provisional (they need RDNACOMPAT_OPT_IN=1)
+  # 7.2, and the fallback rows name the checked ggml build's code objects,
+  # not this stand-in's (under 7.2 one rule-fallback-unchecked line says so)
   acts="deny runtime=\\* source=61"
   [ "$REL" = 7.2 ] && acts="deny,occupancy runtime=\\* source=61"
   grep -q "rule: kernel=_ZL15flash_attn_tile.* device=gfx1031 actions=$acts" "$T/d.err" ||
     { grep "rule:" "$T/d.err" >&2; fail "load-time rule line: want actions=$acts under HIP $REL"; }
+  unchecked=0; [ "$REL" = 7.2 ] && unchecked=1
+  [ "$(grep -c 'rule-fallback-unchecked: kernel=_ZL15flash_attn_tile' "$T/d.err")" -eq $unchecked ] ||
+    { grep rule-fallback "$T/d.err" >&2; fail "want $unchecked rule-fallback-unchecked line(s) under HIP $REL"; }
   [ "$REL" = 7.2 ] || ! grep -q "rule-fallback-refused" "$T/d.err" ||
     fail "fallback checked for a row of another runtime"
 done
