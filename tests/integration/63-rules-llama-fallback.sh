@@ -6,9 +6,8 @@
 # flash-attention tile kernels routed to the embedded v5 fallback bundle.
 # The built-in fallback rows are for HIP >= 7.1 and ggml links HIP 6.4 in
 # both roots, so a user tables file repeats them for any runtime.  The rows
-# name the code objects of this ggml build (sha256); the rows for the head
-# sizes whose fallback was executed and checked by ggml (83-exec-fallback)
-# are reviewed, the others provisional (docs/RULES.md).
+# name the code objects of this ggml build (sha256) and are reviewed for it
+# (docs/RULES.md; the test takes which rows are reviewed from the table).
 # Checks:
 #   - without RDNACOMPAT_OPT_IN the reviewed rows route (this model's head
 #     size is 128): only fallbacks of reviewed rows are dispatched;

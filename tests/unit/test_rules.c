@@ -99,12 +99,10 @@ static void test_builtin_rows(void **state)
 	assert_false(m.fallback->provisional);
 	assert_null(m.unchecked);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv256");
-	/* one fallback per DV: <192,128> goes to dv128 (provisional: DKQ != DV was
-	 * not executed), <128,128,64,1> too (ncols1 64 is not mistaken for DV 64) */
-	assert_int_equal(match(t, FA192, "libggml-hip.so", h192, "gfx1030", V71, false, &m), 1);
-	assert_null(m.fallback);
+	/* one fallback per DV: <192,128> goes to dv128, <128,128,64,1> too (ncols1
+	 * 64 is not mistaken for DV 64) */
+	assert_int_equal(match(t, FA192, "libggml-hip.so", h192, "gfx1030", V71, false, &m), 2);
 	assert_null(m.unchecked);
-	assert_int_equal(match(t, FA192, "libggml-hip.so", h192, "gfx1030", V71, true, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
 	assert_int_equal(match(t, FA128, "libggml-hip.so", h128, "gfx1030", V71, false, &m), 2);
 	assert_string_equal(m.fallback->fallback, "rdnacompat_fb_fattn_tile_dv128");
@@ -171,8 +169,8 @@ static void test_fallback_unchecked_build(void **state)
 	assert_int_equal(match(t, FA, GGML, NULL, "gfx1031", V71, false, &m), 1);
 	assert_non_null(m.unchecked);
 	/* nothing to refuse where the row would not apply anyway: another
-	 * runtime, another card, another library, a provisional row without
-	 * opt-in, the built-in allow */
+	 * runtime, another card, another library, the built-in allow (a
+	 * provisional row without opt-in: below) */
 	assert_int_equal(match(t, FA, GGML, other, "gfx1031", V70, false, &m), 0);
 	assert_null(m.unchecked);
 	assert_int_equal(match(t, FA, GGML, other, "gfx1100", V71, true, &m), 0);
@@ -180,10 +178,8 @@ static void test_fallback_unchecked_build(void **state)
 	assert_int_equal(match(t, FA, "libother.so", other, "gfx1031", V71, true, &m), 0);
 	assert_null(m.unchecked);
 	assert_int_equal(match(t, FA576, GGML, other, "gfx1031", V71, false, &m), 1);
-	assert_null(m.unchecked);
-	assert_int_equal(match(t, FA576, GGML, other, "gfx1031", V71, true, &m), 1);
-	assert_non_null(m.unchecked);
-	assert_int_equal(match(t, FA576, GGML, h576, "gfx1031", V71, true, &m), 2);
+	assert_string_equal(m.unchecked->fallback, "rdnacompat_fb_fattn_tile_dv512");
+	assert_int_equal(match(t, FA576, GGML, h576, "gfx1031", V71, false, &m), 2);
 	assert_null(m.unchecked);
 	assert_int_equal(match(t, FA, GGML, other, "gfx1101", V71, true, &m), 0);
 	assert_non_null(m.allow);
@@ -215,6 +211,18 @@ static void test_fallback_unchecked_build(void **state)
 	assert_int_equal(match(&b->t, FA128, GGML, h128, "gfx1031", V71, false, &m), 1);
 	assert_non_null(m.unchecked);
 	assert_true(m.unchecked->user); /* the user's row first */
+	done(b);
+	/* a provisional hash-scoped row says nothing without opt-in */
+	snprintf(text, sizeof text,
+		 "[kernels]\n_Z4kfa*\tlibx.so+sha256:%s\tgfx1031\t*\tfallback:fb\tprovisional\tp\tme\n", hex);
+	b = with(text, &d);
+	if (!b)
+		fail_msg("%s", d.msg);
+	assert_int_equal(match(&b->t, "_Z4kfav", "libx.so", h, "gfx1031", V71, false, &m), 0);
+	assert_null(m.unchecked);
+	assert_int_equal(match(&b->t, "_Z4kfav", "libx.so", h, "gfx1031", V71, true, &m), 0);
+	assert_non_null(m.unchecked);
+	assert_int_equal(match(&b->t, "_Z4kfav", "libx.so", other, "gfx1031", V71, true, &m), 1);
 	done(b);
 }
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # exec_common.bash — sourced by the tests that run Debian's ROCm libraries
-# and their own test programs in the roots (64-rules-ggml-scope,
+# and their own test programs in the roots (65-rules-ggml-scope,
 # 80-exec-ggml, 83-exec-fallback, 84-exec-rocblas; not a test itself): BUILD (the test's $1), rel
 # (RDC_ROCM), fail/skip/ok prefixed with the release, SIM and SHIM (skip when
 # either is not built), tmp (removed at exit), and an environment without

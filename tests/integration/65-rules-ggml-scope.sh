@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # releases: 6.4 7.2
-# 64-rules-ggml-scope.sh BUILD — the fallback rows of tables/kernels.tsv name
+# 65-rules-ggml-scope.sh BUILD — the fallback rows of tables/kernels.tsv name
 # exactly the code objects of the ggml build whose launch contract was
 # checked: Debian's libggml-hip.so in the root (libggml0-backend-hip, the
 # build 62-fallback-abi and 83-exec-fallback check).  tools/fallback-scope.py
@@ -29,4 +29,4 @@ sed -E '0,/\+sha256:[0-9a-f]{64}/s//+sha256:'"$(printf x | sha256sum | cut -d' '
   "$tmp/changed.tsv" "$lib" >"$tmp/changed.out" 2>&1 ||
   fail "fallback-scope.py --check accepted a table with one hash changed"
 grep -q "names no sha256:" "$tmp/changed.out" || fail "the changed hash was not named: $(cat "$tmp/changed.out")"
-ok "64-rules-ggml-scope: libggml0-backend-hip $ver"
+ok "65-rules-ggml-scope: libggml0-backend-hip $ver"
