@@ -8,7 +8,7 @@
 # threshold), on a simulated gfx1031 under the shim with the fallback rows
 # of tables/kernels.tsv armed (a user tables file repeats them for any
 # runtime — ggml links HIP 6.4 in both roots, the built-in rows are for
-# >= 7.1 — and RDNACOMPAT_OPT_IN=1, since some rows are provisional; the
+# >= 7.1 — and RDNACOMPAT_OPT_IN=1, as when the rows were provisional; the
 # rows name this ggml build's code objects by hash, so routing here also
 # shows the hashes are the ones the shim computes).
 #   - one case per head size the rows cover that ggml's test has at
