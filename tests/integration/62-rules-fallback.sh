@@ -67,7 +67,7 @@ PYEOF
 # and user rows naming it
 [ -x "$B/bin/rdnacompat" ] || fail "no $B/bin/rdnacompat"
 sha_of() { # LIB -> kernels_sha256 of its one bundle on gfx1031
-  "$B/bin/rdnacompat" inspect --gpu gfx1031 --kernels --json "$1" |
+  "$B/bin/rdnacompat" inspect --gpu gfx1031 --kernels --json --sha256 "$1" |
     $PY -c 'import json, sys; print(*[b["kernels_sha256"] for f in json.load(sys.stdin)["files"] for b in f["bundles"]])'
 }
 H=$(sha_of "$T/ggml/libggml-hip.so")
