@@ -91,7 +91,7 @@ static bool exists_cb(const char *cand, void *arg)
  * `missing` says whether the original is known to be absent (else it is
  * checked as a file).  Returns true and fills out; the first redirection of
  * each file is said at warn. */
-static bool redirect_to(const char *path, char *out, size_t n, bool missing,
+static bool redirect_to(const char *path, char *out, size_t n, bool missing, bool dso,
 			bool (*accept)(const char *cand, void *arg), void *arg, const char *how)
 {
 	if (!path || !rdc_initialized() || !rdc_cfg.redirect_files || !strstr(path, "gfx"))
@@ -103,7 +103,7 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 			continue;
 		const char *proc = dev->target.proc;
 		const char *lib = rdc_datafile_of(path, proc);
-		if (!lib)
+		if (!lib || (dso && !rdc_datafile_is_dso(path, proc)))
 			continue;
 		if (!missing && rdc_sys_exists(path))
 			return false;
@@ -134,7 +134,12 @@ static bool redirect_to(const char *path, char *out, size_t n, bool missing,
 
 static bool redirect(const char *path, char *out, size_t n)
 {
-	return redirect_to(path, out, n, false, exists_cb, NULL, "file");
+	return redirect_to(path, out, n, false, false, exists_cb, NULL, "file");
+}
+
+bool rdc_redirect_dso(const char *path, char *out, size_t n)
+{
+	return redirect_to(path, out, n, false, true, exists_cb, NULL, "dlopen");
 }
 
 /* The path to use: the caller's, or a redirected one in buf. */
@@ -315,7 +320,7 @@ XSTAT_HOOK(__xstat64, struct stat64)
 		rdc_guard_enter();                                                        \
 		char buf[4096];                                                           \
 		struct name##_try g = { real, flags, errfunc, pglob };                    \
-		if (redirect_to(pattern, buf, sizeof buf, true, name##_cb, &g, "glob"))   \
+		if (redirect_to(pattern, buf, sizeof buf, true, false, name##_cb, &g, "glob"))   \
 			rc = 0;                                                           \
 		rdc_guard_leave();                                                        \
 		errno = saved;                                                            \

@@ -56,6 +56,8 @@ RDC_REAL_FN(__xstat, "GLIBC_2.2.5", RDC_LIB_C)      /* stat() of binaries built 
 RDC_REAL_FN(__xstat64, "GLIBC_2.2.5", RDC_LIB_C)
 RDC_REAL_FN(glob, "GLIBC_2.27", RDC_LIB_C)
 RDC_REAL_FN(glob64, "GLIBC_2.27", RDC_LIB_C)
+/* libc: per-arch shared objects (hook_dlopen.c) */
+RDC_REAL_FN(dlopen, "GLIBC_2.34", RDC_LIB_C)
 
 /* HIP: kernel rules (route.c, hook_kernels.c, hook_occupancy.c) */
 RDC_REAL_FN(hipRuntimeGetVersion, "hip_4.2", RDC_LIB_HIP)   /* not hooked: asked once */

@@ -395,6 +395,12 @@ const char *rdc_basename(const char *path);
 /* Internal file access that never goes through our own hooks. */
 int rdc_sys_open(const char *path, int flags);
 int rdc_sys_exists(const char *path);
+/* Per-arch shared objects (hook_files.c): when `path` (absolute or relative,
+ * with a '/') is a library's per-arch shared object for a mapped device's
+ * target (rdc_datafile_is_dso) and does not exist, the same path with the
+ * most preferred compatible target that exists, in out; said once at warn
+ * (how=dlopen).  False: use path as given. */
+bool rdc_redirect_dso(const char *path, char *out, size_t n);
 /* Fork handling (fork.c). */
 void rdc_fork_install(void);
 extern pthread_mutex_t rdc_fatbin_lock, rdc_module_lock, rdc_reader_lock;

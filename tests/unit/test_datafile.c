@@ -41,6 +41,8 @@ static void test_library_files(void **state)
 		"/usr/share/miopen/db/gfx1031_40.HIP.fdb.txt",
 		"/usr/share/miopen/db/gfx1031_40.db",
 		"/usr/share/miopen/db/gfx1031.kdb",
+		"/opt/rocm/lib/libMIOpenCKGroupedConv_gfx1031.so",
+		"libMIOpenCKGroupedConv_gfx1031.so",
 	};
 	for (size_t i = 0; i < sizeof miopen / sizeof miopen[0]; i++) {
 		const char *lib = rdc_datafile_of(miopen[i], "gfx1031");
@@ -72,6 +74,13 @@ static void test_not_library_files(void **state)
 		"/usr/share/miopen/db/gfx1031_40.db-journal",
 		"/usr/share/miopen/db/gfx1031_40.kdb-wal",
 		"/usr/share/miopen/db/gfx1031_40.kdb-shm",
+		/* shared objects that are not MIOpen's CK library */
+		"/home/u/app/foo_gfx1031.so",
+		"/home/u/app/libfoo_gfx1031.so",
+		"/opt/rocm/lib/libMIOpenCKGroupedConv_gfx1031.so.1",
+		"/opt/rocm/lib/libMIOpenCKGroupedConv_gfx10310.so",
+		"/opt/rocm/lib/libMIOpenCKGroupedConv_gfx1031_extra.txt",
+		"/opt/rocm/lib/xlibMIOpenCKGroupedConv_gfx1031.so",
 		/* a glob that is not the libraries' listing */
 		"/home/u/app/*gfx1031*",
 		"/home/u/app/*gfx1031*.txt",
@@ -84,6 +93,26 @@ static void test_not_library_files(void **state)
 	assert_null(rdc_datafile_of("TensileLibrary_lazy_gfx1031.dat", NULL));
 	assert_null(rdc_datafile_of("TensileLibrary_lazy_gfx1031.dat", "gfx1030"));
 	assert_null(rdc_datafile_of("TensileLibrary_lazy_.dat", ""));
+}
+
+/* Only MIOpen's CK library is a shared object the dlopen hook may redirect. */
+static void test_dso(void **state)
+{
+	(void)state;
+	assert_true(rdc_datafile_is_dso("/opt/rocm/lib/libMIOpenCKGroupedConv_gfx1031.so", "gfx1031"));
+	assert_true(rdc_datafile_is_dso("libMIOpenCKGroupedConv_gfx1103.so", "gfx1103"));
+	assert_false(rdc_datafile_is_dso("/opt/rocm/lib/libMIOpenCKGroupedConv_gfx1031.so", "gfx1030"));
+	assert_false(rdc_datafile_is_dso("/opt/rocm/lib/libMIOpenCKGroupedConv_gfx12-generic.so", "gfx1031"));
+	assert_false(rdc_datafile_is_dso("/app/foo_gfx1031.so", "gfx1031"));
+	assert_false(rdc_datafile_is_dso("/r/library/TensileLibrary_lazy_gfx1031.dat", "gfx1031"));
+	assert_false(rdc_datafile_is_dso("/usr/share/miopen/db/gfx1031_40.kdb", "gfx1031"));
+	assert_false(rdc_datafile_is_dso("/r/library/*gfx1031*co", "gfx1031"));
+	assert_false(rdc_datafile_is_dso(NULL, "gfx1031"));
+	assert_false(rdc_datafile_is_dso("libMIOpenCKGroupedConv_gfx1031.so", NULL));
+	char out[256];
+	assert_int_equal(rdc_datafile_rename("/opt/rocm/gfx1031/lib/libMIOpenCKGroupedConv_gfx1031.so",
+					     "gfx1031", "gfx1030", out, sizeof out), 0);
+	assert_string_equal(out, "/opt/rocm/gfx1031/lib/libMIOpenCKGroupedConv_gfx1030.so");
 }
 
 static void test_rename(void **state)
@@ -116,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_library_files),
 		cmocka_unit_test(test_not_library_files),
+		cmocka_unit_test(test_dso),
 		cmocka_unit_test(test_rename),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
