@@ -118,3 +118,22 @@ grep -q "redirects gfx1031 names to gfx1030 (compat rank 1): 1 files (1 other pe
 "$tool" inspect --json --gpu gfx1031 "$d2" | python3 -c 'import json,sys; d=[f for f in json.load(sys.stdin)["files"] if f.get("kind")=="directory"][0]; assert d["data_files"]["files"] == 1, d["data_files"]' ||
   fail "model dir --json: data_files.files is not 1"
 ok "a MIOpen .model among gfx1030's files: counted as per-arch, not as redirected"
+
+# MIOpen's per-arch CK libraries (libMIOpenCKGroupedConv_<target>.so, which
+# the shim's dlopen hook redirects): a kind of their own, counted per target
+# and as redirected; a file so named that is not ELF is unrecognised.
+d3=$tmp/dir3; mkdir -p "$d3"
+cp /bin/true "$d3/libMIOpenCKGroupedConv_gfx1030.so"
+cp /bin/true "$d3/libMIOpenCKGroupedConv_gfx1100.so"
+echo text >"$d3/libMIOpenCKGroupedConv_gfx1101.so"
+"$tool" inspect --gpu gfx1031 "$d3" >"$tmp/d3" 2>"$tmp/d3e" || true
+grep -q "per-arch files by kind: miopen-ck-so 2" "$tmp/d3" || fail "CK dir kinds: $(cat "$tmp/d3")"
+grep -q "redirects gfx1031 names to gfx1030 (compat rank 1): 1 files" "$tmp/d3" || fail "CK dir redirect: $(cat "$tmp/d3")"
+grep -q "libMIOpenCKGroupedConv_gfx1101.so: named like MIOpen's CK library but not an ELF file" "$tmp/d3e" ||
+  fail "CK dir: the non-ELF one not named: $(cat "$tmp/d3e")"
+"$tool" inspect --json --gpu gfx1031 "$d3" 2>/dev/null | python3 -c '
+import json,sys
+d=[f for f in json.load(sys.stdin)["files"] if f.get("kind")=="directory"][0]
+assert d["per_arch"]["gfx1030"] == {"miopen-ck-so": 1} and d["per_arch"]["gfx1100"] == {"miopen-ck-so": 1}, d["per_arch"]
+assert d["data_files"]["files"] == 1, d["data_files"]' || fail "CK dir --json"
+ok "MIOpen CK libraries: kind miopen-ck-so per target, gfx1031 redirected to gfx1030's, a non-ELF one named"

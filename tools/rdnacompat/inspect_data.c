@@ -5,7 +5,9 @@
  * checked with msgpack-c on the first bytes), .yaml libraries, per-arch code
  * object files (*.hsaco, *.co: chosen by the library by name, so listed by
  * the target in their name), and MIOpen's find databases (.fdb.txt), SQLite
- * databases (.db, .kdb, .udb) and models (.model).  Reads at most 4 KiB of a
+ * databases (.db, .kdb, .udb), models (.model) and per-arch composable-kernel
+ * libraries (libMIOpenCKGroupedConv_<target>.so, an ELF shared object MIOpen
+ * dlopens by the device's name).  Reads at most 4 KiB of a
  * file; never the whole of it.
  */
 #include <ctype.h>
@@ -25,6 +27,7 @@ static const char *const names[RDC_DATA_KINDS] = {
 	[RDC_DATA_MIOPEN_FDB] = "miopen-text-db",
 	[RDC_DATA_MIOPEN_DB] = "miopen-db",
 	[RDC_DATA_MIOPEN_MODEL] = "miopen-model",
+	[RDC_DATA_MIOPEN_CK] = "miopen-ck-so",
 	[RDC_DATA_BAD] = "unrecognised",
 };
 
@@ -91,6 +94,12 @@ enum rdc_data_kind rdc_data_classify(const char *path, const char *name, char *w
 {
 	unsigned char b[4096];
 	ssize_t got;
+	if (!strncmp(name, "libMIOpenCKGroupedConv_", 23) && ends_with(name, ".so")) {
+		if ((got = head(path, b, 4)) == 4 && !memcmp(b, "\177ELF", 4))
+			return RDC_DATA_MIOPEN_CK;
+		snprintf(why, n, "named like MIOpen's CK library but not an ELF file");
+		return RDC_DATA_BAD;
+	}
 	if (ends_with(name, ".dat")) {
 		if ((got = head(path, b, sizeof b)) < 0) {
 			snprintf(why, n, "cannot be read");

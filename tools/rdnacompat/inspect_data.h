@@ -2,7 +2,8 @@
 /*
  * inspect_data.h — what kind of per-arch file a name in a library directory
  * is (rocBLAS/Tensile code and MessagePack or YAML libraries, MIOpen
- * databases and models), and which GPU target its name carries.
+ * databases and models, MIOpen's per-arch composable-kernel libraries), and
+ * which GPU target its name carries.
  */
 #ifndef RDC_TOOL_INSPECT_DATA_H
 #define RDC_TOOL_INSPECT_DATA_H
@@ -17,6 +18,7 @@ enum rdc_data_kind {
 	RDC_DATA_MIOPEN_FDB,    /* MIOpen text database: find (.fdb.txt), perf (.db.txt) */
 	RDC_DATA_MIOPEN_DB,     /* MIOpen SQLite database (.db, .kdb, .udb) */
 	RDC_DATA_MIOPEN_MODEL,  /* MIOpen heuristics model (.model) */
+	RDC_DATA_MIOPEN_CK,     /* MIOpen's per-arch CK library (libMIOpenCKGroupedConv_<target>.so) */
 	RDC_DATA_BAD,           /* named like one of these, content not (reason set) */
 	RDC_DATA_KINDS
 };

@@ -11,7 +11,8 @@
  *                single files are, one line per library with device code;
  *   per-arch     files a library picks by the device's name (rocBLAS's
  *                TensileLibrary_*_gfxNNNN.dat and .hsaco/.co, MIOpen's
- *                gfxNNNN_*.kdb/.fdb.txt/.model): classified by inspect_data.c,
+ *                gfxNNNN_*.kdb/.fdb.txt/.model, libMIOpenCKGroupedConv_gfxNNNN.so):
+ *                classified by inspect_data.c,
  *                counted per target, never parsed as code;
  *   other        the rest.
  * With a card (--gpu/--card/--pci) it says, as the shim's per-arch file
