@@ -13,6 +13,7 @@ PKGS=(
   llvm-19
   librocsparse0 librocsparse-dev
   valgrind python3 python3-yaml file zstd
+  golang-go   # tests: the Go stand-in for Ollama (55-tools-run-view)
   mmdebstrap
   chromium
 )

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "run_env.h"
+#include "view_env.h"
 #include "tool_util.h"
 
 static void usage(FILE *f)
@@ -27,6 +28,13 @@ static void usage(FILE *f)
 	      "  --log-format FMT     text or json (RDNACOMPAT_LOG_FORMAT); --json-log = json\n"
 	      "  --shim PATH          use this librdnacompat.so (default: beside the tool,\n"
 	      "                       ../librdnacompat.so or ../lib/librdnacompat.so; RDNACOMPAT_SHIM)\n"
+	      "  --view-arch-files[=DIR[:DIR]]  for programs that check in code the preload cannot\n"
+	      "                       reach whether rocBLAS has files for the card (Ollama): in a\n"
+	      "                       private mount namespace, list TensileLibrary_lazy_<card>.dat in\n"
+	      "                       each rocBLAS library DIR (default: found beside CMD, Ollama's\n"
+	      "                       lib/ollama) when a compatible target's file is there; opening it\n"
+	      "                       still goes through the shim's logged redirection; the real\n"
+	      "                       directory is not changed\n"
 	      "\n"
 	      "exit: CMD's exit status (exec replaces this process); 2 usage or setup error,\n"
 	      "126 CMD cannot be executed, 127 CMD not found\n",
@@ -63,6 +71,8 @@ int rdc_cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (rdc_run_setup_env(&o) != 0)
+		return 2;
+	if (o.view && rdc_view_arch_files(o.view, argv[i], o.gpu) != 0)
 		return 2;
 	return rdc_run_exec(argv + i);
 }

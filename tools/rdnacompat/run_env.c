@@ -60,6 +60,14 @@ int rdc_run_parse_opt(struct rdc_run_opts *o, int argc, char **argv, int *i)
 			o->devices[o->n_devices++] = val;
 		return 1;
 	default:
+		if (!strcmp(a, "--view-arch-files")) {
+			o->view = "";
+			return 1;
+		}
+		if (!strncmp(a, "--view-arch-files=", 18)) {
+			o->view = a + 18;
+			return 1;
+		}
 		if (!strcmp(a, "--json-log")) {
 			o->log_format = "json";
 			return 1;

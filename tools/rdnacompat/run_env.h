@@ -18,6 +18,7 @@ struct rdc_run_opts {
 	const char *log_level;     /* error|warn|info|debug */
 	const char *log_format;    /* text|json */
 	const char *shim;          /* explicit librdnacompat.so or NULL: found beside the tool */
+	const char *view;          /* --view-arch-files[=DIR:DIR]: "" auto, NULL off (view_env.h) */
 	const char *devices[16];   /* "N=MODE" for RDNACOMPAT_DEVICE_N */
 	int n_devices;
 };

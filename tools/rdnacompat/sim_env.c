@@ -114,21 +114,11 @@ static int write_all(const char *path, const char *text, int flags)
 	return w == (ssize_t)len ? 0 : -1;
 }
 
-/* This process (and CMD after exec) moves into a private mount namespace
- * whose /etc/ld.so.preload also names lib.  0, or -1 with the reason in
- * err (the caller falls back to LD_PRELOAD). */
-static int preload_namespace(const char *lib, char *err, size_t n)
+int rdc_private_mount_ns(char *err, size_t n)
 {
-	char tmp[] = "/tmp/rdnacompat-sim-ns.XXXXXX";
-	if (!mkdtemp(tmp)) {
-		snprintf(err, n, "mkdtemp: %s", strerror(errno));
-		return -1;
-	}
 	const char *step = "unshare";
 	uid_t uid = getuid();
 	gid_t gid = getgid();
-	bool mounted = false;
-	struct rdc_sbuf text = { 0 };
 	if (unshare(CLONE_NEWNS)) {
 		if (errno != EPERM || unshare(CLONE_NEWUSER | CLONE_NEWNS))
 			goto fail;
@@ -144,6 +134,29 @@ static int preload_namespace(const char *lib, char *err, size_t n)
 	step = "private mounts";
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		goto fail;
+	return 0;
+fail:
+	snprintf(err, n, "%s: %s", step, strerror(errno));
+	return -1;
+}
+
+/* This process (and CMD after exec) moves into a private mount namespace
+ * whose /etc/ld.so.preload also names lib.  0, or -1 with the reason in
+ * err (the caller falls back to LD_PRELOAD). */
+static int preload_namespace(const char *lib, char *err, size_t n)
+{
+	char tmp[] = "/tmp/rdnacompat-sim-ns.XXXXXX";
+	if (!mkdtemp(tmp)) {
+		snprintf(err, n, "mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	const char *step = "namespace";
+	bool mounted = false;
+	struct rdc_sbuf text = { 0 };
+	if (rdc_private_mount_ns(err, n)) {
+		rmdir(tmp);
+		return -1;
+	}
 	step = "tmpfs";
 	if (mount("rdnacompat-sim", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700"))
 		goto fail;

@@ -26,6 +26,13 @@ int rdc_sim_check_card(const char *name, char *err, size_t n);
  * ../lib/rdnacompat/sim/ (installed).  NULL when not found. */
 char *rdc_sim_lib(void);
 
+/* Move this process (and what it execs) into a private mount namespace,
+ * with a user namespace mapping the caller's uid/gid to 0 when it is not
+ * privileged; mounts made afterwards are seen by it and its children only.
+ * Also used by `run --view-arch-files` (view_env.c).  0, or -1 with the
+ * failing step and errno's text in err. */
+int rdc_private_mount_ns(char *err, size_t n);
+
 /* Make every process this one execs load the simulator `lib`: a private
  * mount namespace whose /etc/ld.so.preload names it (so a child that sets
  * its own LD_PRELOAD keeps the simulated card), unless use_ns is false
