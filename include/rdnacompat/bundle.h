@@ -56,7 +56,8 @@ struct rdc_bundle {
 	uint16_t ccob_version;   /* 0 when not compressed */
 	int method;              /* enum rdc_compression */
 	uint64_t uncompressed_size;
-	uint64_t hash;           /* CCOB: stored truncated MD5 (verified); 0 if plain */
+	uint64_t hash;           /* CCOB: stored truncated MD5 (verified by
+	                            rdc_bundle_parse only); 0 if plain */
 	const uint8_t *bytes;    /* the plain bundle: input or owned buffer */
 	uint64_t size;           /* size of `bytes` */
 	size_t n_entries;
@@ -77,6 +78,17 @@ struct rdc_bundle {
  * decompressed data report the CCOB's start as offset and name the
  * decompressed byte in the message. */
 int rdc_bundle_parse(const void *p, uint64_t avail, struct rdc_bundle *b, struct rdc_diag *d);
+
+/* rdc_bundle_parse as the runtime reads a bundle: a CCOB's stored MD5 is not
+ * recomputed (b->hash is the stored value, unverified).  LLVM's own reader
+ * recomputes it only to print it with -verbose and never fails on it
+ * (clang/lib/Driver/OffloadBundler.cpp, CompressedOffloadBundle::decompress),
+ * so checking it in the preload would refuse nothing HIP refuses and would
+ * cost the MD5 of every decompressed bundle at start-up.  Every other check
+ * (sizes, bounds, the decompressor's own) is the same.  The tools use
+ * rdc_bundle_parse, which reports a wrong hash. */
+int rdc_bundle_parse_as_runtime(const void *p, uint64_t avail, struct rdc_bundle *b,
+				struct rdc_diag *d);
 
 /* Only the extent: what __hipRegisterFatBinary's callee must derive, since
  * HIP hands a pointer without a size.  Reads headers only (plain: the entry

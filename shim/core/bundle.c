@@ -246,7 +246,8 @@ fail:
 	return rc;
 }
 
-int rdc_bundle_parse(const void *p, uint64_t avail, struct rdc_bundle *b, struct rdc_diag *d)
+static int parse(const void *p, uint64_t avail, bool check_hash, struct rdc_bundle *b,
+		 struct rdc_diag *d)
 {
 	if (!b)
 		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "no bundle to fill");
@@ -257,7 +258,7 @@ int rdc_bundle_parse(const void *p, uint64_t avail, struct rdc_bundle *b, struct
 	const uint8_t *u = p;
 	int rc;
 	if (avail >= RDC_CCOB_MAGIC_LEN && memcmp(u, RDC_CCOB_MAGIC, RDC_CCOB_MAGIC_LEN) == 0)
-		rc = rdc_bundle_parse_ccob_(u, avail, b, d);
+		rc = rdc_bundle_parse_ccob_(u, avail, check_hash, b, d);
 	else
 		rc = rdc_bundle_parse_plain_(u, avail, NULL, b, d);
 	if (rc) {
@@ -268,6 +269,17 @@ int rdc_bundle_parse(const void *p, uint64_t avail, struct rdc_bundle *b, struct
 	if (!b->compressed)
 		b->size = b->extent;
 	return 0;
+}
+
+int rdc_bundle_parse(const void *p, uint64_t avail, struct rdc_bundle *b, struct rdc_diag *d)
+{
+	return parse(p, avail, true, b, d);
+}
+
+int rdc_bundle_parse_as_runtime(const void *p, uint64_t avail, struct rdc_bundle *b,
+				struct rdc_diag *d)
+{
+	return parse(p, avail, false, b, d);
 }
 
 int rdc_bundle_extent(const void *p, uint64_t avail, uint64_t *extent, struct rdc_diag *d)

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "bundle_internal.h"
 
@@ -284,6 +285,61 @@ static int unzstd(const uint8_t *src, uint64_t clen, struct sink *k, uint64_t us
 	return rc;
 }
 
+static int size_mismatch(const struct ccob *h, uint64_t got, struct rdc_diag *d)
+{
+	return rdc_diag_set(d, RDC_E_CORRUPT, h->usize_at,
+			    "CCOB header claims %llu uncompressed bytes; the %s data holds %llu",
+			    (unsigned long long)h->usize, method_name(h->method),
+			    (unsigned long long)got);
+}
+
+/* A claimed size up to this many times the compressed size (or up to
+ * ONESHOT_FLOOR) is allocated up front and the frames decoded straight into
+ * it (ZSTD_decompressDCtx): no window buffer, no copy out of it, one
+ * allocation.  Code objects compress 3-20x.  A larger claim, possible only
+ * for data that compresses better than any code object, takes the growing
+ * sink, so memory still follows the real output there. */
+#define ONESHOT_RATIO 256u
+#define ONESHOT_FLOOR (64u << 20)
+
+static bool oneshot_ok(uint64_t usize, uint64_t clen)
+{
+	return usize <= ONESHOT_FLOOR || (clen <= UINT64_MAX / ONESHOT_RATIO &&
+					  usize <= clen * ONESHOT_RATIO);
+}
+
+/* Decode every zstd frame of src[0..clen) into a new buffer of exactly
+ * h->usize bytes (*out, malloc'd; freed here on error). */
+static int unzstd_oneshot(const struct ccob *h, const uint8_t *src, uint64_t clen,
+			  uint8_t **out, struct rdc_diag *d)
+{
+	uint8_t *buf = malloc(h->usize ? (size_t)h->usize : 1);
+	ZSTD_DCtx *z = buf ? ZSTD_createDCtx() : NULL;
+	if (!z) {
+		free(buf);
+		return rdc_diag_set(d, RDC_E_NOMEM, h->hdr_len, "out of memory for %llu "
+				    "decompressed bytes", (unsigned long long)h->usize);
+	}
+	size_t got = ZSTD_decompressDCtx(z, buf, (size_t)h->usize, src, (size_t)clen);
+	ZSTD_freeDCtx(z);
+	int rc = 0;
+	if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall)
+		rc = rdc_diag_set(d, RDC_E_CORRUPT, h->hdr_len,
+				  "zstd data decompresses to more than the %llu bytes the CCOB "
+				  "header claims", (unsigned long long)h->usize);
+	else if (ZSTD_isError(got))
+		rc = rdc_diag_set(d, RDC_E_CORRUPT, h->hdr_len, "zstd data is corrupt: %s",
+				  ZSTD_getErrorName(got));
+	else if (got != h->usize)
+		rc = size_mismatch(h, got, d);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*out = buf;
+	return 0;
+}
+
 /* Where the compressed data of a v1 zstd CCOB ends. */
 static int zstd_frame_len(const uint8_t *src, uint64_t clen, uint64_t hdr_len, uint64_t *len,
 			  struct rdc_diag *d)
@@ -296,13 +352,6 @@ static int zstd_frame_len(const uint8_t *src, uint64_t clen, uint64_t hdr_len, u
 	return 0;
 }
 
-static int size_mismatch(const struct ccob *h, uint64_t got, struct rdc_diag *d)
-{
-	return rdc_diag_set(d, RDC_E_CORRUPT, h->usize_at,
-			    "CCOB header claims %llu uncompressed bytes; the %s data holds %llu",
-			    (unsigned long long)h->usize, method_name(h->method),
-			    (unsigned long long)got);
-}
 
 int rdc_bundle_extent_ccob_(const uint8_t *p, uint64_t avail, uint64_t *extent,
 			    struct rdc_diag *d)
@@ -337,8 +386,38 @@ int rdc_bundle_extent_ccob_(const uint8_t *p, uint64_t avail, uint64_t *extent,
 	return 0;
 }
 
-int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, struct rdc_bundle *b,
-			   struct rdc_diag *d)
+/* The decompressed payload `buf` (h->usize bytes, taken over: freed on
+ * error, owned by `b` on success): hash check, plain-bundle parse, fields. */
+static int finish(const struct ccob *h, uint64_t clen, bool check_hash, uint8_t *buf,
+		  struct rdc_bundle *b, struct rdc_diag *d)
+{
+	int rc = 0;
+	if (check_hash) {
+		uint64_t got = rdc_bundle_hash(buf, (size_t)h->usize);
+		if (got != h->hash)
+			rc = rdc_diag_set(d, RDC_E_CORRUPT, h->hash_at,
+					  "CCOB hash 0x%016llx does not match the MD5 of the "
+					  "decompressed bundle (0x%016llx)",
+					  (unsigned long long)h->hash, (unsigned long long)got);
+	}
+	if (!rc)
+		rc = rdc_bundle_parse_plain_(buf, h->usize, "decompressed", b, d);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	b->owned_ = buf;
+	b->compressed = true;
+	b->ccob_version = h->version;
+	b->method = h->method;
+	b->uncompressed_size = h->usize;
+	b->hash = h->hash;
+	b->extent = h->hdr_len + clen;
+	return 0;
+}
+
+int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, bool check_hash,
+			   struct rdc_bundle *b, struct rdc_diag *d)
 {
 	struct ccob h;
 	int rc = read_header(p, avail, &h, d);
@@ -364,6 +443,13 @@ int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, struct rdc_bundle *
 	rc = plausible(&h, clen, d);
 	if (rc)
 		return rc;
+	if (h.method == RDC_COMP_ZSTD && oneshot_ok(h.usize, clen)) {
+		uint8_t *buf = NULL;
+		rc = unzstd_oneshot(&h, src, clen, &buf, d);
+		if (!rc)
+			rc = finish(&h, clen, check_hash, buf, b, d);
+		return rc;
+	}
 	/* Memory follows the real output, never the header's claim alone. */
 	struct sink *k = calloc(1, sizeof *k);
 	if (!k)
@@ -390,28 +476,11 @@ int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, struct rdc_bundle *
 			rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 	}
 	free(k);
-	if (!rc) {
-		uint64_t got = rdc_bundle_hash(buf, (size_t)h.usize);
-		if (got != h.hash)
-			rc = rdc_diag_set(d, RDC_E_CORRUPT, h.hash_at,
-					  "CCOB hash 0x%016llx does not match the MD5 of the "
-					  "decompressed bundle (0x%016llx)",
-					  (unsigned long long)h.hash, (unsigned long long)got);
-	}
-	if (!rc)
-		rc = rdc_bundle_parse_plain_(buf, h.usize, "decompressed", b, d);
 	if (rc) {
 		free(buf);
 		return rc;
 	}
-	b->owned_ = buf;
-	b->compressed = true;
-	b->ccob_version = h.version;
-	b->method = h.method;
-	b->uncompressed_size = h.usize;
-	b->hash = h.hash;
-	b->extent = h.hdr_len + clen;
-	return 0;
+	return finish(&h, clen, check_hash, buf, b, d);
 }
 
 static int compress_zlib(const void *in, size_t len, uint8_t *out, size_t cap, size_t *clen,

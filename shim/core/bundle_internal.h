@@ -62,9 +62,10 @@ static inline void rdc_st64(uint8_t *p, uint64_t v)
 int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, const char *ctx,
 			    struct rdc_bundle *b, struct rdc_diag *d);
 
-/* bundle_ccob.c: parse/decompress a CCOB at `p` into `b` (owned buffer). */
-int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, struct rdc_bundle *b,
-			   struct rdc_diag *d);
+/* bundle_ccob.c: parse/decompress a CCOB at `p` into `b` (owned buffer);
+ * `check_hash`: compare the stored MD5 with the decompressed bytes'. */
+int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, bool check_hash,
+			   struct rdc_bundle *b, struct rdc_diag *d);
 
 /* bundle_ccob.c: extent of a CCOB at `p`. */
 int rdc_bundle_extent_ccob_(const uint8_t *p, uint64_t avail, uint64_t *extent,

@@ -88,8 +88,9 @@ static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
  *
  * The entry table is read where the library is loaded (pages HIP reads
  * anyway).  Only when some device's decision is not in the decision cache
- * are the entries' bytes read for the policy, then from a private mapping
- * of the file that is dropped afterwards, so the pages the runtime reads
+ * are a plain bundle's entries read for the policy, then from a private
+ * mapping of the file that is dropped afterwards (a compressed bundle is
+ * decompressed once, into memory of its own), so the pages the runtime reads
  * later are the only ones of the library made resident.  One descriptor of
  * the library serves the check that its bytes are what was loaded, the
  * cache's file identity and the file mappings of the rebuilt bundle. */
@@ -119,15 +120,17 @@ static void process(struct fb_entry *e)
 		rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file bytes differ from memory; using memory",
 			 e->lib, e->index);
 	struct rdc_bundle b;
-	rc = rdc_bundle_parse(e->orig, extent, &b, &d);
+	rc = rdc_bundle_parse_as_runtime(e->orig, extent, &b, &d);
 	void *mbase = NULL;
 	size_t mlen = 0;
-	if (rc == 0 && file_ok && !rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset)) {
-		/* the policy reads the entries: from a private mapping */
+	if (rc == 0 && file_ok && !b.compressed &&
+	    !rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset)) {
+		/* the policy reads the entries: from a private mapping (a CCOB's
+		 * entries are already in memory of its own, decompressed once) */
 		const void *q = rdc_map_fd_range(fd, seg.file_offset, extent, &mbase, &mlen);
 		if (q) {
 			rdc_bundle_free(&b);
-			rc = rdc_bundle_parse(q, extent, &b, &d);
+			rc = rdc_bundle_parse_as_runtime(q, extent, &b, &d);
 		}
 	}
 	if (rc != 0) {

@@ -119,7 +119,7 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 	struct rdc_diag d = { 0 };
 	bool parsed = false;
 	if (rdc_is_bundle(p, n)) {
-		int rc = rdc_bundle_parse(p, n, &b, &d);
+		int rc = rdc_bundle_parse_as_runtime(p, n, &b, &d);
 		if (rc != 0) {
 			/* out of memory is ours, not the input's: said at warn */
 			rdc_logf(rc == RDC_E_NOMEM ? RDC_LOG_WARN : RDC_LOG_INFO,

@@ -219,7 +219,7 @@ static int fallback_entry(const char *dev, const uint8_t **p, size_t *n, char pr
 		memset(b, 0, sizeof *b);
 		return 0;
 	}
-	if (rdc_bundle_parse(src, len, b, NULL) != 0)
+	if (rdc_bundle_parse_as_runtime(src, len, b, NULL) != 0)
 		return RDC_E_FORMAT;
 	const struct rdc_compat_edge *edges[16];
 	size_t ne = rdc_compat_edges_for(rdc_tables(), dev, edges, 16);
@@ -443,7 +443,7 @@ static int entry_for(const void *img, uint64_t size, const char *dev, bool compa
 		*n = (size_t)size;
 		return 0;
 	}
-	if (rdc_bundle_parse(img, size, b, NULL) != 0)
+	if (rdc_bundle_parse_as_runtime(img, size, b, NULL) != 0)
 		return RDC_E_FORMAT;
 	const struct rdc_compat_edge *edges[16];
 	size_t ne = compat ? rdc_compat_edges_for(rdc_tables(), dev, edges, 16) : 0;

@@ -493,6 +493,14 @@ static void test_ccob_lies(void **state)
 		memcpy(c, z, zl);
 		c[16] ^= 1; /* hash */
 		expect_fail(c, zl, RDC_E_CORRUPT, 16, "hash");
+		{	/* as the runtime reads it: the stored hash is not recomputed */
+			struct rdc_bundle rb;
+			assert_int_equal(rdc_bundle_parse_as_runtime(c, zl, &rb, &d), 0);
+			assert_int_equal(rb.n_entries, 3);
+			rdc_bundle_free(&rb);
+			c[12]++; /* but a wrong size is still refused */
+			assert_int_equal(rdc_bundle_parse_as_runtime(c, zl, &rb, &d), RDC_E_CORRUPT);
+		}
 		memcpy(c, z, zl);
 		c[zl / 2 + 12] ^= 0x55; /* payload damage */
 		struct rdc_bundle b;
@@ -539,6 +547,39 @@ static void test_ccob_lies(void **state)
 
 /* A zstd frame without a recorded content size (allowed by the format):
  * parses when the header is right; a plausible but wrong claim fails. */
+/* A payload that compresses far better than code does (96 MiB of zeros)
+ * takes the growing sink instead of the up-front buffer; both give the same
+ * bundle, and a claim one byte short fails on either path. */
+static void test_ccob_zstd_big_zeros(void **state)
+{
+	(void)state;
+	const size_t big = (size_t)96 << 20;
+	uint8_t *zeros = calloc(1, big);
+	assert_non_null(zeros);
+	struct rdc_bundle_input in[2] = {
+		{ "host-x86_64-unknown-linux", NULL, 0 },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1030", zeros, big },
+	};
+	uint8_t *plain = NULL, *z = NULL;
+	size_t plen = 0, zl = 0;
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_bundle_write(in, 2, 4096, &plain, &plen, &d), 0);
+	free(zeros);
+	assert_int_equal(rdc_bundle_compress(plain, plen, RDC_COMP_ZSTD, 3, &z, &zl, &d), 0);
+	assert_true(zl * 256 < plen); /* the sink's case */
+	struct rdc_bundle b;
+	assert_int_equal(rdc_bundle_parse_as_runtime(z, zl, &b, &d), 0);
+	assert_int_equal(b.n_entries, 2);
+	assert_true(b.entries[1].size == big && b.entries[1].data[big - 1] == 0);
+	assert_true(b.uncompressed_size == plen);
+	rdc_bundle_free(&b);
+	st64(z + 16, (uint64_t)plen - 1); /* v3: the claim one byte short */
+	assert_int_equal(rdc_bundle_parse_as_runtime(z, zl, &b, &d), RDC_E_CORRUPT);
+	free(plain);
+	free(z);
+}
+
 static void test_ccob_zstd_without_content_size(void **state)
 {
 	(void)state;
@@ -794,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_ccob_bad_args),
 		cmocka_unit_test(test_ccob_lies),
 		cmocka_unit_test(test_ccob_zstd_without_content_size),
+		cmocka_unit_test(test_ccob_zstd_big_zeros),
 		cmocka_unit_test(test_plain_lies),
 		cmocka_unit_test(test_header_mutations),
 		cmocka_unit_test(test_scan_region),
