@@ -6,7 +6,9 @@
  * unversioned one when it is loaded after us (next_definition), else the
  * versioned one (dlvsym(RTLD_NEXT, name, version)).  When the
  * owning library was dlopen'ed RTLD_LOCAL (Python extensions), RTLD_NEXT
- * cannot see it; then the library is looked up by soname with RTLD_NOLOAD.
+ * cannot see it; then the library is looked up by soname with RTLD_NOLOAD,
+ * and a HIP entry found that way is marked `local`: real_caller.c resolves
+ * it per caller, since a process may hold two HIP runtimes so loaded.
  *
  * Only the libc entries are resolved at start-up (rdc_real_resolve_all, from
  * the constructor): looking up HIP/HSA names in a process without them
@@ -82,9 +84,11 @@ static void *next_definition(const char *name, const char *version)
 	return first_after_us(pa, pv) ? pa : pv;
 }
 
-static void *lookup(const struct rdc_real_fn *f)
+static void *lookup(struct rdc_real_fn *f)
 {
 	void *p = next_definition(f->name, f->version);
+	if (!p && f->lib == RDC_LIB_HIP)
+		atomic_store(&f->local, 1);   /* callers may differ: real_caller.c */
 	for (size_t i = 0; !p && lib_sonames[f->lib][i]; i++) {
 		void *h = dlopen(lib_sonames[f->lib][i], RTLD_LAZY | RTLD_NOLOAD);
 		if (!h)

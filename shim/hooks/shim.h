@@ -51,6 +51,8 @@ struct rdc_real_fn {
 	enum rdc_lib lib;
 	void *_Atomic ptr;       /* resolved function, NULL until resolved */
 	_Atomic int injected;    /* tests: ptr was set by rdc_real_inject */
+	_Atomic int local;       /* found by soname only: its library is outside
+	                            the global scope (real_caller.c) */
 };
 
 extern struct rdc_real_fn rdc_real_fns[RDC_FN_COUNT];
@@ -60,7 +62,15 @@ extern struct rdc_real_fn rdc_real_fns[RDC_FN_COUNT];
  * cannot be found: every hook checks and fails the call the way the real
  * function would for "not initialised". */
 void *rdc_real_resolve(enum rdc_fn fn);
-#define RDC_REAL(name) ((__typeof__(&name))rdc_real_resolve(RDC_FN_##name))
+
+/* The real function for the call being served (real_caller.c): where the
+ * owning library is outside the global scope, the definition the caller at
+ * return address `ret` binds to (two HIP runtimes in one process), else
+ * rdc_real_resolve's.  RDC_REAL passes the hook's return address; inside the
+ * shim's own helpers the thread's last outside caller counts. */
+void *rdc_real_resolve_from(enum rdc_fn fn, const void *ret);
+#define RDC_REAL(name) \
+	((__typeof__(&name))rdc_real_resolve_from(RDC_FN_##name, __builtin_return_address(0)))
 
 /* Resolve the libc entries now (init; HIP/HSA entries resolve together at
  * the first use of any of them).  Returns how many were found. */
