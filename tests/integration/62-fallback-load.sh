@@ -4,12 +4,14 @@
 # builds ggml) loads through the release's real HIP runtime on a simulated
 # gfx1030, gfx1100, gfx1101 and gfx1102: every kernel is found, the runtime's
 # occupancy answer is >= 1 at 64..512 threads for every tile kernel (ggml's
-# own tile kernels get 0 on ROCm >= 7.1 in the reports), and the combine and
-# a tile kernel dispatch with ggml-shaped arguments (the trace shows them;
-# the simulator executes them, the tile launch with zeroed sizes returns at
-# once: this checks loading and dispatch, not results), and the process
-# ends within 60 s (a run that does not is a failure, with its threads'
-# wait channels printed).
+# own tile kernels get 0 on ROCm >= 7.1 in the reports), the combine and a
+# tile kernel dispatch with ggml-shaped arguments (the trace shows them), the
+# combine's output matches fbload's CPU reference (its "max err:" line within
+# tolerance: simulated card (executed); with RDNACOMPAT_SIM_EXEC=0 this fails,
+# checked by hand 2026-12-04), and the process ends within 60 s (a run that
+# does not is a failure, with its threads' wait channels printed).  The tile
+# launch has zeroed sizes and returns at once: its results are not checked
+# here (83-exec-fallback.sh and 85-exec-fallback-direct.sh check them).
 # HIP 5.2 (Debian 12) cannot load code object v5 (hipErrorSharedObjectInitFailed),
 # so this runs on the 6.4 and 7.2 roots only.
 # releases: 6.4 7.2
@@ -69,6 +71,10 @@ for k in ("rdnacompat_fb_fattn_combine", "rdnacompat_fb_fattn_tile_dv128"):
     if k not in text:
         raise SystemExit("%s not dispatched" % k)
 PY
-  echo "ok: $gpu: $(grep -c 'occupancy(256)' "$tmp/$gpu.out") tile kernels, $(grep 'dv128: occupancy' "$tmp/$gpu.out")"
+  # "max err: rdnacompat_fb_fattn_combine ERR (tol TOL, N values)", ERR a finite number <= TOL
+  err=$(awk '/^max err: rdnacompat_fb_fattn_combine / { t = $6; sub(/,$/, "", t)
+          if ($4 ~ /^[0-9][0-9.e+-]*$/ && $4 + 0 <= t + 0) print $4 " (tol " t ")" }' "$tmp/$gpu.out")
+  [ -n "$err" ] || { cat "$tmp/$gpu.out" >&2; fail "$gpu: the combine's output was not compared or is beyond tolerance"; }
+  echo "ok: $gpu: $(grep -c 'occupancy(256)' "$tmp/$gpu.out") tile kernels, $(grep 'dv128: occupancy' "$tmp/$gpu.out"); combine max err $err against the CPU reference (simulated card (executed))"
 done
 echo "62-fallback-load: ok (ROCm $rel)"

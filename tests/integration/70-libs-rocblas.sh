@@ -5,7 +5,10 @@
 # libhipblas2 inside the ROCm 6.4 and 7.2 roots) on simulated unsupported
 # cards.  libs/rocblas_gemm.cpp (sgemm, hgemm, strided batched sgemm) and
 # libs/hipblas_gemm.cpp (sgemm, strided batched sgemm), built once per
-# release into $BUILD/sim-tests/REL.  rocBLAS picks its Tensile files by the
+# release into $BUILD/sim-tests/REL; each call's result is copied back and
+# compared with a plain-loop CPU GEMM on small-integer inputs (tolerance 0,
+# libs/ref_check.h), and a run passes only with every "max err:" line within
+# it.  rocBLAS picks its Tensile files by the
 # device's gcnArchName (TensileLibrary_lazy_<arch>.dat, *_fallback_<arch>
 # .hsaco, Kernels.so-000-<arch>.hsaco) and loads the code objects through
 # hipModuleLoad; gfx1031/gfx1103 have none of them.  Each card three ways:
@@ -20,7 +23,10 @@
 # Spoof mode (the user's choice) is checked once: rocBLAS (RDNACOMPAT_SPOOF_FOR's
 # default) is told gfx1030 and opens gfx1030 files itself, so nothing is
 # redirected; the program itself still sees gfx1031.
-# Simulated card: kernels are retired, not executed; no output is compared.
+# Simulated card (executed): the simulator runs the kernels (the retargeted
+# code as compiled), so the compared results are those of rocBLAS's code on
+# the engine, not of hardware; with RDNACOMPAT_SIM_EXEC=0 (kernels retired)
+# the comparisons fail (checked by hand, 2026-12-04).
 set -u
 BUILD=${1:?usage: $0 BUILD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +48,7 @@ expect_run() { # NAME CARD CALLS DEVICE-NAME CODE-TARGET
   grep -qx "device: $4" "$tmp/$1.out" || fail "$1: the program was expected to be told $4: $(head -1 "$tmp/$1.out")"
   [ "$(targets "$1")" = "$5" ] || fail "$1: dispatches from code objects for '$(targets "$1")', expected $5"
   [ "$(ndisp "$1")" -ge "$3" ] || fail "$1: only $(ndisp "$1") dispatches traced for $3 calls"
+  checked "$1" "$3"
 }
 # expect_shim NAME CARD CHOSEN-RE WHAT — the shim's run: true name, redirects, mapped objects
 expect_shim() {
@@ -59,7 +66,7 @@ expect_shim() {
   [ "$maps" -ge "$hsaco" ] || fail "$n: $hsaco code objects redirected but $maps hipModuleLoadData objects mapped"
   local bad; bad=$(grep 'map: ' "$tmp/$n.log" | grep -v 'verdict=mapped' | head -1)
   [ -z "$bad" ] || fail "$n: an object not mapped: $bad"
-  ok "$card $4 with the shim: $calls calls complete; told $card (true name); $(redirects "$n" | wc -l) per-arch files redirected, each logged once (TensileLibrary_lazy_$card.dat -> $(redirects "$n" | sed -n "s|.*/TensileLibrary_lazy_$card\.dat to=[^ ]*/\(TensileLibrary_lazy_[a-z0-9]*\.dat\) .*|\1|p")); $maps hipModuleLoadData objects mapped; $(ndisp "$n") dispatches, all from code retargeted to $card"
+  ok "$card $4 with the shim: $calls calls complete, results match the CPU reference (simulated card (executed): $(errs "$n")); told $card (true name); $(redirects "$n" | wc -l) per-arch files redirected, each logged once (TensileLibrary_lazy_$card.dat -> $(redirects "$n" | sed -n "s|.*/TensileLibrary_lazy_$card\.dat to=[^ ]*/\(TensileLibrary_lazy_[a-z0-9]*\.dat\) .*|\1|p")); $maps hipModuleLoadData objects mapped; $(ndisp "$n") dispatches, all from code retargeted to $card"
 }
 
 # --- rocBLAS on gfx1031: three ways, and spoof mode ------------------------------
@@ -67,7 +74,7 @@ go none-1031 rocblas_gemm gfx1031
 expect_failure none-1031 gfx1031 rocBLAS
 go ovr-1031 rocblas_gemm gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0
 expect_run ovr-1031 gfx1031 3 gfx1030 gfx1030
-ok "gfx1031 rocBLAS with HSA_OVERRIDE_GFX_VERSION=10.3.0 runs; told gfx1030 (the lie); $(ndisp ovr-1031) dispatches from gfx1030 code"
+ok "gfx1031 rocBLAS with HSA_OVERRIDE_GFX_VERSION=10.3.0 runs, results match the CPU reference (simulated card (executed): $(errs ovr-1031)); told gfx1030 (the lie); $(ndisp ovr-1031) dispatches from gfx1030 code"
 go shim-1031 rocblas_gemm gfx1031 SHIM
 expect_shim shim-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
 go spoof-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_MODE=spoof
@@ -75,7 +82,7 @@ expect_run spoof-1031 gfx1031 3 gfx1031 gfx1031
 grep -q 'info: spoof: .*reported=gfx1030 caller=[^ ]*librocblas' "$tmp/spoof-1031.log" ||
   fail "spoof mode: rocBLAS was not told gfx1030: $(grep -m2 'spoof' "$tmp/spoof-1031.log")"
 [ -z "$(redirects spoof-1031)" ] || fail "spoof mode: files redirected although rocBLAS was told gfx1030: $(redirects spoof-1031 | head -2)"
-ok "gfx1031 rocBLAS in spoof mode (the user's choice): rocBLAS told gfx1030 (logged), the program still gfx1031; rocBLAS opens gfx1030's files itself, nothing redirected; code retargeted to gfx1031"
+ok "gfx1031 rocBLAS in spoof mode (the user's choice): results match the CPU reference (simulated card (executed): $(errs spoof-1031)); rocBLAS told gfx1030 (logged), the program still gfx1031; rocBLAS opens gfx1030's files itself, nothing redirected; code retargeted to gfx1031"
 
 # --- rocBLAS on gfx1103 ----------------------------------------------------------
 go none-1103 rocblas_gemm gfx1103

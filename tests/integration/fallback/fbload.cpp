@@ -4,10 +4,15 @@
 // rdc_fallback_bundle) with hipModuleLoadData on the current device, look up
 // every kernel, ask the runtime's occupancy for each at ggml's thread counts
 // (must be >= 1: the fallback exists because ggml's own tile kernels get 0),
-// and launch the combine and one tile kernel with ggml-shaped arguments (on
-// the simulated card kernels are retired, not executed: this checks loading
-// and dispatch, not results).  Prints one line per check; exit 0 when all pass.
-#include <hip/hip_runtime.h>
+// and launch the combine and one tile kernel with ggml-shaped arguments.
+// The combine's output is copied back and compared with a CPU reference
+// written from its definition (dst = sum_l e^{max_l - M} parts_l /
+// sum_l e^{max_l - M} sum_l, in double; tolerance 1e-5, |dst| <= 2): "max err:
+// rdnacompat_fb_fattn_combine ...", simulated card (executed).  The tile
+// launch has zeroed sizes and returns at once: only its dispatch is checked
+// here (its numerics: 83-exec-fallback.sh, 85-exec-fallback-direct.sh).
+// Prints one line per check; exit 0 when all pass.
+#include "../libs/ref_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,21 +76,35 @@ int main(int argc, char **argv)
 	float *buf;
 	if (hipMalloc(&buf, 1 << 22) != hipSuccess)
 		return 1;
-	// combine: (parts, meta, dst, parallel_blocks), grid (ne01, ne02, ne03), block (D), P*8 dynamic LDS
+	// combine: (parts, meta, dst, parallel_blocks), grid (ne01, ne02, ne03) =
+	// (3, 8, 1): 24 rows, block (D) = 128, P = 4 splits, P*8 dynamic LDS.
+	// parts small integers, meta (max, sum) = (-1..1, 1..3), dst starts as 7777.
+	const int R = 3 * 8, D = 128, P = 4;
+	std::vector<float> parts = rc_fill((size_t)R * P * D, 31), meta((size_t)R * P * 2), dst((size_t)R * D, 7777.0f),
+		want((size_t)R * D);
+	for (int i = 0; i < R * P; i++) {
+		meta[2 * i] = 0.5f * rc_val(i, 32);
+		meta[2 * i + 1] = 1.0f + std::fabs(rc_val(i, 33));
+	}
+	float *dparts = buf, *dmeta = buf + R * P * D, *ddst = dmeta + R * P * 2;
+	HIPCHK(rc_up(dparts, parts));
+	HIPCHK(rc_up(dmeta, meta));
+	HIPCHK(rc_up(ddst, dst));
 	struct __attribute__((packed)) {
 		void *parts, *meta, *dst;
 		int P;
-	} ca = {buf, buf + 4096, buf + 8192, 4};
+	} ca = {dparts, dmeta, ddst, P};
 	size_t cs = sizeof ca;
 	void *ccfg[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &ca, HIP_LAUNCH_PARAM_BUFFER_SIZE, &cs, HIP_LAUNCH_PARAM_END};
-	e = hipModuleLaunchKernel(comb, 3, 8, 1, 128, 1, 1, 4 * 8, 0, NULL, ccfg);
+	e = hipModuleLaunchKernel(comb, 3, 8, 1, D, 1, 1, P * 8, 0, NULL, ccfg);
 	CHECK(e == hipSuccess, "launch combine: %s", hipGetErrorString(e));
 	// tile: ggml's 208-byte explicit argument block, zeroed sizes (the kernel
-	// returns early) but valid pointers; grid (1, 2, 8), block (32, 8)
+	// returns early) but valid pointers, past the combine's; grid (1, 2, 8),
+	// block (32, 8)
 	unsigned char ta[208];
 	memset(ta, 0, sizeof ta);
 	for (int i = 0; i < 8; i++) {
-		void *p = buf + 1024 * i;
+		void *p = buf + 65536 + 1024 * i;
 		memcpy(ta + 8 * i, &p, 8);
 	}
 	size_t ts = sizeof ta;
@@ -96,6 +115,24 @@ int main(int argc, char **argv)
 	e = hipDeviceSynchronize();
 	CHECK(e == hipSuccess, "sync: %s", hipGetErrorString(e));
 	printf("synchronized: %s\n", hipGetErrorString(e));
+	HIPCHK(rc_down(dst, ddst));
+	for (int r = 0; r < R; r++) {
+		const float *mr = &meta[(size_t)r * P * 2];
+		double M = mr[0];
+		for (int l = 1; l < P; l++)
+			M = mr[2 * l] > M ? mr[2 * l] : M;
+		for (int d = 0; d < D; d++) {
+			double num = 0, den = 0;
+			for (int l = 0; l < P; l++) {
+				double w = std::exp((double)mr[2 * l] - M);
+				num += w * parts[((size_t)r * P + l) * D + d];
+				den += w * mr[2 * l + 1];
+			}
+			want[(size_t)r * D + d] = (float)(num / den);
+		}
+	}
+	CHECK(rc_check("rdnacompat_fb_fattn_combine", dst.data(), want.data(), dst.size(), 1e-5),
+	      "combine: output differs from the CPU reference");
 	printf("%s\n", bad ? "fbload: failed" : "fbload: ok");
 	hipFree(buf);
 	hipModuleUnload(m);

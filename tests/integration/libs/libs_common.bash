@@ -8,6 +8,10 @@
 #                         PROG on the simulated GPU; $tmp/NAME.{out,trace,log,rc}
 #                         (shim log at info unless ENV sets RDNACOMPAT_LOG)
 #   oks NAME              the "ok: " lines PROG printed
+#   checked NAME CALLS    PROG printed CALLS "max err:" lines (its device
+#                         results against its CPU reference, libs/ref_check.h)
+#                         and each is within its stated tolerance
+#   errs NAME             "call err (tol T), ..." from those lines
 #   targets NAME / ndisp NAME
 #                         code-object targets / count of traced library
 #                         dispatches (ROCr's rocr-blit:* and ROCclr's
@@ -26,8 +30,8 @@ command -v "${RDC_HIPCC:-hipcc}" >/dev/null || skip "hipcc not installed"
 OUT=$BUILD/sim-tests/$rel; mkdir -p "$OUT"
 build() {
   local exe=$OUT/$1
-  if [ ! -x "$exe" ] || [ "$libs/$1.cpp" -nt "$exe" ]; then
-    "${RDC_HIPCC:-hipcc}" -O1 -o "$exe.tmp" "$libs/$1.cpp" "-l$2" >"$OUT/$1.build.log" 2>&1 ||
+  if [ ! -x "$exe" ] || [ "$libs/$1.cpp" -nt "$exe" ] || [ "$libs/ref_check.h" -nt "$exe" ]; then
+    "${RDC_HIPCC:-hipcc}" -O1 -I"$libs" -o "$exe.tmp" "$libs/$1.cpp" "-l$2" >"$OUT/$1.build.log" 2>&1 ||
       fail "hipcc $1: $(tail -5 "$OUT/$1.build.log")"
     mv "$exe.tmp" "$exe"
   fi
@@ -46,6 +50,17 @@ go() {
   echo $rc >"$tmp/$name.rc"
 }
 oks() { grep -c '^ok: ' "$tmp/$1.out"; }
+checked() {
+  local n; n=$(grep -c '^max err: ' "$tmp/$1.out")
+  [ "$n" = "$2" ] || fail "$1: $n results compared with the CPU reference, expected $2: $(grep -E '^(max err|mismatch)' "$tmp/$1.out" | head -5)"
+  # "max err: CALL ERR (tol TOL, N values)"; ERR must be a finite number <= TOL
+  awk '/^max err: / { t = $6; sub(/,$/, "", t)
+         if ($4 !~ /^[0-9][0-9.e+-]*$/ || $4 + 0 > t + 0) { print; bad = 1 } } END { exit bad }' "$tmp/$1.out" >"$tmp/$1.bad" ||
+    fail "$1: a result beyond its tolerance: $(cat "$tmp/$1.bad") $(grep -m1 '^mismatch' "$tmp/$1.out")"
+}
+errs() {
+  sed -n 's/^max err: \([^ ]*\) \([^ ]*\) (tol \([^,]*\),.*/\1 \2 (tol \3)/p' "$tmp/$1.out" | paste -sd, | sed 's/,/, /g'
+}
 libdisp() { grep -v '"kernel":"\(rocr-blit:\|__amd_rocclr\)' "$tmp/$1.trace" 2>/dev/null; }
 targets() { libdisp "$1" | sed -n 's/.*"target":"\([a-z0-9-]*\)".*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 ndisp() { libdisp "$1" | grep -c '"kernel":'; }
