@@ -7,7 +7,7 @@
 # simulated gfx1031 inside the Debian root ROOT (default rocm-6.4), three ways,
 # interleaved, N rounds (default 3): override, first (empty decision cache),
 # repeat (warm cache) — bench/libs_run.py says how each is run and measured.
-# Simulated card: kernels are retired, not executed.
+# Simulated card: the engine executes the kernels, the same work in each way.
 set -euo pipefail
 n=${1:-3}
 B=$(cd "${2:-build}" && pwd)

@@ -6,7 +6,8 @@
 # with the root's hipcc, on a simulated gfx1031 inside the Debian root ROOT
 # (default rocm-6.4), interleaved N rounds (default 10): override, first
 # (empty decision cache), repeat (warm cache) — bench/libs_run.py says how
-# each is run and measured.  Simulated card: kernels are retired, not executed.
+# each is run and measured.  Simulated card: the engine executes the kernels,
+# the same work in each way.
 set -euo pipefail
 n=${1:-10}
 B=$(cd "${2:-build}" && pwd)

@@ -4,7 +4,7 @@
  * (bench/shim-startup.sh, bench/shim-memory.sh): create a rocsparse handle,
  * copy a small sparse vector to the device and launch rocsparse_saxpyi (one
  * kernel), synchronise, free, destroy the handle.  On the simulated card the
- * kernel is dispatched and retired, not executed.
+ * engine executes the kernel, the same work for each way a benchmark compares.
  *
  * With an argument FILE it also writes, just before returning, what the
  * memory benchmark needs: the address ranges librocsparse was loaded at by

@@ -3,7 +3,8 @@
 # releases: 5.2 — its library is Debian 12's librocsparse0 5.2 (20-sim-rocsparse runs the roots' rocSPARSE)
 # 41-shim-rocsparse.sh — Debian's librocsparse (111 bundles, gfx803..gfx1030,
 # no gfx1031) on a simulated gfx1031: a handle and saxpyi work under the
-# shim, all 111 bundles are mapped, the kernel runs from gfx1031 code, and the
+# shim, its result equals the CPU's (simulated card, executed), all 111
+# bundles are mapped, the kernel runs from gfx1031 code, and the
 # resident memory the shim adds (against the same run with
 # HSA_OVERRIDE_GFX_VERSION=10.3.0 and no shim) is at most 5% of the chosen
 # code objects' size.
@@ -20,6 +21,7 @@ rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FORMAT=json RDNACOMPAT_LOG_FILE="$T/sp
   RDNACOMPAT_SIM_TRACE="$T/sp.trace" shim gfx1031 "$T/sparse" >"$T/sp.out" 2>"$T/sp.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/sp.err" "$T/sp.out" >&2; fail "rocsparse under the shim: rc=$rc"; }
 grep -q "saxpyi 0 sync hipSuccess" "$T/sp.out" || fail "saxpyi: $(cat "$T/sp.out")"
+grep -qx "result ok" "$T/sp.out" || fail "saxpyi's result differs from the CPU's: $(grep result "$T/sp.out")"
 kernels_on "$T/sp.trace" gfx1031 || fail "trace"
 grep -q axpyi_kernel "$T/sp.trace" || fail "axpyi kernel not dispatched"
 

@@ -23,7 +23,9 @@
 #     first dispatch's kernarg bytes 64..463 (every scalar and hidden
 #     argument) identical; bytes 0..63 are ggml's eight pointers, whose
 #     values two processes need not share.
-# Simulated card: kernels are retired, not executed; no output is compared.
+# Simulated card (executed): the engine runs every kernel, ours and ggml's;
+# llama-bench prints timings, which are not compared.  The fallbacks'
+# numerics are checked in 83-exec-fallback and 85-exec-fallback-direct.
 BUILD=${1:?usage: $0 BUILD}
 . "$(dirname "$0")/libs/libs_common.bash"   # fail/skip, SIM, SHIM, tmp, clean environment
 command -v llama-bench >/dev/null || skip "llama-bench (llama.cpp-tools) not installed"

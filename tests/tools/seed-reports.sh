@@ -4,9 +4,10 @@
 # tables/reports/ from real runs on the simulated GPU: small HIP programs
 # (tests/integration/shim/*.hip, built for gfx1030 only) and Debian's
 # librocsparse run under `rdnacompat run` on a simulated card (RDNACOMPAT_SIM_GPUS), and
-# `rdnacompat report --simulated` writes what the shim decided.  Kernels are
-# not executed by the simulator, so these reports say which code the shim
-# chose, not that results were right: each is marked "simulated: yes".
+# `rdnacompat report --simulated` writes what the shim decided.  The
+# simulator executes the kernels and the programs compare their results with
+# a CPU reference; a report still describes a simulated card, not the
+# hardware: each is marked "simulated: yes".
 # These are the first seed reports (host ROCm 5.2.3 only, audit mode and
 # rocSPARSE included); tools/sim-reports.sh refreshes one vadd report per
 # card of the database on a chosen release (host, rocm-6.4, rocm-7.2).
@@ -36,7 +37,7 @@ seed() {
   status=$(grep -Eo '(hipSuccess|hipError[A-Za-z]+)' "$T/$id.out" | sort | uniq -c | awk '{printf "%s%s x%s", (NR>1?", ":""), $2, $1}')
   "$R" report --simulated --card "$pci" --mode "$mode" --result "$result" --no-doctor --date "$date" \
     --log "$T/$id.log" --workload "$work" \
-    --notes "Simulated run (rdnacompat sim: Debian ROCm 5.2.3 on a simulated ${gpu}; kernels are not executed, so this records the shim's code-object decisions, not numerical results)." \
+    --notes "Simulated run (rdnacompat sim: Debian ROCm 5.2.3 on a simulated ${gpu}; kernels executed by the simulator's engine and the program's results checked against a CPU reference; this records the shim's code-object decisions on a simulated card, not hardware behaviour)." \
     --notes "HIP status lines in the program's output: ${status:-none}. $note" \
     -o "$OUT/$date-$gpu-${pci//:/}-$name.report"
 }

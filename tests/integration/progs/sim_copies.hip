@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // sim_copies.hip — test program for tests/integration/20-sim-roots.sh: every
 // kind of copy and fill HIP makes, checked byte for byte on the simulated
-// GPU (whose kernels are not executed: these bytes move only where the
-// simulator applies SDMA packets or the runtimes' own blit kernels).
+// GPU: these bytes move where the simulator applies SDMA packets or the
+// runtimes' own blit kernels (recognised and applied; RDNACOMPAT_SIM_BLITS=
+// execute runs them on the engine instead).
 // Prints one "ok: WHAT" line per check, "FAIL: WHAT" and exit 1 otherwise.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
