@@ -90,6 +90,16 @@ int rdc_bundle_parse(const void *p, uint64_t avail, struct rdc_bundle *b, struct
 int rdc_bundle_parse_as_runtime(const void *p, uint64_t avail, struct rdc_bundle *b,
 				struct rdc_diag *d);
 
+/* The entry table only, for a caller that may not need the entries' bytes
+ * (the preload deciding that a card has its own entry): a plain bundle is
+ * read as rdc_bundle_parse_as_runtime reads it; of a CCOB only the first
+ * RDC_TABLE_PREFIX (64 KiB) bytes are decompressed, the entries are checked
+ * against the claimed uncompressed size and their `data` is NULL.
+ * RDC_E_UNSUPPORTED when the table cannot be read from that prefix (the
+ * caller reads the bundle whole, which reports any real damage). */
+int rdc_bundle_parse_table(const void *p, uint64_t avail, struct rdc_bundle *b,
+			   struct rdc_diag *d);
+
 /* Only the extent: what __hipRegisterFatBinary's callee must derive, since
  * HIP hands a pointer without a size.  Reads headers only (plain: the entry
  * table; CCOB v2/v3: the total size), except CCOB v1, whose end is found by
@@ -100,6 +110,8 @@ int rdc_bundle_extent(const void *p, uint64_t avail, uint64_t *extent, struct rd
 
 /* True when `p` starts with either magic (needs avail >= 4 / 24). */
 bool rdc_is_bundle(const void *p, uint64_t avail);
+/* True when `p` starts with the compressed magic "CCOB". */
+bool rdc_is_ccob(const void *p, uint64_t avail);
 
 void rdc_bundle_free(struct rdc_bundle *b);
 

@@ -106,6 +106,15 @@ bool rdc_check_kernel_name(const struct rdc_tables *t, const struct rdc_isa *dev
 size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char *buf,
 		       size_t n);
 
+/* Would rdc_policy_choose answer "native" for `device` from the entry ids
+ * alone?  True when an entry's bundle id (hipv4) names a target that
+ * matches the device and no bad-kernel rule concerns the device's own code
+ * (then the native entry's kernels are not read at all).  Works on a
+ * table-only bundle (rdc_bundle_parse_table); false means "read it whole
+ * and decide", not "not native". */
+bool rdc_policy_native_by_id(const struct rdc_tables *t, const struct rdc_target *device,
+			     const struct rdc_bundle *b);
+
 /* Choose for one bundle.  Tries the exact entry, then each compatible entry
  * in table order; a candidate is accepted only when every kernel passes
  * rdc_check_kernel and the edge's conditions ("user-sgpr-16": each

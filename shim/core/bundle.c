@@ -23,7 +23,12 @@ bool rdc_is_bundle(const void *p, uint64_t avail)
 		return false;
 	if (avail >= RDC_BUNDLE_MAGIC_LEN && memcmp(p, RDC_BUNDLE_MAGIC, RDC_BUNDLE_MAGIC_LEN) == 0)
 		return true;
-	return avail >= RDC_CCOB_MAGIC_LEN && memcmp(p, RDC_CCOB_MAGIC, RDC_CCOB_MAGIC_LEN) == 0;
+	return rdc_is_ccob(p, avail);
+}
+
+bool rdc_is_ccob(const void *p, uint64_t avail)
+{
+	return p && avail >= RDC_CCOB_MAGIC_LEN && memcmp(p, RDC_CCOB_MAGIC, RDC_CCOB_MAGIC_LEN) == 0;
 }
 
 /* Where an error inside a bundle is reported: the real offset for input
@@ -200,7 +205,7 @@ static int check_overlaps(struct rdc_bundle_entry *e, size_t n, const char *ctx,
 	return rc;
 }
 
-int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, const char *ctx,
+int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, uint64_t whole, const char *ctx,
 			    struct rdc_bundle *b, struct rdc_diag *d)
 {
 	uint64_t n, table_end;
@@ -221,12 +226,12 @@ int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, const char *ctx,
 	uint64_t ext = table_end, off = RDC_BUNDLE_HDR_LEN;
 	for (uint64_t i = 0; i < n; i++) {
 		rc = check_entry(i, e[i].offset, e[i].size, e[i].id, e[i].id_len, off, table_end,
-				 avail, ctx, d);
+				 whole, ctx, d);
 		if (rc)
 			goto fail;
 		if (e[i].offset + e[i].size > ext)
 			ext = e[i].offset + e[i].size;
-		e[i].data = e[i].size ? p + e[i].offset : NULL;
+		e[i].data = e[i].size && whole == avail ? p + e[i].offset : NULL;
 		if (rdc_bundle_id_parse(e[i].id, e[i].id_len, &e[i].parsed, NULL) != 0)
 			memset(&e[i].parsed, 0, sizeof e[i].parsed);
 		off += RDC_BUNDLE_DESC_LEN + e[i].id_len;
@@ -260,7 +265,7 @@ static int parse(const void *p, uint64_t avail, bool check_hash, struct rdc_bund
 	if (avail >= RDC_CCOB_MAGIC_LEN && memcmp(u, RDC_CCOB_MAGIC, RDC_CCOB_MAGIC_LEN) == 0)
 		rc = rdc_bundle_parse_ccob_(u, avail, check_hash, b, d);
 	else
-		rc = rdc_bundle_parse_plain_(u, avail, NULL, b, d);
+		rc = rdc_bundle_parse_plain_(u, avail, avail, NULL, b, d);
 	if (rc) {
 		rdc_bundle_free(b);
 		return rc;
@@ -280,6 +285,19 @@ int rdc_bundle_parse_as_runtime(const void *p, uint64_t avail, struct rdc_bundle
 				struct rdc_diag *d)
 {
 	return parse(p, avail, false, b, d);
+}
+
+int rdc_bundle_parse_table(const void *p, uint64_t avail, struct rdc_bundle *b,
+			   struct rdc_diag *d)
+{
+	if (!b || !p || avail < RDC_CCOB_MAGIC_LEN || memcmp(p, RDC_CCOB_MAGIC, RDC_CCOB_MAGIC_LEN))
+		return parse(p, avail, false, b, d);
+	memset(b, 0, sizeof *b);
+	b->method = RDC_COMP_NONE;
+	int rc = rdc_bundle_parse_ccob_table_(p, avail, b, d);
+	if (rc)
+		rdc_bundle_free(b);
+	return rc;
 }
 
 int rdc_bundle_extent(const void *p, uint64_t avail, uint64_t *extent, struct rdc_diag *d)

@@ -401,7 +401,7 @@ static int finish(const struct ccob *h, uint64_t clen, bool check_hash, uint8_t 
 					  (unsigned long long)h->hash, (unsigned long long)got);
 	}
 	if (!rc)
-		rc = rdc_bundle_parse_plain_(buf, h->usize, "decompressed", b, d);
+		rc = rdc_bundle_parse_plain_(buf, h->usize, h->usize, "decompressed", b, d);
 	if (rc) {
 		free(buf);
 		return rc;
@@ -416,31 +416,141 @@ static int finish(const struct ccob *h, uint64_t clen, bool check_hash, uint8_t 
 	return 0;
 }
 
-int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, bool check_hash,
-			   struct rdc_bundle *b, struct rdc_diag *d)
+/* Header, compressed payload and its length, checked as far as they can be
+ * without decompressing (v1 zlib: *clen is what is available). */
+static int payload(const uint8_t *p, uint64_t avail, struct ccob *h, const uint8_t **srcp,
+		   uint64_t *clenp, struct rdc_diag *d)
 {
-	struct ccob h;
-	int rc = read_header(p, avail, &h, d);
+	int rc = read_header(p, avail, h, d);
 	if (rc)
 		return rc;
-	const uint8_t *src = p + h.hdr_len;
-	uint64_t clen = h.clen;
-	if (h.method == RDC_COMP_ZSTD) {
+	const uint8_t *src = p + h->hdr_len;
+	uint64_t clen = h->clen;
+	if (h->method == RDC_COMP_ZSTD) {
 		unsigned long long cs = ZSTD_getFrameContentSize(src, (size_t)clen);
 		if (cs == ZSTD_CONTENTSIZE_ERROR)
-			return rdc_diag_set(d, RDC_E_CORRUPT, h.hdr_len,
+			return rdc_diag_set(d, RDC_E_CORRUPT, h->hdr_len,
 					    "CCOB data is not a zstd frame");
-		if (cs != ZSTD_CONTENTSIZE_UNKNOWN && cs != h.usize)
-			return rdc_diag_set(d, RDC_E_CORRUPT, h.usize_at,
+		if (cs != ZSTD_CONTENTSIZE_UNKNOWN && cs != h->usize)
+			return rdc_diag_set(d, RDC_E_CORRUPT, h->usize_at,
 					    "CCOB header claims %llu uncompressed bytes; the zstd "
-					    "frame says %llu", (unsigned long long)h.usize, cs);
-		if (!h.has_total) {
-			rc = zstd_frame_len(src, clen, h.hdr_len, &clen, d);
+					    "frame says %llu", (unsigned long long)h->usize, cs);
+		if (!h->has_total) {
+			rc = zstd_frame_len(src, clen, h->hdr_len, &clen, d);
 			if (rc)
 				return rc;
 		}
 	}
-	rc = plausible(&h, clen, d);
+	rc = plausible(h, clen, d);
+	if (rc)
+		return rc;
+	*srcp = src;
+	*clenp = clen;
+	return 0;
+}
+
+/* The first `want` decompressed bytes into buf (fewer when the stream ends
+ * or stops making progress first); *got, their count. */
+static int prefix(const struct ccob *h, const uint8_t *src, uint64_t clen, uint8_t *buf,
+		  size_t want, size_t *got, struct rdc_diag *d)
+{
+	int rc = 0;
+	*got = 0;
+	if (h->method == RDC_COMP_ZSTD) {
+		ZSTD_DCtx *z = ZSTD_createDCtx();
+		if (!z)
+			return rdc_diag_set(d, RDC_E_NOMEM, h->hdr_len, "ZSTD_createDCtx failed");
+		ZSTD_inBuffer in = { src, (size_t)clen, 0 };
+		ZSTD_outBuffer out = { buf, want, 0 };
+		while (out.pos < out.size) {
+			size_t in0 = in.pos, out0 = out.pos;
+			size_t r = ZSTD_decompressStream(z, &out, &in);
+			if (ZSTD_isError(r)) {
+				rc = rdc_diag_set(d, RDC_E_CORRUPT, h->hdr_len, "zstd data is corrupt: %s",
+						  ZSTD_getErrorName(r));
+				break;
+			}
+			if ((r == 0 && in.pos == in.size) || (in.pos == in0 && out.pos == out0))
+				break;
+		}
+		ZSTD_freeDCtx(z);
+		*got = out.pos;
+		return rc;
+	}
+	z_stream s;
+	memset(&s, 0, sizeof s);
+	if (inflateInit(&s) != Z_OK)
+		return rdc_diag_set(d, RDC_E_NOMEM, h->hdr_len, "zlib inflateInit failed");
+	s.next_in = (Bytef *)(uintptr_t)src;
+	s.avail_in = clen > UINT_MAX ? UINT_MAX : (uInt)clen;
+	s.next_out = buf;
+	s.avail_out = (uInt)want;
+	while (s.avail_out > 0) {
+		uInt in0 = s.avail_in, out0 = s.avail_out;
+		int r = inflate(&s, Z_NO_FLUSH);
+		if (r == Z_STREAM_END)
+			break;
+		if (r != Z_OK && r != Z_BUF_ERROR) {
+			rc = rdc_diag_set(d, RDC_E_CORRUPT, h->hdr_len, "zlib data is corrupt: %s",
+					  s.msg ? s.msg : "error");
+			break;
+		}
+		if (s.avail_in == in0 && s.avail_out == out0)
+			break;
+	}
+	*got = want - s.avail_out;
+	inflateEnd(&s);
+	return rc;
+}
+
+int rdc_bundle_parse_ccob_table_(const uint8_t *p, uint64_t avail, struct rdc_bundle *b,
+				 struct rdc_diag *d)
+{
+	struct ccob h;
+	const uint8_t *src;
+	uint64_t clen;
+	int rc = payload(p, avail, &h, &src, &clen, d);
+	if (rc)
+		return rc;
+	if (h.method == RDC_COMP_ZLIB && !h.has_total)
+		return rdc_diag_set(d, RDC_E_UNSUPPORTED, h.hdr_len, "a v1 zlib CCOB's end is "
+				    "known only once inflated: read it whole");
+	size_t want = h.usize < RDC_TABLE_PREFIX ? (size_t)h.usize : RDC_TABLE_PREFIX;
+	uint8_t *buf = malloc(want ? want : 1);
+	if (!buf)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	size_t got = 0;
+	rc = prefix(&h, src, clen, buf, want, &got, d);
+	if (!rc)
+		rc = rdc_bundle_parse_plain_(buf, got, h.usize, "decompressed", b, d);
+	if (rc) {
+		free(buf);
+		if (rc == RDC_E_NOMEM || got == h.usize)
+			return rc;
+		/* the table may lie past the prefix, or the data be damaged:
+		 * a whole read says which */
+		return rdc_diag_set(d, RDC_E_UNSUPPORTED, h.hdr_len, "the entry table is not "
+				    "readable from the first %zu decompressed bytes", got);
+	}
+	b->owned_ = buf;
+	b->bytes = buf;
+	b->size = got;
+	b->compressed = true;
+	b->ccob_version = h.version;
+	b->method = h.method;
+	b->uncompressed_size = h.usize;
+	b->hash = h.hash;
+	b->extent = h.hdr_len + clen;
+	return 0;
+}
+
+int rdc_bundle_parse_ccob_(const uint8_t *p, uint64_t avail, bool check_hash,
+			   struct rdc_bundle *b, struct rdc_diag *d)
+{
+	struct ccob h;
+	const uint8_t *src;
+	uint64_t clen;
+	int rc = payload(p, avail, &h, &src, &clen, d);
 	if (rc)
 		return rc;
 	if (h.method == RDC_COMP_ZSTD && oneshot_ok(h.usize, clen)) {

@@ -55,12 +55,20 @@ static inline void rdc_st64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* bundle.c: parse a plain bundle of exactly the bytes [p, p+avail).  `ctx`
- * is NULL for input bytes, or a phrase ("decompressed") for a CCOB's
- * payload: then error offsets are reported as 0 (the CCOB start) and the
- * message names the decompressed byte. */
-int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, const char *ctx,
+/* bundle.c: parse a plain bundle of `whole` bytes of which [p, p+avail)
+ * are at hand (avail == whole: all of it; avail < whole: a prefix holding
+ * the entry table, whose entries are then checked against `whole` and get
+ * data NULL).  `ctx` is NULL for input bytes, or a phrase ("decompressed")
+ * for a CCOB's payload: then error offsets are reported as 0 (the CCOB
+ * start) and the message names the decompressed byte. */
+int rdc_bundle_parse_plain_(const uint8_t *p, uint64_t avail, uint64_t whole, const char *ctx,
 			    struct rdc_bundle *b, struct rdc_diag *d);
+
+/* bundle_ccob.c: the entry table of a CCOB at `p` from a decompressed
+ * prefix of at most RDC_TABLE_PREFIX bytes (entries' data NULL). */
+#define RDC_TABLE_PREFIX (64u << 10)
+int rdc_bundle_parse_ccob_table_(const uint8_t *p, uint64_t avail, struct rdc_bundle *b,
+				 struct rdc_diag *d);
 
 /* bundle_ccob.c: parse/decompress a CCOB at `p` into `b` (owned buffer);
  * `check_hash`: compare the stored MD5 with the decompressed bytes'. */

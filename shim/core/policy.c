@@ -436,6 +436,23 @@ static bool usable_kind(enum rdc_offload_kind k)
 	return k == RDC_KIND_HIP || k == RDC_KIND_HIPV4 || k == RDC_KIND_HCC;
 }
 
+bool rdc_policy_native_by_id(const struct rdc_tables *t, const struct rdc_target *device,
+			     const struct rdc_bundle *b)
+{
+	if (!t || !device || !b)
+		return false;
+	const struct rdc_isa *dev = rdc_isa_find(t, device->proc);
+	if (!dev || rdc_pol_bad_rules_for(t, dev->name, dev->name))
+		return false;
+	for (size_t i = 0; i < b->n_entries; i++) {
+		const struct rdc_bundle_entry *e = &b->entries[i];
+		if (e->parsed.kind == RDC_KIND_HIPV4 && e->parsed.has_target && e->size > 0 &&
+		    rdc_target_matches(&e->parsed.target, device))
+			return true;
+	}
+	return false;
+}
+
 struct rdc_pol_item *rdc_pol_items(const struct rdc_bundle *b)
 {
 	size_t n = b->n_entries;

@@ -309,6 +309,40 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 	return 0;
 }
 
+bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, long index,
+				const char *scope)
+{
+	const struct rdc_tables *tab = rdc_tables();
+	size_t ndev = rdc_devices_count(), acting = 0;
+	for (size_t i = 0; i < ndev; i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		if (!dev || dev->mode == RDC_MODE_OFF)
+			continue;
+		acting++;
+		if (!rdc_policy_native_by_id(tab, &dev->target, t) ||
+		    prefer_possible(tab, &dev->target, scope))
+			return false;
+	}
+	if (!acting)
+		return false;
+	for (size_t i = 0; i < ndev; i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		if (!dev || dev->mode == RDC_MODE_OFF)
+			continue;
+		char tgt[64];
+		rdc_target_format(&dev->target, tgt, sizeof tgt);
+		struct rdc_kv kv[] = {
+			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", "fatbin"),
+			RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
+			RDC_KV_S("mode", rdc_mode_name(dev->mode)), RDC_KV_S("verdict", "native"),
+			RDC_KV_S("reason", "the bundle has the device's own entry and no rule concerns "
+					   "it: decided from the entry table, no code read"),
+		};
+		rdc_log_event(RDC_LOG_DEBUG, "native", kv, sizeof kv / sizeof kv[0]);
+	}
+	return true;
+}
+
 bool rdc_decide_cached(const struct rdc_bundle *b, const char *scope, const char *cache_name,
 		       const struct stat *st, uint64_t key)
 {

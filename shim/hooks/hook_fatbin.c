@@ -120,9 +120,21 @@ static void process(struct fb_entry *e)
 		rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file bytes differ from memory; using memory",
 			 e->lib, e->index);
 	struct rdc_bundle b;
-	rc = rdc_bundle_parse_as_runtime(e->orig, extent, &b, &d);
 	void *mbase = NULL;
 	size_t mlen = 0;
+	if (rdc_is_ccob(e->orig, extent)) {
+		/* A card with its own entry and no rule needs nothing of the
+		 * bundle but its table: no decompression of the whole (a HIP 7
+		 * library holds hundreds of compressed bundles). */
+		struct rdc_diag td = { 0 };
+		if (rdc_bundle_parse_table(e->orig, extent, &b, &td) == 0) {
+			bool native = rdc_decide_native_by_table(&b, e->lib, e->index, e->lib);
+			rdc_bundle_free(&b);
+			if (native)
+				goto out;
+		}
+	}
+	rc = rdc_bundle_parse_as_runtime(e->orig, extent, &b, &d);
 	if (rc == 0 && file_ok && !b.compressed &&
 	    !rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset)) {
 		/* the policy reads the entries: from a private mapping (a CCOB's

@@ -324,6 +324,12 @@ const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, voi
 const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base, size_t *map_len);
 
 /* ---- decisions (decide.c) ------------------------------------------------- */
+/* True when every device the shim acts for has its own entry in `t` (a
+ * table-only bundle will do: rdc_bundle_parse_table) and no bad-kernel or
+ * `prefer` row could concern it for library `scope`: then nothing in the
+ * bundle needs reading.  Logs one debug line per device when true. */
+bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, long index,
+				const char *scope);
 /* Does some device still need the bundle's original entries next to the
  * `n_add` added ones: a device in off or audit mode, one with a native or
  * generic entry, one whose target got no added entry?  false only when

@@ -13,6 +13,8 @@
 #   - RDNACOMPAT_MODE=off: the same run costs what it costs without the shim:
 #     as many comgr cache files (HIP 6.4 handed rocBLAS 5's fat binaries
 #     digests each at once, hundreds of files), and the case passes;
+#   - a native gfx1030 under the shim: each compressed bundle is decided
+#     from its entry table (debug "native" lines), nothing mapped;
 #   - map mode on a simulated gfx1031: the log's runtime lines say rocBLAS 5
 #     and rocSOLVER call libamdhip64.so.7 (not .so.6), and the case passes
 #     against ggml's CPU backend (simulated card, executed).
@@ -28,8 +30,8 @@ CASE='type_a=f32,type_b=f32,m=16,n=9,k=256,bs=\[1,1\],nr=\[1,1\],per=\[0,1,2,3\]
 run() {
   local name=$1 gpu=$2 pre=$3 rc=0; shift 3
   mkdir -p "$tmp/$name.cache"
-  env "$@" XDG_CACHE_HOME="$tmp/$name.cache" LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" \
-    RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
+  env XDG_CACHE_HOME="$tmp/$name.cache" LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" \
+    RDNACOMPAT_LOG=info RDNACOMPAT_LOG_FILE="$tmp/$name.log" "$@" \
     timeout 300 "$TBO" test -b ROCm0 -o MUL_MAT -p "$CASE" >"$tmp/$name.out" 2>&1 || rc=$?
   [ "$rc" -eq 0 ] || fail "$name: test-backend-ops exit $rc: $(tail -3 "$tmp/$name.out")"
   grep -q 'MUL_MAT(type_a=f32.*OK' "$tmp/$name.out" || fail "$name: the case did not pass: $(grep -m2 MUL_MAT "$tmp/$name.out")"
@@ -50,6 +52,14 @@ nb=$(comgr_files bare) no=$(comgr_files off)
 [ "$no" -eq "$nb" ] ||
   fail "RDNACOMPAT_MODE=off: $no comgr cache files against $nb without the shim (fat binaries sent to the wrong runtime are digested at once)"
 ok "RDNACOMPAT_MODE=off: $no comgr cache files, as without the shim; the case passes"
+
+# gfx1030 has its own entry in every bundle and no rule concerns it: the
+# shim decides from each compressed bundle's entry table, reading no code.
+run native gfx1030 "$SHIM:$SIM" RDNACOMPAT_LOG=debug
+nt=$(grep -c "debug: native: lib=/usr/lib/x86_64-linux-gnu/librocblas.so.5 .*decided from the entry table" "$tmp/native.log")
+[ "$nt" -ge 10 ] || fail "native: rocBLAS 5's bundles should be decided from their tables: $nt lines"
+! grep -q "map: " "$tmp/native.log" || fail "native: something was mapped on the card's own target"
+ok "native gfx1030 under the shim: $nt of rocBLAS 5's compressed bundles decided from their entry tables alone; the case passes"
 
 run map gfx1031 "$SHIM:$SIM"
 for lib in librocblas.so.5 librocsolver.so.0; do

@@ -22,6 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+
+/* What include/rdnacompat/bundle.h says rdc_bundle_parse_table reads of a CCOB. */
+#define RDC_TABLE_PREFIX_TEST (64u << 10)
 #include <zstd.h>
 
 #include "rdnacompat/bundle.h"
@@ -580,6 +583,85 @@ static void test_ccob_zstd_big_zeros(void **state)
 	free(z);
 }
 
+/* The entry table of a CCOB from a 64 KiB prefix: the same ids, offsets and
+ * sizes as a whole read, no data; a table past the prefix is UNSUPPORTED
+ * (read it whole); damage after the prefix is left to the whole read. */
+static void test_ccob_table_only(void **state)
+{
+	(void)state;
+	const size_t big = (size_t)1 << 20;
+	uint8_t *body = malloc(big);
+	assert_non_null(body);
+	uint32_t x = 2463534242u;   /* xorshift32: compresses poorly, so the */
+	for (size_t i = 0; i < big; i++) {   /* payload's end is far from its table */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		body[i] = (uint8_t)x;
+	}
+	struct rdc_bundle_input in[3] = {
+		{ "host-x86_64-unknown-linux", NULL, 0 },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1030", body, big },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1100", body, 4096 },
+	};
+	uint8_t *plain = NULL, *z = NULL;
+	size_t plen = 0, zl = 0;
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_bundle_write(in, 3, 4096, &plain, &plen, &d), 0);
+	for (int method = RDC_COMP_ZLIB; method <= RDC_COMP_ZSTD; method++) {
+		assert_int_equal(rdc_bundle_compress(plain, plen, method, 3, &z, &zl, &d), 0);
+		struct rdc_bundle t, w;
+		assert_int_equal(rdc_bundle_parse_table(z, zl, &t, &d), 0);
+		assert_int_equal(rdc_bundle_parse(z, zl, &w, &d), 0);
+		assert_int_equal(t.n_entries, 3);
+		assert_true(t.compressed && t.uncompressed_size == plen && t.extent == w.extent);
+		for (size_t i = 0; i < 3; i++) {
+			assert_true(t.entries[i].offset == w.entries[i].offset);
+			assert_true(t.entries[i].size == w.entries[i].size);
+			assert_memory_equal(t.entries[i].id, w.entries[i].id, w.entries[i].id_len);
+			assert_null(t.entries[i].data);
+		}
+		rdc_bundle_free(&t);
+		rdc_bundle_free(&w);
+		free(z);
+	}
+	/* damage late in the payload (inside a stored block of random bytes):
+	 * the table still reads; only the MD5 check of a whole read finds it,
+	 * which the runtime does not make (rdc_bundle_parse_as_runtime) */
+	assert_int_equal(rdc_bundle_compress(plain, plen, RDC_COMP_ZSTD, 3, &z, &zl, &d), 0);
+	z[zl - 64] ^= 0xff;
+	struct rdc_bundle t;
+	assert_int_equal(rdc_bundle_parse_table(z, zl, &t, &d), 0);
+	rdc_bundle_free(&t);
+	assert_int_equal(rdc_bundle_parse(z, zl, &t, &d), RDC_E_CORRUPT);
+	assert_non_null(strstr(d.msg, "MD5"));
+	free(z);
+	free(plain);
+	free(body);
+	/* a table longer than the prefix: 2000 entries with 40-byte ids */
+	enum { N = 2000 };
+	struct rdc_bundle_input *many = calloc(N, sizeof *many);
+	char (*ids)[64] = calloc(N, sizeof *ids);
+	assert_non_null(many);
+	assert_non_null(ids);
+	for (int i = 0; i < N; i++) {
+		snprintf(ids[i], sizeof ids[i], "hipv4-amdgcn-amd-amdhsa--gfx1030:x%014d", i);
+		many[i].id = ids[i];
+	}
+	assert_int_equal(rdc_bundle_write(many, N, 8, &plain, &plen, &d), 0);
+	assert_true(plen > RDC_TABLE_PREFIX_TEST);
+	assert_int_equal(rdc_bundle_compress(plain, plen, RDC_COMP_ZSTD, 3, &z, &zl, &d), 0);
+	assert_int_equal(rdc_bundle_parse_table(z, zl, &t, &d), RDC_E_UNSUPPORTED);
+	assert_int_equal(rdc_bundle_parse_as_runtime(z, zl, &t, &d), 0);
+	assert_int_equal(t.n_entries, N);
+	rdc_bundle_free(&t);
+	free(z);
+	free(plain);
+	free(many);
+	free(ids);
+}
+
 static void test_ccob_zstd_without_content_size(void **state)
 {
 	(void)state;
@@ -836,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_ccob_lies),
 		cmocka_unit_test(test_ccob_zstd_without_content_size),
 		cmocka_unit_test(test_ccob_zstd_big_zeros),
+		cmocka_unit_test(test_ccob_table_only),
 		cmocka_unit_test(test_plain_lies),
 		cmocka_unit_test(test_header_mutations),
 		cmocka_unit_test(test_scan_region),

@@ -240,6 +240,46 @@ static void test_features_and_badlist(void **state)
 	assert_true(rdc_check_kernel(&t, row("gfx1102"), &d11, &c11, &k, &v));
 }
 
+/* "native" from the entry ids alone: the card's own hipv4 entry and no
+ * bad-kernel rule for its own code; anything else means "read it whole". */
+static void test_native_by_id(void **state)
+{
+	(void)state;
+	static const char code[] = "not read";
+	struct rdc_bundle_input in[3] = {
+		{ "host-x86_64-unknown-linux", NULL, 0 },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1030", code, sizeof code },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1102", code, sizeof code },
+	};
+	uint8_t *p = NULL;
+	size_t n = 0;
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_bundle_write(in, 3, 8, &p, &n, &d), 0);
+	struct rdc_bundle b;
+	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
+	struct rdc_target g1030 = tgt("gfx1030"), g1031 = tgt("gfx1031"), g1102 = tgt("gfx1102");
+	assert_true(rdc_policy_native_by_id(rdc_tables_builtin(), &g1030, &b));
+	assert_false(rdc_policy_native_by_id(rdc_tables_builtin(), &g1031, &b));
+	struct rdc_tables t = syn_tables();   /* its rule: gfx1102 card, gfx1100 code */
+	assert_true(rdc_policy_native_by_id(&t, &g1102, &b));
+	static const struct rdc_bad_kernel own[] = {
+		{ "gfx1102", "gfx1102", "*", "refuse", "own code (test)", "t" },
+	};
+	t.bad = own;
+	t.n_bad = 1;
+	assert_false(rdc_policy_native_by_id(&t, &g1102, &b));
+	rdc_bundle_free(&b);
+	free(p);
+	/* an old-style id names no target by itself: read it whole */
+	in[1].id = "hip-amdgcn-amd-amdhsa-gfx1030";
+	assert_int_equal(rdc_bundle_write(in, 2, 8, &p, &n, &d), 0);
+	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
+	assert_false(rdc_policy_native_by_id(rdc_tables_builtin(), &g1030, &b));
+	rdc_bundle_free(&b);
+	free(p);
+}
+
 static void test_need_text(void **state)
 {
 	(void)state;
@@ -578,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_addressable_wave_lds),
 		cmocka_unit_test(test_features_and_badlist),
 		cmocka_unit_test(test_need_text),
+		cmocka_unit_test(test_native_by_id),
 		cmocka_unit_test(test_unknown_device),
 		cmocka_unit_test(test_fixture_iota_native_mapped_missing),
 		cmocka_unit_test(test_fixture_vgpr_heavy),
