@@ -8,7 +8,8 @@
 # math against CPU references, and the queue pointer and dispatch id a
 # kernel gets (they must name the queue and packet it came from)
 #   - natively on gfx1030 (and gfx1100 on 6.4/7.2, whose clang emits VOPD and
-#     true16 operands);
+#     true16 operands), and on 7.2 the same program built for wave64
+#     (-mwavefrontsize64) on gfx1100 natively and gfx1101 under the shim;
 #   - under the shim on the siblings that run that code: gfx1031, gfx1032,
 #     gfx1035 (gfx1030 code); gfx1101, gfx1102, gfx1103 (gfx1100 code);
 #   - with RDNACOMPAT_SIM_EXEC=0 the same checks must fail (nothing computed),
@@ -57,6 +58,18 @@ if [ "$rel" != 5.2 ]; then # ROCR 5.2.3 knows no gfx11
   for g in gfx1101 gfx1102 gfx1103; do
     run_checks "$g under the shim (gfx1100 code)" RDNACOMPAT_SIM_GPUS=$g LD_PRELOAD="$SHIM" -- "$exe11"
   done
+fi
+if [ "$rel" = 7.2 ]; then
+  # wave64: the same program built with -mwavefrontsize64 for gfx1100:
+  # 64-lane EXEC/VCC, shuffles across 64 lanes, the descriptor's wave size
+  # honoured.  Only HIP 7.2 builds it: HIP 5.2 refuses wave64 on gfx10 and
+  # HIP 6.4's hip_runtime.h on gfx11 ("HIP is not supported on the
+  # specified GPU ARCH with wavefront size 64").
+  exe64=$(build_hip sim_exec gfx1100 w64) || exit $?
+  out=$(sim RDNACOMPAT_SIM_GPUS=gfx1100 -- "$exe64" check 2>&1)
+  echo "$out" | grep -qx 'wave size: 64' || fail "wave64 build: the kernel should say wave size 64: $out"
+  run_checks "gfx1100 native, wave64" RDNACOMPAT_SIM_GPUS=gfx1100 -- "$exe64"
+  run_checks "gfx1101 under the shim, wave64" RDNACOMPAT_SIM_GPUS=gfx1101 LD_PRELOAD="$SHIM" -- "$exe64"
 fi
 
 # The queue pointer and dispatch id: the kernel finds its own packet in the

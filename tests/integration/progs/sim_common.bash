@@ -45,11 +45,12 @@ simrocminfo() { # ENV...
   sim "$@" -- rocminfo
 }
 
-build_hip() { # NAME ARCH
+build_hip() { # NAME ARCH [w64: built for wave64, -mwavefrontsize64]
   command -v hipcc >/dev/null || skip "hipcc not installed"
-  local src="$here/$1.hip" exe="$OUT/$1-$2"
+  local src="$here/$1.hip" exe="$OUT/$1-$2${3:+-$3}" flags=()
+  [ "${3:-}" = w64 ] && flags=(-mwavefrontsize64)
   if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ]; then
-    hipcc --offload-arch="$2" -O1 -o "$exe.tmp" "$src" || fail "hipcc $1 for $2"
+    hipcc --offload-arch="$2" "${flags[@]}" -O1 -o "$exe.tmp" "$src" || fail "hipcc $1 for $2 ${flags[*]}"
     mv "$exe.tmp" "$exe"
   fi
   echo "$exe"

@@ -73,6 +73,11 @@ __global__ void shuffles(const int *in, int *out)
 	out[(blockIdx.x * blockDim.x + l) * 4 + 3] = bc;
 }
 
+/* The wave size this code object was built for (wave64 with
+ * -mwavefrontsize64 on gfx11; the runtime's attribute says the card's
+ * default, 32). */
+__global__ void wavesize(int *out) { *out = warpSize; }
+
 __global__ void dynlds(const int *in, int *out, int n)
 {
 	extern __shared__ int buf[];
@@ -297,8 +302,18 @@ static void check(void)
 	}
 	/* shuffles across the wave */
 	{
-		int ws = 0;
-		CK(hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0));
+		int ws = 0, *dws;
+		CK(hipMalloc(&dws, sizeof ws));
+		hipLaunchKernelGGL(wavesize, dim3(1), dim3(1), 0, 0, dws);
+		CK(hipMemcpy(&ws, dws, sizeof ws, hipMemcpyDeviceToHost));
+		CK(hipFree(dws));
+		if (ws != 32 && ws != 64) {
+			int attr = 0;
+			CK(hipDeviceGetAttribute(&attr, hipDeviceAttributeWarpSize, 0));
+			printf("wave size: the kernel says %d (the runtime %d)\n", ws, attr);
+			ws = attr;   /* the shuffle check then fails and says why */
+		}
+		printf("wave size: %d\n", ws);
 		const int nb = 3, n = nb * 64;
 		int hi[n], ho[n * 4], *di, *dout;
 		for (int i = 0; i < n; i++)
