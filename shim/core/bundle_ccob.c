@@ -386,6 +386,19 @@ int rdc_bundle_extent_ccob_(const uint8_t *p, uint64_t avail, uint64_t *extent,
 	return 0;
 }
 
+/* `b`, parsed from the decompressed bytes `buf`, takes them over and gets
+ * the CCOB's own fields. */
+static void own(struct rdc_bundle *b, const struct ccob *h, uint64_t clen, uint8_t *buf)
+{
+	b->owned_ = buf;
+	b->compressed = true;
+	b->ccob_version = h->version;
+	b->method = h->method;
+	b->uncompressed_size = h->usize;
+	b->hash = h->hash;
+	b->extent = h->hdr_len + clen;
+}
+
 /* The decompressed payload `buf` (h->usize bytes, taken over: freed on
  * error, owned by `b` on success): hash check, plain-bundle parse, fields. */
 static int finish(const struct ccob *h, uint64_t clen, bool check_hash, uint8_t *buf,
@@ -406,13 +419,7 @@ static int finish(const struct ccob *h, uint64_t clen, bool check_hash, uint8_t 
 		free(buf);
 		return rc;
 	}
-	b->owned_ = buf;
-	b->compressed = true;
-	b->ccob_version = h->version;
-	b->method = h->method;
-	b->uncompressed_size = h->usize;
-	b->hash = h->hash;
-	b->extent = h->hdr_len + clen;
+	own(b, h, clen, buf);
 	return 0;
 }
 
@@ -532,15 +539,7 @@ int rdc_bundle_parse_ccob_table_(const uint8_t *p, uint64_t avail, struct rdc_bu
 		return rdc_diag_set(d, RDC_E_UNSUPPORTED, h.hdr_len, "the entry table is not "
 				    "readable from the first %zu decompressed bytes", got);
 	}
-	b->owned_ = buf;
-	b->bytes = buf;
-	b->size = got;
-	b->compressed = true;
-	b->ccob_version = h.version;
-	b->method = h.method;
-	b->uncompressed_size = h.usize;
-	b->hash = h.hash;
-	b->extent = h.hdr_len + clen;
+	own(b, &h, clen, buf);
 	return 0;
 }
 
