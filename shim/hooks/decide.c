@@ -335,6 +335,7 @@ bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, lon
 			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", "fatbin"),
 			RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
 			RDC_KV_S("mode", rdc_mode_name(dev->mode)), RDC_KV_S("verdict", "native"),
+			RDC_KV_S("chosen", dev->target.proc),
 			RDC_KV_S("reason", "the bundle has the device's own entry and no rule concerns "
 					   "it: decided from the entry table, no code read"),
 		};
