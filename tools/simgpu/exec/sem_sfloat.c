@@ -57,26 +57,6 @@ static void sop2_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	rdc_swrite(w, in->dst, rdc_f2u(d));
 }
 
-static int32_t to_i32(float a)
-{
-	if (isnan(a))
-		return 0;
-	if (a >= 2147483647.0f)
-		return INT32_MAX;
-	if (a <= -2147483648.0f)
-		return INT32_MIN;
-	return (int32_t)a;
-}
-
-static uint32_t to_u32(float a)
-{
-	if (isnan(a) || a <= 0.0f)
-		return 0;
-	if (a >= 4294967295.0f)
-		return UINT32_MAX;
-	return (uint32_t)a;
-}
-
 static void sop1_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	uint32_t u = rdc_sread(w, in, in->src[0]), d;
@@ -88,8 +68,8 @@ static void sop1_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	case RDC_OP_S_RNDNE_F32: d = rdc_f2u(rintf(a)); break;
 	case RDC_OP_S_CVT_F32_I32: d = rdc_f2u((float)(int32_t)u); break;
 	case RDC_OP_S_CVT_F32_U32: d = rdc_f2u((float)u); break;
-	case RDC_OP_S_CVT_I32_F32: d = (uint32_t)to_i32(a); break;
-	case RDC_OP_S_CVT_U32_F32: d = to_u32(a); break;
+	case RDC_OP_S_CVT_I32_F32: d = (uint32_t)rdc_cvt_i32_f32(a); break;
+	case RDC_OP_S_CVT_U32_F32: d = rdc_cvt_u32_f32(a); break;
 	case RDC_OP_S_CVT_F32_F16: d = rdc_f2u(sh(w, in, 0)); break;
 	case RDC_OP_S_CVT_HI_F32_F16: {
 		uint16_t h = (uint16_t)(u >> 16);

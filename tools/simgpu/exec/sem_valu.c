@@ -147,24 +147,6 @@ static inline float fractf(float a)
 	float f = a - floorf(a);
 	return f < 0x1.fffffep-1f ? f : 0x1.fffffep-1f;
 }
-static inline int32_t cvt_i32(float a)
-{
-	if (isnan(a))
-		return 0;
-	if (a >= 2147483647.0f)
-		return INT32_MAX;
-	if (a <= -2147483648.0f)
-		return INT32_MIN;
-	return (int32_t)a;
-}
-static inline uint32_t cvt_u32(float a)
-{
-	if (isnan(a) || a <= 0.0f)
-		return 0;
-	if (a >= 4294967295.0f)
-		return UINT32_MAX;
-	return (uint32_t)a;
-}
 static inline int32_t cvt_i32d(double a)
 {
 	if (isnan(a))
@@ -365,7 +347,7 @@ static void v_cvt_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	float a[RDC_LANES];
 	uint32_t d[RDC_LANES];
 	rdc_vsrcf(w, in, 0, a);
-	LANES d[l] = (uint32_t)cvt_i32(a[l]);
+	LANES d[l] = (uint32_t)rdc_cvt_i32_f32(a[l]);
 	rdc_vdst32(w, in, d);
 }
 static void v_cvt_u32_f32(struct rdc_wave *w, const struct rdc_inst *in)
@@ -373,7 +355,7 @@ static void v_cvt_u32_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	float a[RDC_LANES];
 	uint32_t d[RDC_LANES];
 	rdc_vsrcf(w, in, 0, a);
-	LANES d[l] = cvt_u32(a[l]);
+	LANES d[l] = rdc_cvt_u32_f32(a[l]);
 	rdc_vdst32(w, in, d);
 }
 static void v_cvt_floor_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
@@ -381,7 +363,7 @@ static void v_cvt_floor_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	float a[RDC_LANES];
 	uint32_t d[RDC_LANES];
 	rdc_vsrcf(w, in, 0, a);
-	LANES d[l] = (uint32_t)cvt_i32(floorf(a[l]));
+	LANES d[l] = (uint32_t)rdc_cvt_i32_f32(floorf(a[l]));
 	rdc_vdst32(w, in, d);
 }
 static void v_cvt_nearest_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
@@ -389,7 +371,7 @@ static void v_cvt_nearest_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	float a[RDC_LANES];
 	uint32_t d[RDC_LANES];
 	rdc_vsrcf(w, in, 0, a);
-	LANES d[l] = (uint32_t)cvt_i32(floorf(a[l] + 0.5f));
+	LANES d[l] = (uint32_t)rdc_cvt_i32_f32(floorf(a[l] + 0.5f));
 	rdc_vdst32(w, in, d);
 }
 static void v_frexp_exp_i32_f32(struct rdc_wave *w, const struct rdc_inst *in)

@@ -13,6 +13,7 @@
 #ifndef RDC_SIMGPU_WAVE_H
 #define RDC_SIMGPU_WAVE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -117,6 +118,26 @@ struct rdc_wave {
 
 static inline float rdc_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint32_t rdc_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+/* f32 -> i32/u32 as v_cvt_*_f32 and s_cvt_*_f32 convert: NaN gives 0,
+ * out-of-range values saturate, the rest truncate toward zero. */
+static inline int32_t rdc_cvt_i32_f32(float a)
+{
+	if (isnan(a))
+		return 0;
+	if (a >= 2147483647.0f)
+		return INT32_MAX;
+	if (a <= -2147483648.0f)
+		return INT32_MIN;
+	return (int32_t)a;
+}
+static inline uint32_t rdc_cvt_u32_f32(float a)
+{
+	if (isnan(a) || a <= 0.0f)
+		return 0;
+	if (a >= 4294967295.0f)
+		return UINT32_MAX;
+	return (uint32_t)a;
+}
 static inline uint32_t rdc_brev32(uint32_t x)
 {
 	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
