@@ -72,16 +72,19 @@ if [ "$rel" = 7.2 ]; then
   run_checks "gfx1101 under the shim, wave64" RDNACOMPAT_SIM_GPUS=gfx1101 LD_PRELOAD="$SHIM" -- "$exe64"
 fi
 
+# sub_check MODE WHAT LABEL ENV... -- EXE: sim_exec's MODE check must print
+# "MODE: ok"; WHAT names it in the messages.
+sub_check() {
+  local mode=$1 what=$2 label=$3; shift 3
+  local out rc
+  out=$(sim "$@" "$mode" 2>&1); rc=$?
+  [ $rc -eq 0 ] && echo "$out" | grep -qx "$mode: ok" || fail "$label: $what (rc=$rc): $out"
+  echo "ok: $label: $what (simulated card (executed))"
+}
 # The queue pointer and dispatch id: the kernel finds its own packet in the
 # ring of the hsa_queue_t its queue pointer names (0 before 2026-12-04: the
 # kernel then reports it).
-qcheck() { # LABEL ENV... -- EXE
-  local label=$1; shift
-  local out rc
-  out=$(sim "$@" queue 2>&1); rc=$?
-  [ $rc -eq 0 ] && echo "$out" | grep -qx 'queue: ok' || fail "$label: queue pointer (rc=$rc): $out"
-  echo "ok: $label: the queue pointer names the hsa_queue_t whose ring holds the dispatch; dispatch id = its index"
-}
+qcheck() { sub_check queue "the queue pointer names the hsa_queue_t whose ring holds the dispatch; dispatch id = its index" "$@"; }
 qcheck "gfx1030 native" RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30"
 qcheck "gfx1031 under the shim" RDNACOMPAT_SIM_GPUS=gfx1031 LD_PRELOAD="$SHIM" -- "$exe30"
 [ "$rel" != 5.2 ] && qcheck "gfx1100 native" RDNACOMPAT_SIM_GPUS=gfx1100 -- "$exe11"
@@ -89,13 +92,7 @@ qcheck "gfx1031 under the shim" RDNACOMPAT_SIM_GPUS=gfx1031 LD_PRELOAD="$SHIM" -
 # Uniform float arithmetic: on gfx1150 (6.4/7.2's clang) it is compiled to
 # the scalar float instructions (s_mul_f32, s_fmac_f32, s_cmp_lt_f32,
 # s_floor_f32, s_cvt_i32_f32, ...), which gfx1100 lacks.
-ucheck() { # LABEL ENV... -- EXE
-  local label=$1; shift
-  local out rc
-  out=$(sim "$@" uniform 2>&1); rc=$?
-  [ $rc -eq 0 ] && echo "$out" | grep -qx 'uniform: ok' || fail "$label: uniform float arithmetic (rc=$rc): $out"
-  echo "ok: $label: uniform float arithmetic exact (simulated card (executed))"
-}
+ucheck() { sub_check uniform "uniform float arithmetic exact" "$@"; }
 ucheck "gfx1030 native" RDNACOMPAT_SIM_GPUS=gfx1030 -- "$exe30"
 if [ "$rel" != 5.2 ]; then
   exe1150=$(build_hip sim_exec gfx1150) || exit $?
