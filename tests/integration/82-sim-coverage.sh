@@ -8,7 +8,9 @@
 #   a code object assembled by llvm-mc-19 with image_sample and
 #   image_store between executable instructions (gfx1030 and gfx1100): both
 #   are listed with count and first offset, the rest is executable (exit 1);
-#   --target keeps one processor; a missing file is exit 2.
+#   --target keeps one processor and the generic target it runs (gfx1030,
+#   gfx1031: gfx10-3-generic; gfx1100, gfx1151: gfx11-generic), and says so;
+#   a missing file is exit 2.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
 T="$BUILD/bin/rdnacompat"
@@ -70,3 +72,45 @@ assert m == {"image_sample": 2, "image_store": 1}, m
 rc=0; "$T" sim --coverage "$work/nonexistent.co" >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ] || fail "missing file: exit $rc, expected 2"
 echo "ok: image_sample/image_store listed with counts and first offsets (gfx1030, gfx1100), --target, missing file exit 2"
+
+# --target takes in the generic target the card runs (tables/isa.tsv):
+# gfx1030 and gfx1031 run gfx10-3-generic code, gfx1100 and gfx1151
+# gfx11-generic code (Debian's rocSOLVER 6.4 ships only generic code for RDNA).
+printf 's_load_dwordx2 s[0:1], s[4:5], 0x0\nv_mov_b32 v0, 0\nimage_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D\ns_endpgm\n' > "$work/gen.s"
+for t in gfx10-3-generic gfx11-generic gfx1030 gfx1100; do
+  s=$work/gen-$t.s; cp "$work/gen.s" "$s"
+  case $t in gfx11*) sed -i 's/s_load_dwordx2/s_load_b64/' "$s";; esac
+  llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=$t -filetype=obj "$s" -o "$work/gen-$t.o" || fail "llvm-mc-19 for $t"
+done
+gens=("$work/gen-gfx10-3-generic.o" "$work/gen-gfx11-generic.o" "$work/gen-gfx1030.o" "$work/gen-gfx1100.o")
+for pair in gfx1030:gfx10-3-generic gfx1031:gfx10-3-generic gfx1100:gfx11-generic gfx1151:gfx11-generic; do
+  t=${pair%%:*} g=${pair#*:}
+  rc=0; out=$("$T" sim --coverage --target $t "${gens[@]}") || rc=$?
+  [ $rc -eq 1 ] || fail "--target $t: exit $rc, expected 1 ($out)"
+  echo "$out" | grep -q "^  code object ($g): 4 instructions, 3 of 4 distinct executable" ||
+    fail "--target $t: the $g code object is not listed: $out"
+  echo "$out" | grep -q "gen-$g.o: 1 code object of the engine's processors (1 for $g, which $t runs)$" ||
+    fail "--target $t: the file line does not say the $g code object was taken in: $out"
+  echo "$out" | grep -q "^target $t: code objects for $t and for $g (the generic target $t runs: 1)$" ||
+    fail "--target $t: no target line: $out"
+  native=$(echo "$out" | grep -c "^  code object (gfx1[01][0-9]0)") || true
+  case $t in gfx1030|gfx1100) want=1;; *) want=0;; esac
+  [ "$native" -eq $want ] || fail "--target $t: $native code objects for a specific processor, expected $want: $out"
+  echo "$out" | grep -Eq '^summary: .* in '$((1 + want))' code objects \('$((3 - want))' skipped\)$' ||
+    fail "--target $t: summary: $out"
+  json=$("$T" sim --coverage --json --target $t "${gens[@]}") && fail "--target $t --json: exit 0"
+  echo "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t, g, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+assert d["target"] == t and d["generic_target"] == g, (d["target"], d["generic_target"])
+s = d["summary"]
+assert s["generic_code_objects"] == 1 and s["code_objects"] == 1 + want, s
+procs = sorted(co["processor"] for f in d["files"] for co in f["code_objects"])
+assert procs == sorted([g] + ([t] if want else [])), procs
+' $t $g $want || fail "--target $t --json: $json"
+done
+out=$("$T" sim --coverage --target gfx1030 "$work/img-gfx1030.o") ; rc=$?
+echo "$out" | grep -q "^target gfx1030: code objects for gfx1030 and for gfx10-3-generic (the generic target gfx1030 runs: 0)$" ||
+  fail "--target gfx1030 on a file without generic code: $out"
+echo "ok: --target gfx1030/gfx1031 take in gfx10-3-generic code, gfx1100/gfx1151 gfx11-generic code, and say so (text and JSON)"

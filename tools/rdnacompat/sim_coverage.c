@@ -8,12 +8,19 @@
  * (tools/simgpu/exec/coverage.c: decode only, no simulator); then a summary
  * over all of them: N of M distinct instructions executable, K
  * instructions, and the missing instructions by count.
+ *
+ * --target PROC keeps the code objects a PROC card runs as they are: those
+ * built for PROC and those built for the generic target PROC belongs to
+ * (tables/isa.tsv: gfx1030 runs gfx10-3-generic code, gfx1100 and gfx1151
+ * gfx11-generic code); the listing says which generic it took in.
  */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rdnacompat/tables.h"
 
 #include "codeobj_walk.h"
 #include "json_out.h"
@@ -65,6 +72,8 @@ static int by_count(const void *a, const void *b)
 struct cov {
 	bool json;
 	const char *target;     /* only this processor, or NULL */
+	const char *generic;    /* and the generic target it runs, or NULL */
+	size_t generic_cos;     /* code objects taken in for the generic */
 	struct rdc_json j;
 	struct tally all;       /* over every code object */
 	struct tally one;       /* the current code object */
@@ -91,10 +100,12 @@ static int on_co(const struct rdc_co_ref *r, void *arg)
 {
 	struct cov *c = arg;
 	unsigned gfx = rdc_co_engine_gen(r->proc);
-	if (!gfx || (c->target && strcmp(c->target, r->proc))) {
+	bool generic = c->generic && !strcmp(c->generic, r->proc);
+	if (!gfx || (c->target && strcmp(c->target, r->proc) && !generic)) {
 		c->skipped++;
 		return 0;
 	}
+	c->generic_cos += generic;
 	const uint8_t *text;
 	size_t len;
 	uint64_t addr;
@@ -190,7 +201,9 @@ static void usage(FILE *f)
 	      "instructions not executable over all code objects by count.\n"
 	      "\n"
 	      "  --json           one JSON document\n"
-	      "  --target PROC    only the code objects for PROC (gfx1030, gfx1100, ...)\n"
+	      "  --target PROC    only the code objects a PROC card runs: those for PROC (gfx1030,\n"
+	      "                   gfx1100, ...) and for the generic target PROC belongs to\n"
+	      "                   (gfx10-3-generic, gfx11-generic)\n"
 	      "\n"
 	      "exit: 0 every instruction is executable, 1 some are not, 2 usage or unreadable file\n",
 	      f);
@@ -223,6 +236,11 @@ int rdc_sim_coverage(int argc, char **argv)
 			files[nfiles++] = argv[i];
 		}
 	}
+	if (c.target) {
+		const struct rdc_isa *isa = rdc_isa_find(rdc_tables_builtin(), c.target);
+		if (isa && !isa->generic && isa->generic_target && rdc_co_engine_gen(isa->generic_target))
+			c.generic = isa->generic_target;
+	}
 	if (!nfiles) {
 		fprintf(stderr, "rdnacompat sim --coverage: no file given\n");
 		usage(stderr);
@@ -233,11 +251,15 @@ int rdc_sim_coverage(int argc, char **argv)
 	if (c.json) {
 		rdc_json_init(&c.j, stdout);
 		rdc_json_obj(&c.j);
+		rdc_json_key(&c.j, "target");
+		rdc_json_str(&c.j, c.target);
+		rdc_json_key(&c.j, "generic_target");
+		rdc_json_str(&c.j, c.generic);
 		rdc_json_key(&c.j, "files");
 		rdc_json_arr(&c.j);
 	}
 	for (int f = 0; f < nfiles; f++) {
-		size_t cos = c.cos, skipped = c.skipped;
+		size_t cos = c.cos, skipped = c.skipped, gcos = c.generic_cos;
 		if (c.json) {
 			rdc_json_obj(&c.j);
 			rdc_json_key(&c.j, "path");
@@ -254,12 +276,16 @@ int rdc_sim_coverage(int argc, char **argv)
 			rdc_json_arr_end(&c.j);
 			rdc_json_key(&c.j, "skipped");
 			rdc_json_u64(&c.j, c.skipped - skipped);
+			rdc_json_key(&c.j, "generic_code_objects");
+			rdc_json_u64(&c.j, c.generic_cos - gcos);
 			rdc_json_key(&c.j, "error");
 			rdc_json_str(&c.j, rc ? (d.msg[0] ? d.msg : "failed") : NULL);
 			rdc_json_obj_end(&c.j);
 		} else {
 			printf("%s: %zu code object%s of the engine's processors", files[f], c.cos - cos,
 			       c.cos - cos == 1 ? "" : "s");
+			if (c.generic_cos - gcos)
+				printf(" (%zu for %s, which %s runs)", c.generic_cos - gcos, c.generic, c.target);
 			if (c.skipped - skipped)
 				printf(", %zu of other processors skipped", c.skipped - skipped);
 			printf("\n");
@@ -281,6 +307,8 @@ int rdc_sim_coverage(int argc, char **argv)
 		rdc_json_u64(&c.j, c.cos);
 		rdc_json_key(&c.j, "skipped");
 		rdc_json_u64(&c.j, c.skipped);
+		rdc_json_key(&c.j, "generic_code_objects");
+		rdc_json_u64(&c.j, c.generic_cos);
 		rdc_json_key(&c.j, "distinct");
 		rdc_json_u64(&c.j, c.all.n);
 		rdc_json_key(&c.j, "executable");
@@ -308,6 +336,9 @@ int rdc_sim_coverage(int argc, char **argv)
 		rdc_json_obj_end(&c.j);
 		rdc_json_end(&c.j);
 	} else {
+		if (c.target && c.generic)
+			printf("target %s: code objects for %s and for %s (the generic target %s runs: %zu)\n",
+			       c.target, c.target, c.generic, c.target, c.generic_cos);
 		printf("summary: %zu of %zu distinct instructions executable, %" PRIu64 " instructions "
 		       "(%" PRIu64 " not executable) in %zu code objects (%zu skipped)\n",
 		       ok, c.all.n, c.words, c.bad_words, c.cos, c.skipped);
