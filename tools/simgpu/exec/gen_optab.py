@@ -39,6 +39,8 @@ VOP3_SRC2 = 0x101 | (0x102 << 9) | (0x80 << 18)    # v1, v2, 0
 VOP3_ALT = [VOP3_SRC3, VOP3_SRC2, 0x101 | (0x102 << 9), 0x101]
 VOP3P_ALT = [0x18000000 | w for w in VOP3_ALT]
 DS_ALT = [0x00020101, 0x00000101, 0x00000001, 0x00010101, 0]
+# global_load/store_addtid_b32: no VGPR address (vaddr 0), an SGPR base s[2:3]
+ADDTID = [0x00020100, 0x01020000]
 MUBUF_ALT = [0x80000201, 0x80000200, 0x80000000, 0x00000200, 0x00000000]  # last: no operands (buffer_gl0_inv)
 
 # (format, opcode bits (lo, width), base word, second dwords tried in turn, opcodes)
@@ -64,7 +66,7 @@ FORMATS = {
         ('DS', (18, 8), 0xD8020000, DS_ALT, range(0, 256)),  # gds set (ds_gws_*, ds_ordered_count)
         ('FLAT', (18, 7), 0xDC000000, [0x007D0201, 0x007D0001], range(0, 128)),
         ('SCRATCH', (18, 7), 0xDC004000, [0x007D0201, 0x00000201, 0x007D0001, 0x00000001], range(0, 128)),
-        ('GLOBAL', (18, 7), 0xDC008000, [0x007D0201, 0x007D0001, 0x00000201, 0x00000001], range(0, 128)),
+        ('GLOBAL', (18, 7), 0xDC008000, [0x007D0201, 0x007D0001, 0x00000201, 0x00000001] + ADDTID, range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
         # MIMG: names only (the engine executes no image instruction; the
         # coverage listing names them).  gfx10's opcode is 8 bits: op[6:0]
@@ -93,7 +95,7 @@ FORMATS = {
         ('DS', (18, 8), 0xD8020000, DS_ALT, range(0, 256)),  # gds set (ds_gws_*, ds_ordered_count)
         ('FLAT', (18, 7), 0xDC000000, [0x007C0201, 0x007C0001], range(0, 128)),
         ('SCRATCH', (18, 7), 0xDC010000, [0x007C0201, 0x00FC0201, 0x00FC0001, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
-        ('GLOBAL', (18, 7), 0xDC020000, [0x007C0201, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
+        ('GLOBAL', (18, 7), 0xDC020000, [0x007C0201, 0x007C0001, 0x00000201, 0x00000001] + ADDTID, range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
         ('MIMG', (18, 8), 0xF0000F00, [0x00000000], range(0, 256)),
     ],
@@ -121,6 +123,7 @@ RENAMES = [
     (r'^ds_read_', 'ds_load_'),
     (r'^ds_write_', 'ds_store_'),
     (r'^ds_load_b32$', 'ds_load_b32'),
+    (r'^global_(load|store)_dword_addtid$', r'global_\1_addtid_b32'),
     (r'_dwordx4$', '_b128'), (r'_dwordx3$', '_b96'), (r'_dwordx2$', '_b64'),
     (r'_dwordx8$', '_b256'), (r'_dwordx16$', '_b512'), (r'_dword$', '_b32'),
     (r'_ubyte_d16_hi$', '_d16_hi_u8'), (r'_sbyte_d16_hi$', '_d16_hi_i8'),

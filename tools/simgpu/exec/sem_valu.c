@@ -131,8 +131,6 @@ __attribute__((constructor)) static void fma_init(void) { fma_lanes = pick_fma()
 		rdc_vdstd(w, in, d);                                            \
 	}
 
-static inline float fmin_ieee(float a, float b) { return fminf(a, b); }
-static inline float fmax_ieee(float a, float b) { return fmaxf(a, b); }
 static inline float med3f(float a, float b, float c)
 {
 	if (isnan(a) || isnan(b) || isnan(c))
@@ -254,8 +252,8 @@ F2(v_sub_f32, a[l] - b[l])
 F2(v_subrev_f32, b[l] - a[l])
 F2(v_mul_f32, a[l] * b[l])
 F2(v_mul_dx9_zero_f32, dx9_mul(a[l], b[l]))
-F2(v_min_f32, fmin_ieee(a[l], b[l]))
-F2(v_max_f32, fmax_ieee(a[l], b[l]))
+F2(v_min_f32, rdc_minf(a[l], b[l]))
+F2(v_max_f32, rdc_maxf(a[l], b[l]))
 static void v_fma_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	float ta[RDC_LANES], tb[RDC_LANES], tc[RDC_LANES], td[RDC_LANES];
@@ -265,11 +263,11 @@ static void v_fma_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	rdc_vdstf_end(w, in, d, td);
 }
 F3(v_fma_dx9_zero_f32, (a[l] == 0.0f || b[l] == 0.0f) ? c[l] : fmaf(a[l], b[l], c[l]))
-F3(v_min3_f32, fminf(fminf(a[l], b[l]), c[l]))
-F3(v_max3_f32, fmaxf(fmaxf(a[l], b[l]), c[l]))
+F3(v_min3_f32, rdc_minf(rdc_minf(a[l], b[l]), c[l]))
+F3(v_max3_f32, rdc_maxf(rdc_maxf(a[l], b[l]), c[l]))
 F3(v_med3_f32, med3f(a[l], b[l], c[l]))
-F3(v_maxmin_f32, fminf(fmaxf(a[l], b[l]), c[l]))
-F3(v_minmax_f32, fmaxf(fminf(a[l], b[l]), c[l]))
+F3(v_maxmin_f32, rdc_minf(rdc_maxf(a[l], b[l]), c[l]))
+F3(v_minmax_f32, rdc_maxf(rdc_minf(a[l], b[l]), c[l]))
 F1(v_rcp_f32, 1.0f / a[l])
 F1(v_rsq_f32, 1.0f / sqrtf(a[l]))
 F1(v_sqrt_f32, sqrtf(a[l]))
@@ -495,8 +493,8 @@ F3(v_div_fixup_f32, div_fixup(a[l], b[l], c[l]))
 /* ---- f64 ---------------------------------------------------------------- */
 D2(v_add_f64, a[l] + b[l])
 D2(v_mul_f64, a[l] * b[l])
-D2(v_min_f64, fmin(a[l], b[l]))
-D2(v_max_f64, fmax(a[l], b[l]))
+D2(v_min_f64, rdc_mind(a[l], b[l]))
+D2(v_max_f64, rdc_maxd(a[l], b[l]))
 D1(v_rcp_f64, 1.0 / a[l])
 D1(v_rsq_f64, 1.0 / sqrt(a[l]))
 D1(v_sqrt_f64, sqrt(a[l]))
@@ -504,7 +502,9 @@ D1(v_floor_f64, floor(a[l]))
 D1(v_ceil_f64, ceil(a[l]))
 D1(v_trunc_f64, trunc(a[l]))
 D1(v_rndne_f64, rint(a[l]))
-D1(v_fract_f64, isinf(a[l]) ? NAN : fmin(a[l] - floor(a[l]), 0x1.fffffffffffffp-1))
+/* S0 - floor(S0), kept below 1.0 (a tiny negative S0 would round to 1.0);
+ * NaN stays NaN, infinities give NaN. */
+D1(v_fract_f64, isnan(a[l]) ? a[l] : isinf(a[l]) ? NAN : fmin(a[l] - floor(a[l]), 0x1.fffffffffffffp-1))
 D1(v_frexp_mant_f64, frexp_mant_d(a[l]))
 
 static void v_frexp_exp_i32_f64(struct rdc_wave *w, const struct rdc_inst *in)
@@ -514,6 +514,50 @@ static void v_frexp_exp_i32_f64(struct rdc_wave *w, const struct rdc_inst *in)
 	rdc_vsrcd(w, in, 0, a);
 	LANES d[l] = frexp_exp_d(a[l]);
 	rdc_vdst32(w, in, d);
+}
+
+/* v_trig_preop_f64: 53 bits of 2/PI from bit `shift` on (the first bit
+ * after the binary point is bit 0), as an integer scaled by 2^(-53-shift):
+ * shift = S1[4:0] * 53, plus exponent(S0) - 1077 when S0's biased exponent
+ * is above 1077; the result is scaled up by 2^128 when that exponent is
+ * 1968 or more (ISA guides' pseudocode).  The hardware's table holds 1184
+ * bits; a segment starting at bit 1120 or later reads 0, as LLVM's
+ * constant folding of llvm.amdgcn.trig.preop does ("hardware behavior").
+ * A NaN S0 gives S0 quieted.  The table: floor(2^1184 * 2/PI), computed
+ * with Machin's formula in integer arithmetic. */
+static const uint32_t two_by_pi[37] = {
+	0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
+	0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484,
+	0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+	0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
+	0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046,
+};
+
+static double trig_preop(double a, uint32_t seg)
+{
+	if (isnan(a))
+		return rdc_u2d(rdc_d2u(a) | 0x8000000000000ull);
+	int e = exp_f64(a);
+	unsigned shift = (seg & 31) * 53 + (e > 1077 ? (unsigned)(e - 1077) : 0);
+	if ((shift >> 5) + 2 >= 37)
+		return 0.0;
+	uint64_t bits = 0;
+	for (unsigned i = 0; i < 53; i++) {
+		unsigned b = shift + i;
+		bits = bits << 1 | ((two_by_pi[b >> 5] >> (31 - (b & 31))) & 1);
+	}
+	int scale = -53 - (int)shift + (e >= 1968 ? 128 : 0);
+	return ldexp((double)bits, scale);
+}
+
+static void v_trig_preop_f64(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	double a[RDC_LANES], d[RDC_LANES];
+	uint32_t b[RDC_LANES];
+	rdc_vsrcd(w, in, 0, a);
+	rdc_vsrc32(w, in, 1, RDC_TY_B32, b);
+	LANES d[l] = trig_preop(a[l], b[l]);
+	rdc_vdstd(w, in, d);
 }
 
 static void v_fma_f64(struct rdc_wave *w, const struct rdc_inst *in)
@@ -1046,6 +1090,7 @@ rdc_sem_fn rdc_sem_valu(uint16_t op)
 	case RDC_OP_V_DIV_SCALE_F64: return v_div_scale_f64;
 	case RDC_OP_V_DIV_FMAS_F64: return v_div_fmas_f64;
 	case RDC_OP_V_DIV_FIXUP_F64: return v_div_fixup_f64;
+	case RDC_OP_V_TRIG_PREOP_F64: return v_trig_preop_f64;
 	case RDC_OP_V_CVT_F64_F32: return v_cvt_f64_f32;
 	case RDC_OP_V_CVT_F32_F64: return v_cvt_f32_f64;
 	case RDC_OP_V_CVT_F64_I32: return v_cvt_f64_i32;

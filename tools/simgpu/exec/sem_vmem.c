@@ -4,7 +4,8 @@
  * and atomics.
  *
  * Addresses: GLOBAL = SGPR pair (saddr) + 32-bit VGPR offset, or a 64-bit
- * VGPR address, + the instruction offset; FLAT = 64-bit VGPR address +
+ * VGPR address, + the instruction offset (the addtid forms: saddr + offset
+ * + the lane's id * 4, no VGPR); FLAT = 64-bit VGPR address +
  * offset, then the LDS and private apertures (mem.c); SCRATCH = the lane's
  * private memory at VGPR/SGPR + offset; MUBUF = the V#'s base + soffset +
  * offset (+ VGPR offset with offen, + index * stride with idxen), with the
@@ -28,7 +29,7 @@ enum at { AT_SWAP = 1, AT_CMPSWAP, AT_ADD, AT_SUB, AT_MIN_I, AT_MIN_U, AT_MAX_I,
 	  AT_CMPSWAP_F32, AT_CMPSWAP_F64 };
 
 struct vminfo {
-	uint8_t kind, bytes, dwords, sign, d16, d16hi, atomic, wide;
+	uint8_t kind, bytes, dwords, sign, d16, d16hi, atomic, wide, addtid;
 };
 static struct vminfo info[RDC_OP_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -42,6 +43,14 @@ static bool ends(const char *s, const char *t)
 static void parse(unsigned op, const char *rest)
 {
 	struct vminfo v = { 0 };
+	if (!strcmp(rest, "load_addtid_b32") || !strcmp(rest, "store_addtid_b32")) {
+		v.kind = rest[0] == 'l' ? VK_LOAD : VK_STORE;
+		v.bytes = 4;
+		v.dwords = 1;
+		v.addtid = 1;
+		info[op] = v;
+		return;
+	}
 	if (!strncmp(rest, "load_", 5) || !strncmp(rest, "store_", 6)) {
 		bool ld = rest[0] == 'l';
 		const char *t = rest + (ld ? 5 : 6);
@@ -133,7 +142,11 @@ static void addresses(struct rdc_wave *w, const struct rdc_inst *in, struct vadd
 	switch (in->fmt) {
 	case RDC_FMT_GLOBAL:
 		va->space = A_GLOBAL;
-		if (in->saddr != RDC_OPD_NULL) {
+		if (info[in->op].addtid) { /* no VGPR: SGPR base + offset + lane id * 4 */
+			uint64_t base = in->saddr != RDC_OPD_NULL ? rdc_sread64(w, in, in->saddr, false) : 0;
+			for (unsigned l = 0; l < n; l++)
+				va->a[l] = base + (uint64_t)off + 4u * l;
+		} else if (in->saddr != RDC_OPD_NULL) {
 			uint64_t base = rdc_sread64(w, in, in->saddr, false);
 			for (unsigned l = 0; l < n; l++)
 				va->a[l] = base + v0[l] + (uint64_t)off;

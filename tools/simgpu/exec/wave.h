@@ -153,6 +153,52 @@ static inline uint64_t rdc_brev64(uint64_t x)
 static inline double rdc_u2d(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 static inline uint64_t rdc_d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 
+/* v_min/v_max (f32, f64) as the ISA guides' pseudocode writes them for
+ * IEEE mode: a signaling NaN operand gives that NaN quieted (S0 first),
+ * a quiet NaN gives the other operand, and -0 counts as less than +0. */
+static inline bool rdc_snanf(float a) { uint32_t u = rdc_f2u(a); return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && !(u & 0x400000u); }
+static inline bool rdc_snand(double a) { uint64_t u = rdc_d2u(a); return (u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (u & 0xfffffffffffffull) && !(u & 0x8000000000000ull); }
+static inline float rdc_nanpickf(float a, float b)
+{
+	if (rdc_snanf(a))
+		return rdc_u2f(rdc_f2u(a) | 0x400000u);
+	if (rdc_snanf(b))
+		return rdc_u2f(rdc_f2u(b) | 0x400000u);
+	return isnan(b) ? a : b;
+}
+static inline double rdc_nanpickd(double a, double b)
+{
+	if (rdc_snand(a))
+		return rdc_u2d(rdc_d2u(a) | 0x8000000000000ull);
+	if (rdc_snand(b))
+		return rdc_u2d(rdc_d2u(b) | 0x8000000000000ull);
+	return isnan(b) ? a : b;
+}
+static inline float rdc_minf(float a, float b)
+{
+	if (__builtin_expect(isnan(a) || isnan(b), 0))
+		return rdc_nanpickf(a, b);
+	return a < b ? a : b < a ? b : signbit(a) ? a : b;
+}
+static inline float rdc_maxf(float a, float b)
+{
+	if (__builtin_expect(isnan(a) || isnan(b), 0))
+		return rdc_nanpickf(a, b);
+	return a > b ? a : b > a ? b : signbit(a) ? b : a;
+}
+static inline double rdc_mind(double a, double b)
+{
+	if (__builtin_expect(isnan(a) || isnan(b), 0))
+		return rdc_nanpickd(a, b);
+	return a < b ? a : b < a ? b : signbit(a) ? a : b;
+}
+static inline double rdc_maxd(double a, double b)
+{
+	if (__builtin_expect(isnan(a) || isnan(b), 0))
+		return rdc_nanpickd(a, b);
+	return a > b ? a : b > a ? b : signbit(a) ? b : a;
+}
+
 static inline uint64_t rdc_exec_mask(const struct rdc_wave *w)
 {
 	return w->n == 64 ? ((uint64_t)w->s[127] << 32 | w->s[126]) : w->s[126];
@@ -287,6 +333,7 @@ rdc_sem_fn rdc_sem_vcmp(uint16_t op);
 rdc_sem_fn rdc_sem_v16(uint16_t op);
 rdc_sem_fn rdc_sem_vmem(uint16_t op);
 rdc_sem_fn rdc_sem_lds(uint16_t op);
+rdc_sem_fn rdc_sem_vmedia(uint16_t op); /* sad, lerp, cube, cvt_pk_u8 */
 rdc_sem_fn rdc_sem_lookup(uint16_t op); /* all families */
 rdc_sem_fn rdc_sem_vopd(void);          /* a VOPD pair (sem_valu.c) */
 
