@@ -127,6 +127,7 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 	memset(c, 0, sizeof *c);
 	c->redirect_files = true;
 	c->cache = true;
+	c->lazy = true;
 	memset(c->device_mode, -1, sizeof c->device_mode);
 
 	c->mode = (enum rdc_mode)get_enum(c, get, arg, "RDNACOMPAT_MODE", mode_names, 4,
@@ -168,6 +169,7 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 	get_bool(c, get, arg, "RDNACOMPAT_REDIRECT_FILES", &c->redirect_files);
 	get_bool(c, get, arg, "RDNACOMPAT_OPT_IN", &c->opt_in);   /* fails safe: off */
 	get_bool(c, get, arg, "RDNACOMPAT_CACHE", &c->cache);
+	get_bool(c, get, arg, "RDNACOMPAT_LAZY", &c->lazy);
 	get_bool(c, get, arg, "RDNACOMPAT_FALLBACK", &c->prefer_fallback);
 	copy_str(c->fallback_bundle, sizeof c->fallback_bundle, get("RDNACOMPAT_FALLBACK_BUNDLE", arg));
 	c->isa_filter_native = get_enum(c, get, arg, "RDNACOMPAT_ISA_FILTER", filters, 2, 0,

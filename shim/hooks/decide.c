@@ -109,6 +109,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 			ch->n_patches = ch->hit.n_patches;
 			memcpy(ch->patches, ch->hit.patches, sizeof ch->patches);
 			note_cached(ch->c.reason, sizeof ch->c.reason);
+			rdc_stat_add(RDC_ST_CACHED, 1);
 			for (size_t i = 0; i < ch->hit.n_refused_k; i++)
 				note_cached(ch->hit.refused[i].reason, sizeof ch->hit.refused[i].reason);
 			return;
@@ -120,6 +121,8 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	struct rdc_diag d = { 0 };
 	ch->rc = rdc_policy_choose(t, &ch->target, b, rdc_policy_flags(), &ch->c, &d);
 	snprintf(ch->diag, sizeof ch->diag, "%s", d.msg);
+	if (ch->rc == 0 && ch->c.co)
+		rdc_stat_add(RDC_ST_PARSED, 1);
 	if (ch->rc != 0)
 		return;
 	if (prefer) {

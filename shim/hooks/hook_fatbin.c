@@ -127,6 +127,7 @@ static void process(struct fb_entry *e)
 		 * bundle but its table: no decompression of the whole (a HIP 7
 		 * library holds hundreds of compressed bundles). */
 		struct rdc_diag td = { 0 };
+		rdc_stat_add(RDC_ST_TABLES, 1);
 		if (rdc_bundle_parse_table(e->orig, extent, &b, &td) == 0) {
 			bool native = rdc_decide_native_by_table(&b, e->lib, e->index, e->lib);
 			rdc_bundle_free(&b);
@@ -145,6 +146,8 @@ static void process(struct fb_entry *e)
 			rc = rdc_bundle_parse_as_runtime(q, extent, &b, &d);
 		}
 	}
+	if (rc == 0 && b.compressed)
+		rdc_stat_add(RDC_ST_DECOMPRESSED, b.size);
 	if (rc != 0) {
 		rdc_logf(RDC_LOG_WARN, "%s bundle %ld: cannot parse (%s); passing through", e->lib,
 			 e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
@@ -169,6 +172,8 @@ static void process(struct fb_entry *e)
 					 e->lib, e->index, d.msg);
 			rc = rdc_remap_copy(&b, add, n_add, originals, &e->region, &d);
 		}
+		if (rc == 0)
+			rdc_stat_add(RDC_ST_RETARGETED, n_add);
 		if (rc != 0) {
 			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: rebuilding failed (%s); passing the "
 				 "original through", e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
@@ -221,7 +226,15 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 			if (prev) {   /* the same input is processed once */
 				free(e);
 				e = prev;
+			} else if (rdc_lazy_enabled() && rdc_is_ccob(w->binary, 4)) {
+				/* decided when the runtime unbundles it (lazy.c) */
+				rdc_stat_add(RDC_ST_FATBINS, 1);
+				rdc_stat_add(RDC_ST_DEFERRED, 1);
+				rdc_lazy_note_fatbin(w->binary);
+				e->next = entries;
+				entries = e;
 			} else {
+				rdc_stat_add(RDC_ST_FATBINS, 1);
 				process(e);
 				e->next = entries;
 				entries = e;

@@ -111,6 +111,8 @@ struct rdc_config {
 	bool redirect_files;                /* RDNACOMPAT_REDIRECT_FILES (default 1) */
 	bool opt_in;                        /* RDNACOMPAT_OPT_IN=1: use opt-in edges */
 	bool cache;                         /* RDNACOMPAT_CACHE (default 1) */
+	bool lazy;                          /* RDNACOMPAT_LAZY (default 1): compressed bundles
+	                                       decided at the runtime's unbundling */
 	bool isa_filter_native;             /* RDNACOMPAT_ISA_FILTER=native: GPU agents
 	                                       list only their native ISA */
 	bool prefer_fallback;               /* RDNACOMPAT_FALLBACK (default 0): a fallback
@@ -346,6 +348,64 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
 		     const struct rdc_choice *c);
 
+/* ---- compressed bundles, decided when the runtime unbundles them ----------- */
+/* (hook_dlsym.c, hook_comgr.c, lazy.c; docs/SHIM.md "When the shim decides")
+ * The wrapper to hand out for comgr entry `name`, found as `real` in the
+ * library `handle` by `real_dlsym`, or `real` itself (an entry not wrapped,
+ * lazy deciding off, a second comgr library). */
+void *rdc_comgr_wrap(void *handle, const char *name, void *real,
+		     void *(*real_dlsym)(void *, const char *));
+/* May a compressed bundle registered now be left for the runtime's own
+ * unbundling (RDNACOMPAT_LAZY, not in audit mode, the dlsym hook built)? */
+bool rdc_lazy_enabled(void);
+/* __hipRegisterFatBinary passed compressed bundle `p` through undecided. */
+void rdc_lazy_note_fatbin(const void *p);
+/* Its index among the compressed bundles noted in segment `seg`, or -1. */
+long rdc_lazy_fatbin_index(const void *p, const struct rdc_segment *seg);
+/* One code object the unbundler extracted: its entry id and bytes. */
+struct rdc_lazy_item {
+	char id[128];
+	const uint8_t *data;
+	size_t size;
+};
+/* One code object to hand the runtime: `id` (the device's entry id), the
+ * retargeted bytes (malloc'ed), and the item it was made from. */
+struct rdc_lazy_obj {
+	char id[128];
+	uint8_t *data;
+	size_t size;
+	size_t from;
+};
+/* Entry ids to ask the unbundler for besides `ids` (the runtime's): the
+ * codes each device the shim maps may use (compat table, usable edges).
+ * Returns how many were written to extra (at most max). */
+size_t rdc_lazy_extra_ids(const char *const *ids, size_t n_ids, char (*extra)[128], size_t max);
+/* Does every acting device have an item of its own (or a generic one the
+ * runtime loads itself) from bundle `p`, and no `prefer` row may concern
+ * it?  Then nothing is decided. */
+bool rdc_lazy_all_native(const void *p, const struct rdc_lazy_item *items, size_t n_items);
+/* Decide the bundle at `p` (`size` bytes, as the runtime handed it to the
+ * unbundler) from the extracted items: logs each device's decision, notes
+ * missing code for the diagnosis (from the entry table), and fills objs
+ * (capacity RDC_MAX_DEVICES) with the retargeted code objects to add. */
+int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *items,
+		    size_t n_items, struct rdc_lazy_obj *objs, size_t *n_objs);
+/* ---- work counters (stats.c) ----------------------------------------------- */
+enum rdc_stat {
+	RDC_ST_FATBINS,          /* fat binaries registered */
+	RDC_ST_DEFERRED,         /* ... of them left for the runtime's unbundling */
+	RDC_ST_UNBUNDLES,        /* unbundle actions of the runtime seen */
+	RDC_ST_TABLES,           /* entry tables read from a compressed bundle */
+	RDC_ST_DECOMPRESSED,     /* bytes the shim itself decompressed */
+	RDC_ST_PARSED,           /* code objects the policy parsed */
+	RDC_ST_RETARGETED,       /* code objects retargeted (added entries) */
+	RDC_ST_CACHED,           /* decisions taken from the decision cache */
+	RDC_ST_COUNT
+};
+void rdc_stat_add(enum rdc_stat s, uint64_t n);
+uint64_t rdc_stat_get(enum rdc_stat s);
+/* The "stats" line (debug; info with RDNACOMPAT_STATS=1), once, at exit. */
+void rdc_stats_log(void);
 /* ---- diagnosis (diagnose.c) -------------------------------------------------- */
 void rdc_diag_note_missing(const char *lib, long index, const struct rdc_bundle *b,
 			   const struct rdc_device *dev, const struct rdc_choice *c);

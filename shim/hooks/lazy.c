@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lazy.c — deciding a compressed bundle when the runtime unbundles it
+ * (hook_comgr.c), not when its library registers it.  HIP 7 reads a
+ * module's code only when one of its kernels is first used, 6.4 at hipInit;
+ * a compressed bundle is readable only by decompressing it, which comgr does
+ * then anyway.  So at registration a compressed bundle is only noted
+ * (rdc_lazy_note_fatbin, for its index in the log) and passed through; at
+ * the unbundle action the codes a mapped device may use are asked for as
+ * well (rdc_lazy_extra_ids: the compat table's usable edges), and when a
+ * device got no item of its own the decision is made on the extracted items
+ * as the bundle's entries: the same policy, kernel checks, rules, log lines
+ * and decision cache (keyed by the bundle's file offset, marked as decided
+ * from items) as at registration.  Only when no compatible item came out is
+ * the entry table read (64 KiB decompressed), for the diagnosis of what the
+ * bundle has.  Nothing here touches comgr; bytes in, code objects out.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dcache.h"
+#include "rdnacompat/codeobj.h"
+#include "rdnacompat/fileopen.h"
+#include "rdnacompat/rules.h"
+#include "shim.h"
+
+/* Decisions made from extracted items are cached apart from those made
+ * from a whole bundle (their entry indices differ). */
+#define LAZY_KEY_BIT (1ull << 63)
+
+static pthread_mutex_t note_lock = PTHREAD_MUTEX_INITIALIZER;
+static const void **noted;
+static size_t n_noted, cap_noted;
+
+bool rdc_lazy_enabled(void)
+{
+#if defined(__x86_64__)
+	if (!rdc_cfg.lazy || rdc_cfg.mode == RDC_MODE_AUDIT)
+		return false;
+	for (int i = 0; i < RDC_MAX_DEVICES; i++)
+		if (rdc_cfg.device_mode[i] == RDC_MODE_AUDIT)
+			return false;   /* audit shows every bundle at registration */
+	return true;
+#else
+	return false;   /* the dlsym hook is x86-64 only */
+#endif
+}
+
+void rdc_lazy_note_fatbin(const void *p)
+{
+	pthread_mutex_lock(&note_lock);
+	if (n_noted == cap_noted) {
+		size_t cap = cap_noted ? 2 * cap_noted : 256;
+		const void **v = realloc(noted, cap * sizeof *v);
+		if (!v) {
+			pthread_mutex_unlock(&note_lock);
+			return;   /* the index is only for the log */
+		}
+		noted = v;
+		cap_noted = cap;
+	}
+	noted[n_noted++] = p;
+	pthread_mutex_unlock(&note_lock);
+}
+
+long rdc_lazy_fatbin_index(const void *p, const struct rdc_segment *seg)
+{
+	const char *lo = (const char *)seg->start, *hi = (const char *)p;
+	long idx = 0;
+	bool found = false;
+	pthread_mutex_lock(&note_lock);
+	for (size_t k = 0; k < n_noted; k++) {
+		const char *q = noted[k];
+		found |= q == hi;
+		idx += q >= lo && q < hi;
+	}
+	pthread_mutex_unlock(&note_lock);
+	return found ? idx : -1;
+}
+
+/* The processor of an entry id ("hipv4-amdgcn-amd-amdhsa--gfx1031:xnack-"),
+ * false when it is not one. */
+static bool id_target(const char *id, struct rdc_target *t)
+{
+	struct rdc_bundle_id b;
+	if (rdc_bundle_id_parse(id, strlen(id), &b, NULL) != 0 || !b.has_target)
+		return false;
+	*t = b.target;
+	return true;
+}
+
+static bool acting(const struct rdc_device *dev)
+{
+	return dev && (dev->mode == RDC_MODE_MAP || dev->mode == RDC_MODE_SPOOF);
+}
+
+size_t rdc_lazy_extra_ids(const char *const *ids, size_t n_ids, char (*extra)[128], size_t max)
+{
+	const struct rdc_tables *t = rdc_tables();
+	size_t n = 0;
+	for (size_t i = 0; t && i < n_ids; i++) {
+		struct rdc_target want;
+		if (!id_target(ids[i], &want))
+			continue;
+		bool mapped = false;
+		for (size_t d = 0; d < rdc_devices_count() && !mapped; d++) {
+			const struct rdc_device *dev = rdc_device_get(d);
+			mapped = acting(dev) && strcmp(dev->target.proc, want.proc) == 0;
+		}
+		if (!mapped)
+			continue;
+		const struct rdc_compat_edge *e[32];
+		size_t ne = rdc_compat_edges_for(t, want.proc, e, 32);
+		/* then the processors `prefer` rows name for this target */
+		const char *pref[32];
+		size_t np = 0;
+		for (size_t r = 0; r < t->n_rules && np < 32; r++)
+			if (t->rules[r].action == RDC_RULE_PREFER && t->rules[r].prefer &&
+			    rdc_rules_prefer_any(t, want.proc, "*", 0, true))
+				pref[np++] = t->rules[r].prefer;
+		for (size_t k = 0; k < ne + np && n < max; k++) {
+			if (k < ne && !rdc_edge_usable(e[k]))
+				continue;
+			char id[128];
+			snprintf(id, sizeof id, "hipv4-amdgcn-amd-amdhsa--%s", k < ne ? e[k]->code : pref[k - ne]);
+			bool have = false;
+			for (size_t j = 0; j < n_ids && !have; j++)
+				have = strcmp(ids[j], id) == 0;
+			for (size_t j = 0; j < n && !have; j++)
+				have = strcmp(extra[j], id) == 0;
+			if (!have)
+				memcpy(extra[n++], id, sizeof id);
+		}
+	}
+	return n;
+}
+
+/* Does an item hold code the device runs without the shim: its own
+ * target, or a generic one the runtime lists for it? */
+static bool own_item(const struct rdc_lazy_item *items, size_t n, const struct rdc_device *dev)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct rdc_target t;
+		if (!items[k].size || !id_target(items[k].id, &t))
+			continue;
+		if (rdc_target_matches(&t, &dev->target) || rdc_device_runtime_generic(dev, &t))
+			return true;
+	}
+	return false;
+}
+
+static void lib_of(const struct rdc_segment *seg, char *buf, size_t n);
+
+/* May a `prefer` row want another entry than the device's own for the
+ * library holding `p`?  (Its file name is looked up only when some
+ * library-scoped row names the device.) */
+static bool prefer_may_apply(const struct rdc_tables *t, const char *proc, const void *p)
+{
+	if (rdc_rules_prefer_any(t, proc, NULL, 0, true))
+		return true;
+	bool scoped = false;
+	for (size_t i = 0; i < t->n_rules && !scoped; i++)
+		scoped = t->rules[i].action == RDC_RULE_PREFER && t->rules[i].scope_lib;
+	struct rdc_segment seg;
+	if (!scoped || rdc_segment_find(p, &seg) != 0)
+		return false;
+	char lib[512];
+	lib_of(&seg, lib, sizeof lib);
+	return rdc_rules_prefer_any(t, proc, lib, 0, true);
+}
+
+bool rdc_lazy_all_native(const void *p, const struct rdc_lazy_item *items, size_t n)
+{
+	const struct rdc_tables *t = rdc_tables();
+	for (size_t d = 0; d < rdc_devices_count(); d++) {
+		const struct rdc_device *dev = rdc_device_get(d);
+		if (!acting(dev))
+			continue;
+		if (!own_item(items, n, dev) || (t && prefer_may_apply(t, dev->target.proc, p)))
+			return false;
+	}
+	return true;
+}
+
+static void lib_of(const struct rdc_segment *seg, char *buf, size_t n)
+{
+	if (strcmp(seg->path, "/proc/self/exe") == 0) {
+		ssize_t r = readlink("/proc/self/exe", buf, n - 1);
+		buf[r > 0 ? (size_t)r : 0] = 0;
+		if (r > 0)
+			return;
+	}
+	snprintf(buf, n, "%s", seg->name);
+}
+
+/* The retargeted copy of `e` for added entry `a`. */
+static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, struct rdc_lazy_obj *o,
+		    struct rdc_diag *d)
+{
+	snprintf(o->id, sizeof o->id, "%s", a->id);
+	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
+		o->data = malloc(e->size ? e->size : 1);
+		if (!o->data)
+			return RDC_E_NOMEM;
+		memcpy(o->data, e->data, e->size);
+		o->size = e->size;
+		for (size_t k = 0; k < a->n_patches; k++) {
+			const struct rdc_patch *p = &a->patches[k];
+			if (!rdc_in_bounds(p->offset, p->len, e->size)) {
+				free(o->data);
+				o->data = NULL;
+				return rdc_diag_set(d, RDC_E_RANGE, p->offset, "patch outside the code object");
+			}
+			memcpy(o->data + p->offset, p->bytes, p->len);
+		}
+		return 0;
+	}
+	size_t len = 0;
+	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, &o->data, &len, d);
+	o->size = len;
+	return rc;
+}
+
+int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *items,
+		    size_t n_items, struct rdc_lazy_obj *objs, size_t *n_objs)
+{
+	*n_objs = 0;
+	char lib[512] = "(memory)";
+	long index = -1;
+	struct stat st;
+	bool have_st = false;
+	uint64_t key = 0;
+	struct rdc_segment seg;
+	if (rdc_segment_find(p, &seg) == 0 && seg.file_backed) {
+		lib_of(&seg, lib, sizeof lib);
+		index = rdc_lazy_fatbin_index(p, &seg);
+		int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
+		have_st = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+		if (fd >= 0)
+			close(fd);
+		key = seg.file_offset | LAZY_KEY_BIT;
+	}
+	/* the extracted items as the bundle's entries */
+	struct rdc_bundle b = { .extent = size, .compressed = true };
+	b.entries = calloc(n_items ? n_items : 1, sizeof *b.entries);
+	if (!b.entries)
+		return RDC_E_NOMEM;
+	for (size_t k = 0; k < n_items; k++) {
+		struct rdc_bundle_entry *e = &b.entries[b.n_entries];
+		if (!items[k].size || !items[k].id[0])
+			continue;
+		e->id = items[k].id;
+		e->id_len = strlen(items[k].id);
+		e->size = items[k].size;
+		e->data = items[k].data;
+		if (rdc_bundle_id_parse(e->id, e->id_len, &e->parsed, NULL) != 0)
+			e->parsed.kind = RDC_KIND_UNKNOWN;
+		b.n_entries++;
+	}
+	size_t map_from[RDC_MAX_DEVICES];
+	struct rdc_add add[RDC_MAX_DEVICES];
+	size_t n_add = 0;
+	int rc;
+	if (b.n_entries == 0) {
+		/* nothing compatible came out: the entry table says what is
+		 * there, for the log and the diagnosis */
+		struct rdc_bundle tb;
+		struct rdc_diag d = { 0 };
+		rdc_stat_add(RDC_ST_TABLES, 1);
+		rc = rdc_bundle_parse_table(p, size, &tb, &d);
+		if (rc != 0)
+			rc = rdc_bundle_parse_as_runtime(p, size, &tb, &d);
+		if (rc != 0) {
+			rdc_logf(RDC_LOG_WARN, "%s bundle %ld: cannot read its entry table (%s)", lib, index,
+				 d.msg[0] ? d.msg : rdc_strerror(rc));
+		} else {
+			rdc_stat_add(RDC_ST_DECOMPRESSED, tb.size);
+			rdc_decide_bundle(&tb, lib, index, "fatbin", add, &n_add);
+			rdc_bundle_free(&tb);
+			n_add = 0;   /* nothing compatible to add */
+		}
+		rdc_diag_flush();   /* the runtime is about to fail this module */
+		free(b.entries);
+		return rc;
+	}
+	rc = rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL,
+				  have_st ? &st : NULL, key, add, &n_add);
+	for (size_t k = 0; rc == 0 && k < n_add; k++) {
+		const struct rdc_bundle_entry *e = &b.entries[add[k].from];
+		struct rdc_diag d = { 0 };
+		struct rdc_lazy_obj *o = &objs[*n_objs];
+		memset(o, 0, sizeof *o);
+		/* which item: entries were taken in item order, skipping empties */
+		size_t item = 0, seen = 0;
+		for (item = 0; item < n_items; item++)
+			if (items[item].size && items[item].id[0] && seen++ == (size_t)add[k].from)
+				break;
+		map_from[k] = item;
+		int orc = make_obj(e, &add[k], o, &d);
+		if (orc != 0) {
+			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: retargeting %s failed (%s); the device "
+				 "gets no code from this bundle", lib, index, add[k].id,
+				 d.msg[0] ? d.msg : rdc_strerror(orc));
+			continue;
+		}
+		o->from = map_from[k];
+		rdc_stat_add(RDC_ST_RETARGETED, 1);
+		(*n_objs)++;
+	}
+	free(b.entries);
+	return rc;
+}
