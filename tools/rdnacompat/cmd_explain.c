@@ -17,6 +17,8 @@
 
 #include "commands.h"
 #include "errtab.h"
+#include "explain_diag.h"
+#include "fmtmatch.h"
 #include "json_out.h"
 #include "log_summary.h"
 #include "rdnacompat/tables.h"
@@ -215,10 +217,13 @@ static void row_targets(const struct rdc_err_row *r, const char *text, struct rd
 
 /* Print matches for `text` (as keys "matches" and "targets" of the object
  * open in `j`, or as text when j is NULL); returns how many rows matched. */
-static size_t explain_text(const struct rdc_errtab *t, const char *text, struct rdc_json *j,
-			   const char *allow, bool torch)
+static size_t explain_text(const struct rdc_errtab *t, const struct rdc_diagtab *dt, const char *raw,
+			   struct rdc_json *j, const char *allow, bool torch)
 {
 	size_t hits = 0;
+	/* as users paste it: colours (ANSI escapes) and carriage returns out */
+	char *text = rdc_text_clean(raw);
+	struct rdc_line_ids ids = { 0 };
 	if (j) {
 		rdc_json_key(j, "matches");
 		rdc_json_arr(j);
@@ -228,6 +233,10 @@ static size_t explain_text(const struct rdc_errtab *t, const char *text, struct 
 		if (!row_applies(r, text, torch))
 			continue;
 		hits++;
+		unsigned ln[64];
+		size_t nl = rdc_errtab_lines(r, text, ln, 64);
+		for (size_t q = 0; q < nl; q++)
+			rdc_line_ids_add(&ids, ln[q], r->id);
 		if (j) {
 			rdc_json_obj(j);
 			const char *k[] = { "id", "title", "cause", "fix" };
@@ -256,25 +265,35 @@ static size_t explain_text(const struct rdc_errtab *t, const char *text, struct 
 		free(copy);
 		printf("\n");
 	}
-	if (j) {
+	if (j)
 		rdc_json_arr_end(j);
-	} else if (!hits) {
+	size_t curated = hits;
+	if (dt)
+		hits += rdc_explain_harvested(dt, text, j, &ids, curated == 0);
+	if (!j && !hits)
 		printf("no known error matched; `rdnacompat doctor` checks the setup, and "
 		       "`rdnacompat explain -- CMD` runs CMD under the shim in audit mode\n");
-	}
 	print_targets(text, j, allow);
+	rdc_line_ids_print(&ids, text, j);
+	rdc_line_ids_free(&ids);
+	free(text);
 	return hits;
 }
 
-static int load_table(const char *path, struct rdc_errtab *t)
+static int load_table(const char *path, struct rdc_errtab *t, struct rdc_diagtab *dt)
 {
-	char *dir = NULL, *p = NULL;
+	char *dir = rdc_tables_dir(), *p = NULL;
+	if (!dir) {
+		fprintf(stderr, "rdnacompat explain: tables/ not found beside the tool (set RDNACOMPAT_TABLES_DIR)\n");
+		return -1;
+	}
+	struct rdc_diag dd = { 0 };
+	if (rdc_diagtab_load(dir, dt, &dd) != 0) {
+		fprintf(stderr, "rdnacompat explain: %s\n", dd.msg[0] ? dd.msg : "cannot load the harvested tables");
+		free(dir);
+		return -1;
+	}
 	if (!path) {
-		dir = rdc_tables_dir();
-		if (!dir) {
-			fprintf(stderr, "rdnacompat explain: tables/ not found beside the tool (set RDNACOMPAT_TABLES_DIR)\n");
-			return -1;
-		}
 		struct rdc_sbuf b = { 0 };
 		rdc_sb_printf(&b, "%s/errors.tsv", dir);
 		p = b.s;
@@ -282,8 +301,10 @@ static int load_table(const char *path, struct rdc_errtab *t)
 	}
 	struct rdc_diag d = { 0 };
 	int rc = rdc_errtab_load(path, t, &d);
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "rdnacompat explain: %s\n", d.msg[0] ? d.msg : rdc_strerror(rc));
+		rdc_diagtab_free(dt);
+	}
 	free(dir);
 	free(p);
 	return rc ? -1 : 0;
@@ -291,7 +312,8 @@ static int load_table(const char *path, struct rdc_errtab *t)
 
 /* ---- -- CMD ------------------------------------------------------------------------ */
 
-static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab *t, bool json)
+static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab *t, const struct rdc_diagtab *dt,
+		     bool json)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct rdc_sbuf path = { 0 };
@@ -365,6 +387,13 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 	size_t hits = 0;
 	for (size_t i = 0; i < t->n; i++)
 		hits += row_applies(&t->rows[i], text, torch);
+	{
+		char *clean = rdc_text_clean(text);
+		struct rdc_dhit *dh = NULL;
+		hits += rdc_diagtab_search(dt, clean, &dh);
+		free(dh);
+		free(clean);
+	}
 	if (json) {
 		struct rdc_json j;
 		rdc_json_init(&j, stdout);
@@ -378,7 +407,7 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 			rdc_log_summary_json(&j, &s);
 		else
 			rdc_json_null(&j);
-		explain_text(t, text, &j, allow, torch);
+		explain_text(t, dt, text, &j, allow, torch);
 		rdc_json_obj_end(&j);
 		rdc_json_end(&j);
 	} else {
@@ -389,7 +418,7 @@ static int run_audit(struct rdc_run_opts *o, char **cmd, const struct rdc_errtab
 			printf("%s\n", d.msg);
 		if (hits) {
 			printf("\n== known errors in %s's output ==\n", cmd[0]);
-			explain_text(t, text, NULL, allow, torch);
+			explain_text(t, dt, text, NULL, allow, torch);
 		}
 	}
 	free(text);
@@ -448,7 +477,8 @@ int rdc_cmd_explain(int argc, char **argv)
 		return 0;
 	}
 	struct rdc_errtab t;
-	if (load_table(table, &t) != 0)
+	struct rdc_diagtab dt;
+	if (load_table(table, &t, &dt) != 0)
 		return 2;
 	int rc;
 	if (dashdash) {
@@ -456,7 +486,7 @@ int rdc_cmd_explain(int argc, char **argv)
 			fprintf(stderr, "rdnacompat explain: no command after --\n");
 			rc = 2;
 		} else {
-			rc = run_audit(&o, argv + i, &t, json);
+			rc = run_audit(&o, argv + i, &t, &dt, json);
 		}
 	} else if (have_run_opts) {
 		fprintf(stderr, "rdnacompat explain: run options need -- CMD\n");
@@ -467,6 +497,7 @@ int rdc_cmd_explain(int argc, char **argv)
 		if (i >= argc && isatty(0)) {
 			usage(stderr);
 			rdc_errtab_free(&t);
+			rdc_diagtab_free(&dt);
 			return 2;
 		}
 		if (i >= argc || (i == argc - 1 && !strcmp(argv[i], "-"))) {
@@ -482,14 +513,15 @@ int rdc_cmd_explain(int argc, char **argv)
 			struct rdc_json j;
 			rdc_json_init(&j, stdout);
 			rdc_json_obj(&j);
-			rc = explain_text(&t, text.s, &j, NULL, true) ? 0 : 1;
+			rc = explain_text(&t, &dt, text.s, &j, NULL, true) ? 0 : 1;
 			rdc_json_obj_end(&j);
 			rdc_json_end(&j);
 		} else {
-			rc = explain_text(&t, text.s, NULL, NULL, true) ? 0 : 1;
+			rc = explain_text(&t, &dt, text.s, NULL, NULL, true) ? 0 : 1;
 		}
 		rdc_sb_free(&text);
 	}
 	rdc_errtab_free(&t);
+	rdc_diagtab_free(&dt);
 	return rc;
 }

@@ -167,3 +167,24 @@ size_t rdc_errtab_targets(const struct rdc_err_row *r, const char *text, char (*
 	}
 	return n;
 }
+
+size_t rdc_errtab_lines(const struct rdc_err_row *r, const char *text, unsigned *out, size_t max)
+{
+	size_t n = 0;
+	const char *p = text;
+	unsigned line = 1;
+	regmatch_t m;
+	while (*p && n < max && regexec(&r->re, p, 1, &m, p == text ? 0 : REG_NOTBOL) == 0) {
+		const char *ms = p + m.rm_so;
+		for (const char *q = p; q < ms; q++)
+			line += *q == '\n';
+		out[n++] = line;
+		const char *le = ms;
+		while (*le && *le != '\n')
+			le++;
+		if (*le)
+			line++;
+		p = *le ? le + 1 : le;
+	}
+	return n;
+}

@@ -44,4 +44,8 @@ bool rdc_errtab_match(const struct rdc_err_row *r, const char *text);
 size_t rdc_errtab_targets(const struct rdc_err_row *r, const char *text, char (*out)[RDC_PROC_MAX],
 			  size_t max);
 
+/* The 1-based numbers of the lines where row `r` matches `text` (one per
+ * line, at most `max` into out); returns how many. */
+size_t rdc_errtab_lines(const struct rdc_err_row *r, const char *text, unsigned *out, size_t max);
+
 #endif
