@@ -36,6 +36,7 @@ struct xt_ctx {
 enum xt_tol {
 	XT_EXACT = 0,
 	XT_H1,   /* each 16-bit half: within 1 f16 ulp (transcendentals) */
+	XT_F64NAN, /* exact, but an f64 NaN (output dwords 2i, 2i+1) matches any NaN */
 };
 
 struct xt_test {
@@ -81,5 +82,14 @@ extern const struct xt_test xt_tests_v16[];
 extern const unsigned xt_ntests_v16;
 extern const struct xt_test xt_tests_valu[];
 extern const unsigned xt_ntests_valu;
+extern const struct xt_test xt_tests_f64[];   /* exec_tests_f64.c */
+extern const unsigned xt_ntests_f64;
+extern const struct xt_test xt_tests_rare[];  /* exec_tests_rare.c */
+extern const unsigned xt_ntests_rare;
+
+/* exec_optable.c — the opcode table's check (0 pass, 1 fail): tested10/11
+ * are indexed by enum rdc_op; notyet is tests/exec/not-yet.txt; out_md, if
+ * not NULL, receives the table in Markdown. */
+int xt_optable(const bool *tested10, const bool *tested11, const char *notyet, const char *out_md);
 
 #endif

@@ -177,6 +177,13 @@ static void unsupported(struct rdc_wave *w, const struct rdc_inst *in)
 		memcpy(&w0, b, 4);
 		memcpy(&w1, b + 4, 4);
 	}
+	const char *why = rdc_exec_scope(in->op);
+	if (why) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in,
+			 "instruction outside the engine's scope: %s (word 0x%08x 0x%08x, gfx%u; docs/SIMGPU.md "
+			 "'Execution' lists what is left out)", why, w0, w1, w->gfx);
+		return;
+	}
 	rdc_fail(w, in->op ? RDC_EXEC_UNSUPPORTED : RDC_EXEC_TRAP, in,
 		 "%s (word 0x%08x 0x%08x, gfx%u); docs/SIMGPU.md 'Execution' says how to add it",
 		 in->op ? "instruction the engine cannot execute yet" : "no instruction this decoder knows", w0, w1,

@@ -414,6 +414,15 @@ CVT_UBYTE(3)
 static int exp_f32(float f) { return (int)((rdc_f2u(f) >> 23) & 0xff); }
 static int exp_f64(double f) { return (int)((rdc_d2u(f) >> 52) & 0x7ff); }
 
+/* v_div_scale/fmas: the ISA guides' pseudocode with three corrections
+ * that make LLVM's division sequence give the IEEE quotient, which is what
+ * the hardware computes (and what tinygrad's hardware-checked emulator
+ * found for the first): div_fmas undoes div_scale's factor (2^64 for f32,
+ * 2^128 for f64, the guides print 2^32 and 2^64), up when the quotient's
+ * exponent says it was scaled down and down otherwise; when both 1/den and
+ * num/den are denormal the denominator is scaled down (2^-64 / 2^-128;
+ * the guides print up, which overflows it); f32's 1/den test is made in
+ * f64, as the guide writes it (64'F(S1.f32)). */
 static void v_div_scale_f32(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	float s0[RDC_LANES], s1[RDC_LANES], s2[RDC_LANES], d[RDC_LANES];
@@ -433,11 +442,11 @@ static void v_div_scale_f32(struct rdc_wave *w, const struct rdc_inst *in)
 				d[l] = ldexpf(a, 64);
 		} else if (fpclassify(den) == FP_SUBNORMAL) {
 			d[l] = ldexpf(a, 64);
-		} else if (fpclassify(1.0f / den) == FP_SUBNORMAL && fpclassify(num / den) == FP_SUBNORMAL) {
+		} else if (fpclassify(1.0 / (double)den) == FP_SUBNORMAL && fpclassify(num / den) == FP_SUBNORMAL) {
 			flag = true;
 			if (a == den)
-				d[l] = ldexpf(a, 64);
-		} else if (fpclassify(1.0f / den) == FP_SUBNORMAL) {
+				d[l] = ldexpf(a, -64);
+		} else if (fpclassify(1.0 / (double)den) == FP_SUBNORMAL) {
 			d[l] = ldexpf(a, -64);
 		} else if (fpclassify(num / den) == FP_SUBNORMAL) {
 			flag = true;
@@ -464,7 +473,7 @@ static void v_div_fmas_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	LANES {
 		d[l] = fmaf(a[l], b[l], c[l]);
 		if ((vcc >> l) & 1)
-			d[l] = ldexpf(d[l], exp_f32(c[l]) > 127 ? 32 : -32);
+			d[l] = ldexpf(d[l], exp_f32(c[l]) > 127 ? 64 : -64);
 	}
 	rdc_vdstf(w, in, d);
 }
@@ -606,7 +615,7 @@ static void v_div_scale_f64(struct rdc_wave *w, const struct rdc_inst *in)
 		} else if (fpclassify(1.0 / den) == FP_SUBNORMAL && fpclassify(num / den) == FP_SUBNORMAL) {
 			flag = true;
 			if (a == den)
-				d[l] = ldexp(a, 128);
+				d[l] = ldexp(a, -128);
 		} else if (fpclassify(1.0 / den) == FP_SUBNORMAL) {
 			d[l] = ldexp(a, -128);
 		} else if (fpclassify(num / den) == FP_SUBNORMAL) {
@@ -634,7 +643,7 @@ static void v_div_fmas_f64(struct rdc_wave *w, const struct rdc_inst *in)
 	LANES {
 		d[l] = fma(a[l], b[l], c[l]);
 		if ((vcc >> l) & 1)
-			d[l] = ldexp(d[l], exp_f64(c[l]) > 1023 ? 64 : -64);
+			d[l] = ldexp(d[l], exp_f64(c[l]) > 1023 ? 128 : -128);
 	}
 	rdc_vdstd(w, in, d);
 }
@@ -648,11 +657,12 @@ static void v_div_fixup_f64(struct rdc_wave *w, const struct rdc_inst *in)
 	LANES {
 		double q = a[l], den = b[l], num = c[l];
 		bool neg = signbit(den) != signbit(num);
-		if (isnan(num)) d[l] = num;
-		else if (isnan(den)) d[l] = den;
-		else if ((den == 0.0 && num == 0.0) || (isinf(den) && isinf(num))) d[l] = NAN;
+		if (isnan(num)) d[l] = rdc_u2d(rdc_d2u(num) | 0x8000000000000ull);
+		else if (isnan(den)) d[l] = rdc_u2d(rdc_d2u(den) | 0x8000000000000ull);
+		else if ((den == 0.0 && num == 0.0) || (isinf(den) && isinf(num))) d[l] = rdc_u2d(0xfff8000000000000ull);
 		else if (den == 0.0 || isinf(num)) d[l] = neg ? -INFINITY : INFINITY;
 		else if (isinf(den) || num == 0.0) d[l] = neg ? -0.0 : 0.0;
+		else if (isnan(q)) d[l] = neg ? -INFINITY : INFINITY;
 		else d[l] = neg ? -fabs(q) : fabs(q);
 	}
 	rdc_vdstd(w, in, d);

@@ -337,6 +337,9 @@ rdc_sem_fn rdc_sem_vmedia(uint16_t op); /* sad, lerp, cube, cvt_pk_u8 */
 rdc_sem_fn rdc_sem_lookup(uint16_t op); /* all families */
 rdc_sem_fn rdc_sem_vopd(void);          /* a VOPD pair (sem_valu.c) */
 
+/* scope.c — why the engine leaves op out on purpose, or NULL when it does not. */
+const char *rdc_exec_scope(uint16_t op);
+
 /* decode.c */
 /* Decode the instruction at code (avail bytes readable) for generation gfx;
  * 0 on success, -1 when the word is no instruction this decoder knows (in->

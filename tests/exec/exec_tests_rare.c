@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exec_tests_rare.c — single-instruction tests of rarely emitted
+ * instructions: the SGPR-base-only global_load/store_addtid_b32, the
+ * media instructions (v_sad_u8, v_sad_hi_u8, v_msad_u8, v_qsad_pk_u16_u8,
+ * v_mqsad_pk_u16_u8, v_mqsad_u32_u8, v_lerp_u8, v_cvt_pk_u8_f32, the cube
+ * helpers, v_mullit_f32).  References follow the ISA guides' pseudocode,
+ * written here in plain C.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "exec_harness.h"
+
+static uint32_t absd(uint32_t x, uint32_t y) { return x > y ? x - y : y - x; }
+static uint32_t sad(uint32_t a, uint32_t b, uint32_t acc, int masked)
+{
+	for (int i = 0; i < 4; i++) {
+		uint32_t x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
+		if (!masked || y)
+			acc += absd(x, y);
+	}
+	return acc;
+}
+
+/* addtid: out dword `lane` of the output buffer is written with in + 0x11
+ * and read back (v41); v40 is the input loaded by lane id. */
+static void ref_addtid(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	out[0] = c->in[lane];
+	out[1] = c->in[lane] + 0x11;
+}
+
+static void init_media(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	if (lane == 0)
+		in[1] = 0; /* v_msad_u8: a zero reference byte counts nothing */
+	if (lane == 1)
+		in[1] = 0x00ff00ffu;
+	if (lane == 2)
+		in[2] = 0xffffffffu; /* accumulators wrap */
+}
+static void ref_media(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	const uint32_t *in = c->in + lane * c->nin;
+	uint32_t a = in[0], b = in[1], acc = in[2];
+	out[0] = sad(a, b, acc, 0);
+	out[1] = (sad(a, b, 0, 0) << 16) + acc;
+	out[2] = sad(a, b, acc, 1);
+	uint32_t l = 0;
+	for (int i = 0; i < 4; i++)
+		l |= ((((a >> (8 * i)) & 0xff) + ((b >> (8 * i)) & 0xff) + ((acc >> (8 * i)) & 1)) >> 1) << (8 * i);
+	out[3] = l;
+	/* qsad/mqsad: S0 = in[0..1] (64 bits), S1 = in[1], S2 = in[3..6] */
+	uint64_t s0 = (uint64_t)in[1] << 32 | in[0];
+	uint32_t q[2] = { 0, 0 }, mq[2] = { 0, 0 }, m32[4];
+	for (int i = 0; i < 4; i++) {
+		uint32_t win = (uint32_t)(s0 >> (8 * i));
+		uint32_t a16 = (in[3 + i / 2] >> (16 * (i & 1))) & 0xffff;
+		uint32_t r = sad(win, b, a16, 0) & 0xffff, mr = sad(win, b, a16, 1) & 0xffff;
+		q[i / 2] |= r << (16 * (i & 1));
+		mq[i / 2] |= mr << (16 * (i & 1));
+		m32[i] = sad(win, b, in[3 + i], 1);
+	}
+	out[4] = q[0];
+	out[5] = q[1];
+	out[6] = mq[0];
+	out[7] = mq[1];
+	for (int i = 0; i < 4; i++)
+		out[8 + i] = m32[i];
+}
+
+static void init_cube(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_f(lane, in, out, nin, nout);
+	static const float f[][3] = { { 1, 2, 3 }, { -1, 2, -3 }, { 3, -2, 1 }, { -3, 2, 1 }, { 1, -3, 2 }, { 2, 2, 2 },
+				      { -2, 2, 1 }, { 0, 0, 0 }, { 300.5f, -0.25f, 1e-3f } };
+	if (lane < 9)
+		for (int k = 0; k < 3; k++)
+			in[k] = xt_f2u(f[lane][k]);
+	if (lane == 9)
+		in[1] = xt_f2u(-INFINITY); /* v_mullit: S1 = -inf */
+	if (lane == 10)
+		in[2] = xt_f2u(-0.0f);
+	in[3] = lane == 11 ? xt_f2u(-1.0f) : lane == 12 ? xt_f2u(1e10f) : lane == 13 ? 0x7fc00000u : xt_f2u((float)lane * 9.75f);
+}
+static void ref_cube(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	const uint32_t *in = c->in + lane * c->nin;
+	float x = xt_u2f(in[0]), y = xt_u2f(in[1]), z = xt_u2f(in[2]);
+	float ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
+	float id, sc, tc, ma;
+	if (az >= ax && az >= ay) {
+		id = z < 0 ? 5.0f : 4.0f;
+		sc = z < 0 ? -x : x;
+		tc = -y;
+		ma = 2.0f * z;
+	} else if (ay >= ax) {
+		id = y < 0 ? 3.0f : 2.0f;
+		sc = x;
+		tc = y < 0 ? -z : z;
+		ma = 2.0f * y;
+	} else {
+		id = x < 0 ? 1.0f : 0.0f;
+		sc = x < 0 ? z : -z;
+		tc = -y;
+		ma = 2.0f * x;
+	}
+	out[0] = xt_f2u(id);
+	out[1] = xt_f2u(sc);
+	out[2] = xt_f2u(tc);
+	out[3] = xt_f2u(ma);
+	bool lim = y == -0x1.fffffep127f || y == -INFINITY || isnan(y) || z <= 0 || isnan(z);
+	out[4] = xt_f2u(lim ? -0x1.fffffep127f : x * y);
+	/* v_cvt_pk_u8_f32 of in[3] into byte 2 of in[1] */
+	float v = xt_u2f(in[3]);
+	uint32_t u = isnan(v) || v <= 0 ? 0 : v >= 255.0f ? 255 : (uint32_t)v;
+	out[5] = (in[1] & ~0x00ff0000u) | u << 16;
+}
+
+const struct xt_test xt_tests_rare[] = {
+	{ "global_addtid", XT_BOTH,
+	  "v_add_nc_u32 v3, 0x11, v1\nglobal_store_dword_addtid v3, s[6:7]\ns_waitcnt vmcnt(0)\n"
+	  "global_load_dword_addtid v40, s[4:5]\nv_lshlrev_b32 v35, 2, v0\nglobal_load_dword v41, v35, s[6:7]\n"
+	  "s_waitcnt vmcnt(0)",
+	  "v_add_nc_u32 v3, 0x11, v1\nglobal_store_addtid_b32 v3, s[6:7]\ns_waitcnt vmcnt(0)\n"
+	  "global_load_addtid_b32 v40, s[4:5]\nv_lshlrev_b32 v35, 2, v0\nglobal_load_b32 v41, v35, s[6:7]\n"
+	  "s_waitcnt vmcnt(0)",
+	  NULL, 1, 2, NULL, ref_addtid, XT_EXACT },
+	{ "media_sad_lerp_qsad", XT_BOTH,
+	  "v_sad_u8 v40, v1, v2, v3\nv_sad_hi_u8 v41, v1, v2, v3\nv_msad_u8 v42, v1, v2, v3\nv_lerp_u8 v43, v1, v2, v3\n"
+	  "v_qsad_pk_u16_u8 v[44:45], v[1:2], v2, v[4:5]\nv_mqsad_pk_u16_u8 v[46:47], v[1:2], v2, v[4:5]\n"
+	  "v_mqsad_u32_u8 v[48:51], v[1:2], v2, v[4:7]",
+	  NULL, NULL, 7, 12, init_media, ref_media, XT_EXACT },
+	{ "media_cube_mullit_cvt_pk_u8", XT_BOTH,
+	  "v_cubeid_f32 v40, v1, v2, v3\nv_cubesc_f32 v41, v1, v2, v3\nv_cubetc_f32 v42, v1, v2, v3\n"
+	  "v_cubema_f32 v43, v1, v2, v3\nv_mullit_f32 v44, v1, v2, v3\nv_cvt_pk_u8_f32 v45, v4, 2, v2",
+	  NULL, NULL, 4, 6, init_cube, ref_cube, XT_EXACT },
+};
+const unsigned xt_ntests_rare = sizeof xt_tests_rare / sizeof xt_tests_rare[0];
