@@ -110,7 +110,19 @@ procs = sorted(co["processor"] for f in d["files"] for co in f["code_objects"])
 assert procs == sorted([g] + ([t] if want else [])), procs
 ' $t $g $want || fail "--target $t --json: $json"
 done
+# The engine's opcode table: per generation, executable of decoded opcodes
+# of the compute formats (only the target's generation with --target).
+out=$("$T" sim --coverage "$work/img-gfx1030.o" "$work/img-gfx1100.o") ; rc=$?
+for g in gfx10.3 gfx11; do
+  line=$(echo "$out" | grep -E "^engine $g: [0-9]+ of [0-9]+ opcodes of the compute formats executable \([0-9]+ out of scope") ||
+    fail "no opcode table line for $g: $out"
+  read -r e n <<<"$(echo "$line" | sed -E 's/^engine [^:]*: ([0-9]+) of ([0-9]+) .*/\1 \2/')"
+  [ "$n" -gt 900 ] && [ "$e" -le "$n" ] && [ "$e" -gt 800 ] || fail "$g opcode table: $e of $n: $line"
+done
 out=$("$T" sim --coverage --target gfx1030 "$work/img-gfx1030.o") ; rc=$?
+echo "$out" | grep -q "^engine gfx11:" && fail "--target gfx1030 reports gfx11's opcode table: $out"
+echo "$out" | grep -q "^engine gfx10.3: " || fail "--target gfx1030: no gfx10.3 opcode table: $out"
 echo "$out" | grep -q "^target gfx1030: code objects for gfx1030 and for gfx10-3-generic (the generic target gfx1030 runs: 0)$" ||
   fail "--target gfx1030 on a file without generic code: $out"
+echo "ok: the engine's opcode table per generation (only the target's with --target)"
 echo "ok: --target gfx1030/gfx1031 take in gfx10-3-generic code, gfx1100/gfx1151 gfx11-generic code, and say so (text and JSON)"

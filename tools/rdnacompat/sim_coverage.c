@@ -7,7 +7,10 @@
  * execute yet (mnemonic, count, first offset), from rdc_exec_coverage()
  * (tools/simgpu/exec/coverage.c: decode only, no simulator); then a summary
  * over all of them: N of M distinct instructions executable, K
- * instructions, and the missing instructions by count.
+ * instructions, and the missing instructions by count; and the engine's
+ * opcode table per generation (rdc_exec_optable: of the opcodes LLVM
+ * decodes in the compute formats, how many are executable, how many left
+ * out on purpose).
  *
  * --target PROC keeps the code objects a PROC card runs as they are: those
  * built for PROC and those built for the generic target PROC belongs to
@@ -189,6 +192,12 @@ static int on_co(const struct rdc_co_ref *r, void *arg)
 	return 0;
 }
 
+/* The engine generations the report covers: the target's, or both. */
+static bool gen_wanted(const struct cov *c, unsigned g)
+{
+	return !c->target || rdc_co_engine_gen(c->target) == g;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: rdnacompat sim --coverage [--json] [--target PROC] FILE...\n"
@@ -317,6 +326,24 @@ int rdc_sim_coverage(int argc, char **argv)
 		rdc_json_u64(&c.j, c.words);
 		rdc_json_key(&c.j, "not_executable_instructions");
 		rdc_json_u64(&c.j, c.bad_words);
+		rdc_json_key(&c.j, "opcode_table");
+		rdc_json_obj(&c.j);
+		for (unsigned g = 10; g <= 11; g++) {
+			if (!gen_wanted(&c, g))
+				continue;
+			struct rdc_exec_optable ot;
+			rdc_exec_optable(g, &ot);
+			rdc_json_key(&c.j, g == 10 ? "gfx10.3" : "gfx11");
+			rdc_json_obj(&c.j);
+			rdc_json_key(&c.j, "opcodes");
+			rdc_json_u64(&c.j, ot.opcodes);
+			rdc_json_key(&c.j, "executable");
+			rdc_json_u64(&c.j, ot.executable);
+			rdc_json_key(&c.j, "out_of_scope");
+			rdc_json_u64(&c.j, ot.out_of_scope);
+			rdc_json_obj_end(&c.j);
+		}
+		rdc_json_obj_end(&c.j);
 		rdc_json_key(&c.j, "missing");
 		rdc_json_arr(&c.j);
 		for (size_t i = 0; i < c.all.n; i++) {
@@ -346,6 +373,15 @@ int rdc_sim_coverage(int argc, char **argv)
 			if (!c.all.v[i].ok)
 				printf("  not executable: %-36s %8" PRIu64 " in %u code object%s\n", c.all.v[i].name,
 				       c.all.v[i].count, c.all.v[i].cos, c.all.v[i].cos == 1 ? "" : "s");
+		for (unsigned g = 10; g <= 11; g++) {
+			if (!gen_wanted(&c, g))
+				continue;
+			struct rdc_exec_optable ot;
+			rdc_exec_optable(g, &ot);
+			printf("engine %s: %u of %u opcodes of the compute formats executable (%u out of scope: "
+			       "exports, interpolation, images, GWS, halts, trap-handler instructions)\n",
+			       g == 10 ? "gfx10.3" : "gfx11", ot.executable, ot.opcodes, ot.out_of_scope);
+		}
 	}
 	if (!ret && c.bad_words)
 		ret = 1;

@@ -68,3 +68,27 @@ long rdc_exec_coverage(unsigned gfx, const uint8_t *code, size_t len,
 	free(seen);
 	return insts;
 }
+
+void rdc_exec_optable(unsigned gfx, struct rdc_exec_optable *out)
+{
+	static const enum rdc_fmt compute[] = {
+		RDC_FMT_SOP1, RDC_FMT_SOP2, RDC_FMT_SOPC, RDC_FMT_SOPK, RDC_FMT_SOPP, RDC_FMT_SMEM,
+		RDC_FMT_VOP1, RDC_FMT_VOP2, RDC_FMT_VOP3, RDC_FMT_VOP3P, RDC_FMT_VOPC, RDC_FMT_VOPD,
+		RDC_FMT_VOPDY, RDC_FMT_DS, RDC_FMT_FLAT, RDC_FMT_GLOBAL, RDC_FMT_SCRATCH, RDC_FMT_MUBUF,
+	};
+	bool seen[RDC_OP_COUNT];
+	memset(out, 0, sizeof *out);
+	memset(seen, 0, sizeof seen);
+	for (size_t f = 0; f < sizeof compute / sizeof compute[0]; f++) {
+		const struct rdc_optab *t = &rdc_optab[gfx == 11][compute[f]];
+		for (unsigned o = 0; t->op && o < t->size; o++) {
+			uint16_t op = t->op[o];
+			if (!op || seen[op])
+				continue;
+			seen[op] = true;
+			out->opcodes++;
+			out->executable += rdc_sem_lookup(op) != NULL;
+			out->out_of_scope += rdc_exec_scope(op) != NULL;
+		}
+	}
+}

@@ -88,4 +88,12 @@ long rdc_exec_coverage(unsigned gfx, const uint8_t *code, size_t len,
 		       void (*fn)(void *ctx, const char *mnemonic, bool executable, uint64_t count, uint64_t first),
 		       void *ctx);
 
+/* The engine's opcode table for generation gfx (10 or 11): of the opcodes
+ * Debian's LLVM decodes in the compute formats (SOP*, SMEM, VOP1/2/3/3P/C,
+ * VOPD, DS, FLAT/GLOBAL/SCRATCH, MUBUF; images apart), how many there are,
+ * how many have a handler, and how many are left out on purpose (exports,
+ * interpolation, GWS, halts, ...).  Counted by operation. */
+struct rdc_exec_optable { unsigned opcodes, executable, out_of_scope; };
+void rdc_exec_optable(unsigned gfx, struct rdc_exec_optable *out);
+
 #endif
