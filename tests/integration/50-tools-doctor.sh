@@ -184,21 +184,22 @@ else
   partial_skip "simulator cross-check (no $HIPCC)"
 fi
 
-# --- under `rdnacompat sim` the doctor sees the simulated card: asked from the
-# runtime (agents.c: a child process lists the HSA GPU agents), since the
-# simulator answers the KFD, not the PCI bus; the hardware checks say they
-# were not made.  Without the simulator, the runtime's answer is in the
-# no-GPU line.
+# --- under `rdnacompat sim` the doctor sees the simulated card: from its KFD
+# topology (the simulator writes it; the override does not change it), so
+# also a target this release's runtime lists no agent for (ROCR 5.2 and
+# RDNA3); the hardware checks say they were not made.  Without the
+# simulator, the runtime's answer is in the no-GPU line.
 rc=0; doc "$R" sim --gpu gfx1031 -- "$R" doctor >"$T/sim.txt" 2>&1 || rc=$?
 [ "$rc" -ne 3 ] || fail "sim: doctor says no GPU: $(head -3 "$T/sim.txt")"
 grep -qE '^WARN  gpu .*\[1002:73df\].*: gfx1031, HIP device 0, unsupported .* a simulated card \(rdnacompat sim\)' "$T/sim.txt" ||
   fail "sim: no simulated gfx1031 in: $(head -3 "$T/sim.txt")"
 grep -q '^ok    kfd  *simulated' "$T/sim.txt" && grep -q '^ok    access  *simulated' "$T/sim.txt" ||
   fail "sim: hardware checks not marked simulated: $(head -6 "$T/sim.txt")"
-# (ROCR 5.2 lists no agent for an RDNA3 target: gfx1032 there)
-tg=gfx1103; [ "${RDC_ROCM:-5.2}" != 5.2 ] || tg=gfx1032
+grep -q '^ok    runtime .*the ROCm runtime agrees: gfx1031 (HIP device 0)' "$T/sim.txt" ||
+  fail "sim: the runtime's own answer not compared: $(grep runtime "$T/sim.txt")"
+tg=gfx1103
 rc=0; doc "$R" sim --gpu $tg -- "$R" doctor --json >"$T/sim.json" 2>/dev/null || rc=$?
-[ "$(field "$T/sim.json" '[(g["target"], g["source"], g["simulated"]) for g in d["gpus"]]')" = "[('$tg', 'runtime', True)]" ] ||
+[ "$(field "$T/sim.json" '[(g["target"], g["source"], g["simulated"]) for g in d["gpus"]]')" = "[('$tg', 'kfd', True)]" ] ||
   fail "sim: JSON gpus: $(field "$T/sim.json" 'd["gpus"]')"
 if [ ! -e /dev/kfd ] && ! ls /sys/bus/pci/devices/*/vendor 2>/dev/null | xargs -r grep -l 0x1002 >/dev/null 2>&1; then
   rc=0; doc "$R" doctor >"$T/nogpu.txt" 2>&1 || rc=$?

@@ -5,6 +5,11 @@
  * cards exist only for the runtime (the simulator answers the KFD, not the
  * PCI bus), and a container may hide PCI sysfs while passing /dev/kfd.
  *
+ * The runtime is asked for what the override does not change only in a
+ * child whose HSA_OVERRIDE_GFX_VERSION and HSA_OVERRIDE_GFX_VERSION_<N>
+ * are removed; rdc_sys_ask_runtime asks a second time with the environment
+ * as it is when one of them is set, to say what programs here are told.
+ *
  * The runtime is never loaded into the tool itself: a child process
  * dlopen()s libhsa-runtime64.so.1, calls hsa_init, lists the GPU agents
  * (HSA_AGENT_INFO_NAME, HSA_AMD_AGENT_INFO_CHIP_ID / _BDFID /
@@ -13,6 +18,7 @@
  * no agents and a reason, never a stuck or crashed doctor.
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -30,6 +36,8 @@
 #include "child_io.h"
 
 #define AGENT_TIMEOUT_S 20
+
+extern char **environ;
 
 struct walk {
 	hsa_status_t (*info)(hsa_agent_t, hsa_agent_info_t, void *);
@@ -58,9 +66,28 @@ static hsa_status_t one_agent(hsa_agent_t a, void *arg)
 							   : HSA_STATUS_ERROR;
 }
 
-/* The child: never returns. */
-static void child(int fd)
+/* Remove HSA_OVERRIDE_GFX_VERSION and every HSA_OVERRIDE_GFX_VERSION_<N>. */
+static void drop_overrides(void)
 {
+	static const char pfx[] = "HSA_OVERRIDE_GFX_VERSION";
+	for (int again = 1; again;) {
+		again = 0;
+		for (char **e = environ; e && *e; e++)
+			if (!strncmp(*e, pfx, sizeof pfx - 1) && ((*e)[sizeof pfx - 1] == '=' || (*e)[sizeof pfx - 1] == '_')) {
+				char name[128];
+				snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+				unsetenv(name);
+				again = 1;
+				break;
+			}
+	}
+}
+
+/* The child: never returns. */
+static void child(int fd, bool keep_overrides)
+{
+	if (!keep_overrides)
+		drop_overrides();
 	void *h = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		_exit(10);
@@ -101,7 +128,7 @@ static void take_agent(void *ctx, void *rec)
 		c->out[(*c->n)++] = *(struct rdc_agent *)rec;
 }
 
-int rdc_runtime_agents(struct rdc_agent *out, size_t cap, size_t *n, char *why, size_t why_len)
+int rdc_runtime_agents(struct rdc_agent *out, size_t cap, size_t *n, bool keep_overrides, char *why, size_t why_len)
 {
 	*n = 0;
 	if (why_len)
@@ -127,7 +154,7 @@ int rdc_runtime_agents(struct rdc_agent *out, size_t cap, size_t *n, char *why, 
 			dup2(null, STDOUT_FILENO);
 			dup2(null, STDERR_FILENO);
 		}
-		child(p[1]);
+		child(p[1], keep_overrides);
 	}
 	close(p[1]);
 	struct rdc_agent r;
@@ -151,7 +178,7 @@ size_t rdc_sys_add_runtime_gpus(struct rdc_sysinfo *si, const struct rdc_tables 
 {
 	struct rdc_agent a[RDC_SYS_MAX_GPUS];
 	size_t n = 0;
-	if (si->n_gpus || rdc_runtime_agents(a, RDC_SYS_MAX_GPUS, &n, why, why_len) != 0)
+	if (si->n_gpus || rdc_runtime_agents(a, RDC_SYS_MAX_GPUS, &n, false, why, why_len) != 0)
 		return 0;
 	if (!n)
 		snprintf(why, why_len, "the runtime lists no GPU agent");
@@ -164,6 +191,9 @@ size_t rdc_sys_add_runtime_gpus(struct rdc_sysinfo *si, const struct rdc_tables 
 		g->kfd_node = -1;
 		g->hip_index = a[i].hip_index;
 		g->from_runtime = true;
+		snprintf(g->source, sizeof g->source, "runtime");
+		snprintf(g->rt_target, sizeof g->rt_target, "%.*s", (int)sizeof g->rt_target - 1, a[i].name);
+		g->rt_asked = true;
 		snprintf(g->pci_addr, sizeof g->pci_addr, "%02x:%02x.%x", (a[i].bdfid >> 8) & 0xff,
 			 (a[i].bdfid >> 3) & 0x1f, a[i].bdfid & 7);
 		size_t tl = strnlen(a[i].name, sizeof a[i].name);
@@ -175,4 +205,76 @@ size_t rdc_sys_add_runtime_gpus(struct rdc_sysinfo *si, const struct rdc_tables 
 		g->apu = g->card && g->card->kind && !strcmp(g->card->kind, "apu");
 	}
 	return n;
+}
+
+bool rdc_override_set(void)
+{
+	static const char pfx[] = "HSA_OVERRIDE_GFX_VERSION";
+	for (char **e = environ; e && *e; e++)
+		if (!strncmp(*e, pfx, sizeof pfx - 1) && ((*e)[sizeof pfx - 1] == '=' || (*e)[sizeof pfx - 1] == '_'))
+			return true;
+	return false;
+}
+
+/* The agent of a[0..n) that is GPU g: same PCI location (bdfid), else the
+ * same place in the runtime's order. */
+static const struct rdc_agent *agent_of(const struct rdc_gpu *g, const struct rdc_agent *a, size_t n)
+{
+	unsigned dom, bus, dev, fn;
+	if (sscanf(g->pci_addr, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4 ||
+	    (sscanf(g->pci_addr, "%x:%x.%x", &bus, &dev, &fn) == 3)) {
+		uint32_t bdf = (bus << 8) | (dev << 3) | fn;
+		for (size_t i = 0; i < n; i++)
+			if (a[i].bdfid == bdf && bdf)
+				return &a[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		if (g->hip_index >= 0 && a[i].hip_index == g->hip_index)
+			return &a[i];
+	return NULL;
+}
+
+void rdc_sys_ask_runtime(struct rdc_sysinfo *si, const struct rdc_tables *t)
+{
+	char why[160] = "";
+	if (!si->n_gpus) {
+		if (!rdc_sys_add_runtime_gpus(si, t, why, sizeof why))
+			snprintf(si->runtime_note, sizeof si->runtime_note,
+				 "the ROCm runtime, asked, reports none (%s)", why);
+		else if (rdc_override_set())
+			goto with_env;
+		return;
+	}
+	struct rdc_agent a[RDC_SYS_MAX_GPUS];
+	size_t n = 0;
+	if (rdc_runtime_agents(a, RDC_SYS_MAX_GPUS, &n, false, why, sizeof why) != 0) {
+		snprintf(si->runtime_note, sizeof si->runtime_note, "%s", why);
+		return;
+	}
+	for (size_t i = 0; i < si->n_gpus; i++) {
+		struct rdc_gpu *g = &si->gpus[i];
+		const struct rdc_agent *x = agent_of(g, a, n);
+		g->rt_asked = true;
+		if (!x)
+			continue;
+		snprintf(g->rt_target, sizeof g->rt_target, "%.*s", (int)sizeof g->rt_target - 1, x->name);
+		if (!g->product[0])
+			snprintf(g->product, sizeof g->product, "%s", x->product);
+		if (g->hip_index < 0)
+			g->hip_index = x->hip_index;
+	}
+	if (!rdc_override_set())
+		return;
+with_env:
+	n = 0;
+	if (rdc_runtime_agents(a, RDC_SYS_MAX_GPUS, &n, true, why, sizeof why) != 0)
+		snprintf(si->runtime_note, sizeof si->runtime_note, "with this environment's override: %s", why);
+	for (size_t i = 0; i < si->n_gpus; i++) {
+		struct rdc_gpu *g = &si->gpus[i];
+		const struct rdc_agent *x = agent_of(g, a, n);
+		g->rt_env_asked = true;
+		if (x)
+			snprintf(g->rt_env_target, sizeof g->rt_env_target, "%.*s", (int)sizeof g->rt_env_target - 1,
+				 x->name);
+	}
 }

@@ -101,8 +101,13 @@ static void print_json(const struct rdc_sysinfo *si, const struct rdc_checks *c,
 		rdc_json_i64(&j, g->kfd_node >= 0 ? si->nodes[g->kfd_node].id : -1);
 		rdc_json_key(&j, "hip_index");
 		rdc_json_i64(&j, g->hip_index);
-		rdc_json_key(&j, "source");   /* "pci": /sys; "runtime": agents.c */
-		rdc_json_str(&j, g->from_runtime ? "runtime" : "pci");
+		rdc_json_key(&j, "source");   /* "pci": /sys's PCI bus; "kfd": the KFD topology; "runtime": agents.c */
+		rdc_json_str(&j, g->source[0] ? g->source : "pci");
+		/* the runtime's names: without the override variables, and with this environment */
+		rdc_json_key(&j, "runtime_target");
+		rdc_json_str(&j, g->rt_target[0] ? g->rt_target : NULL);
+		rdc_json_key(&j, "runtime_target_env");
+		rdc_json_str(&j, g->rt_env_target[0] ? g->rt_env_target : NULL);
 		rdc_json_key(&j, "simulated");
 		rdc_json_bool(&j, g->from_runtime && getenv("RDNACOMPAT_SIM_GPUS") &&
 				      *getenv("RDNACOMPAT_SIM_GPUS"));
@@ -209,12 +214,11 @@ int rdc_cmd_doctor(int argc, char **argv)
 	const struct rdc_tables *t = rdc_tables_builtin();
 	struct rdc_sysinfo si;
 	rdc_sys_scan(&si, root, NULL, t);
-	if (!si.n_gpus && !root) {   /* a simulated card, or PCI sysfs hidden: ask the runtime */
-		char why[128];
-		if (!rdc_sys_add_runtime_gpus(&si, t, why, sizeof why))
-			snprintf(si.runtime_note, sizeof si.runtime_note, "the ROCm runtime, asked, reports none (%s)",
-				 why);
-	}
+	/* The truth came from the PCI bus and the KFD topology; the runtime is
+	 * asked next (in a child without the override variables, then with
+	 * them), to say where its answer differs. */
+	if (!root)
+		rdc_sys_ask_runtime(&si, t);
 	struct rdc_doctor_opts o = { .user = user };
 	struct rdc_checks c;
 	rdc_doctor_run(&o, &si, t, &c);

@@ -81,8 +81,8 @@ const char *rdc_card_name(const struct rdc_gpu *g)
 
 /* ---- GPUs and KFD ---------------------------------------------------------- */
 
-/* Every GPU is a simulated card: reported by the runtime under
- * `rdnacompat sim` (agents.c), none on the PCI bus. */
+/* Every GPU is a simulated card: under `rdnacompat sim`, found in the
+ * simulator's KFD topology or reported by the runtime, none on the PCI bus. */
 bool rdc_doctor_simulated(const struct rdc_sysinfo *si)
 {
 	const char *sim = getenv("RDNACOMPAT_SIM_GPUS");
@@ -118,14 +118,17 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		const struct rdc_gpu *g = &si->gpus[i];
 		if (g->from_runtime) {
 			int st = g->card ? g->card->status : RDC_STATUS_UNSUPPORTED;
+			bool kfd = !strcmp(g->source, "kfd");
+			const char *where = sim ? (kfd ? "a simulated card (rdnacompat sim), from its KFD topology"
+						       : "a simulated card (rdnacompat sim), reported by the ROCm runtime")
+						: (kfd ? "from the KFD topology, not seen under /sys/bus/pci/devices"
+						       : "reported by the ROCm runtime, not seen under /sys/bus/pci/devices");
 			rdc_check_add(c, "gpu", st == RDC_STATUS_OFFICIAL ? RDC_LVL_OK : RDC_LVL_WARN,
 			    sim ? "a simulated card: `rdnacompat run --gpu ...` runs programs on it with the shim"
 				: "not on ROCm's support list: run programs with `rdnacompat run -- CMD`",
 			    "%s [%04x:%04x] at %s: %s, HIP device %d, %s — %s", rdc_card_name(g), g->vendor,
 			    g->device, g->pci_addr, g->target[0] ? g->target : "target unknown", g->hip_index,
-			    g->card ? rdc_card_status_name(st) : "not in the card table",
-			    sim ? "a simulated card (rdnacompat sim), reported by the ROCm runtime"
-				: "reported by the ROCm runtime, not seen under /sys/bus/pci/devices");
+			    g->card ? rdc_card_status_name(st) : "not in the card table", where);
 			continue;
 		}
 		char rev[16] = "";
@@ -149,6 +152,79 @@ static void check_gpus(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		rdc_check_add(c, "gpu", lvl, fix, "%s [%04x:%04x%s] at %s: %s (%s%s), %s", rdc_card_name(g), g->vendor,
 		    g->device, rev, g->pci_addr, g->target[0] ? g->target : "target unknown",
 		    g->card->kind ? g->card->kind : "?", hip, rdc_card_status_name(st));
+	}
+}
+
+/* The override variable that applies to GPU g: the thunk reads
+ * HSA_OVERRIDE_GFX_VERSION_<KFD node> first (ROCm >= 6.3), then the global
+ * one.  "NAME=VALUE" into out; false when none is set. */
+static bool override_for(const struct rdc_sysinfo *si, const struct rdc_gpu *g, char *out, size_t n)
+{
+	unsigned vm = 0, vn = 0;
+	bool per_node = !si->rocm_version || !rdc_version_mm(si->rocm_version, &vm, &vn) || vm > 6 || (vm == 6 && vn >= 3);
+	if (per_node && g->kfd_node >= 0) {
+		char name[64];
+		snprintf(name, sizeof name, "HSA_OVERRIDE_GFX_VERSION_%d", si->nodes[g->kfd_node].id);
+		const char *v = getenv(name);
+		if (v) {
+			snprintf(out, n, "%s=%s", name, v);
+			return true;
+		}
+	}
+	const char *v = getenv("HSA_OVERRIDE_GFX_VERSION");
+	if (v)
+		snprintf(out, n, "HSA_OVERRIDE_GFX_VERSION=%s", v);
+	return v != NULL;
+}
+
+/* What the runtime says each card is, against the truth (the PCI id and
+ * the KFD topology): asked without the override variables (rt_target) and
+ * with this environment (rt_env_target, agents.c). */
+static void check_runtime(const struct rdc_sysinfo *si, struct rdc_checks *c)
+{
+	for (size_t i = 0; i < si->n_gpus; i++) {
+		const struct rdc_gpu *g = &si->gpus[i];
+		if (!g->rt_asked || !g->target[0] || !strcmp(g->source, "runtime"))
+			continue;
+		char ov[160];
+		bool have_ov = override_for(si, g, ov, sizeof ov);
+		if (g->rt_env_asked && strcmp(g->rt_env_target, g->target)) {
+			struct rdc_sbuf fix = { 0 };
+			rdc_sb_printf(&fix, "unset %.*s: programs here are told %s; `rdnacompat run -- CMD` keeps the real "
+				      "target (%s) and maps only the code that lacks it", (int)strcspn(ov, "="), ov,
+				      g->rt_env_target[0] ? g->rt_env_target : "nothing", g->target);
+			if (!g->rt_env_target[0])
+				rdc_check_add(c, "runtime", RDC_LVL_FAIL, fix.s,
+				    "%s (%s): with %s the ROCm runtime lists no agent for it (it reports %s without the override)",
+				    rdc_card_name(g), g->target, have_ov ? ov : "this environment",
+				    g->rt_target[0] ? g->rt_target : "none either");
+			else
+				rdc_check_add(c, "runtime", RDC_LVL_WARN, fix.s,
+				    "%s: the ROCm runtime reports %s, but the card is %s (KFD gfx_target_version%s): "
+				    "%s makes it so; without it the runtime %s%s%s", rdc_card_name(g), g->rt_env_target,
+				    g->target, g->kfd_node >= 0 ? "" : ", PCI id", have_ov ? ov : "the environment",
+				    g->rt_target[0] ? "reports " : "lists no agent for it (this ROCm release does not know ",
+				    g->rt_target[0] ? g->rt_target : g->target, g->rt_target[0] ? "" : ")");
+			rdc_sb_free(&fix);
+			continue;
+		}
+		if (!g->rt_target[0]) {
+			rdc_check_add(c, "runtime", RDC_LVL_WARN,
+			    "this ROCm release does not know the target: use a release that lists it (`rdnacompat cards TARGET`)",
+			    "%s (%s): the ROCm runtime lists no agent for it (ROCm %s)", rdc_card_name(g), g->target,
+			    si->rocm_version ? si->rocm_version : "of unknown version");
+			continue;
+		}
+		if (strcmp(g->rt_target, g->target)) {
+			rdc_check_add(c, "runtime", RDC_LVL_WARN,
+			    "send `rdnacompat report`: the runtime and the KFD topology disagree without any override",
+			    "%s: the ROCm runtime reports %s without any override, but the KFD topology says %s",
+			    rdc_card_name(g), g->rt_target, g->target);
+			continue;
+		}
+		rdc_check_add(c, "runtime", RDC_LVL_OK, NULL, "%s: the ROCm runtime agrees: %s (HIP device %d)%s%s%s",
+			      rdc_card_name(g), g->rt_target, g->hip_index, g->rt_env_asked ? "; with " : "",
+			      g->rt_env_asked ? (have_ov ? ov : "this environment") : "", g->rt_env_asked ? " as well" : "");
 	}
 }
 
@@ -774,6 +850,7 @@ void rdc_doctor_run(const struct rdc_doctor_opts *o, const struct rdc_sysinfo *s
 {
 	memset(out, 0, sizeof *out);
 	check_gpus(si, out);
+	check_runtime(si, out);
 	check_kfd(si, out);
 	check_access(si, o, out);
 	check_versions(si, out);

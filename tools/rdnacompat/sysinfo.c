@@ -9,6 +9,8 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,34 @@ bool rdc_version_mm(const char *v, unsigned *maj, unsigned *min)
 
 /* ---- KFD topology ------------------------------------------------------- */
 
+/* A sysfs file read through libc's open(): under `rdnacompat sim` the
+ * simulator answers the KFD topology's paths there (rdc_read_file's raw
+ * system calls would miss it).  Regular files only; at most max bytes. */
+static char *read_sysfs(const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	char *buf = rdc_xmalloc(max + 1);
+	size_t len = 0;
+	while (len < max) {
+		ssize_t n = read(fd, buf + len, max - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
 static int cmp_node(const void *a, const void *b)
 {
 	const struct rdc_kfd_node *x = a, *y = b;
@@ -71,7 +101,7 @@ static void scan_kfd(struct rdc_sysinfo *si)
 			continue;
 		struct rdc_sbuf p = { 0 };
 		rdc_sb_printf(&p, "%s/%s/properties", dir, e->d_name);
-		char *props = rdc_read_file(p.s, 1 << 16, NULL);
+		char *props = read_sysfs(p.s, 1 << 16);
 		rdc_sb_free(&p);
 		if (!props)
 			continue;
@@ -163,6 +193,7 @@ static void scan_pci(struct rdc_sysinfo *si, const struct rdc_tables *t)
 		g->pci_class = (uint32_t)cls;
 		g->kfd_node = -1;
 		g->hip_index = -1;
+		snprintf(g->source, sizeof g->source, "pci");
 		g->card = t ? rdc_card_find_pci(t, g->vendor, g->device, g->revision) : NULL;
 		if (g->card) {
 			snprintf(g->target, sizeof g->target, "%s", g->card->target);
@@ -199,6 +230,41 @@ static void match_nodes(struct rdc_sysinfo *si)
 				break;
 			}
 		}
+	}
+}
+
+/* GPU nodes of the KFD topology that no PCI device matched (a simulated
+ * card, whose topology the simulator writes, or PCI sysfs hidden in a
+ * container) become GPUs of their own: target from gfx_target_version,
+ * card from the node's device id — both untouched by
+ * HSA_OVERRIDE_GFX_VERSION, which only changes what the thunk reports. */
+static void add_kfd_gpus(struct rdc_sysinfo *si, const struct rdc_tables *t)
+{
+	int hip = 0;
+	for (size_t i = 0; i < si->n_nodes && si->n_gpus < RDC_SYS_MAX_GPUS; i++) {
+		const struct rdc_kfd_node *n = &si->nodes[i];
+		if (!n->gfx_target_version)
+			continue;
+		int this_hip = hip++;
+		bool taken = false;
+		for (size_t k = 0; k < si->n_gpus && !taken; k++)
+			taken = si->gpus[k].kfd_node == (int)i;
+		if (taken)
+			continue;
+		struct rdc_gpu *g = &si->gpus[si->n_gpus++];
+		memset(g, 0, sizeof *g);
+		snprintf(g->pci_addr, sizeof g->pci_addr, "%04x:%02x:%02x.%x", n->domain, (n->location_id >> 8) & 0xff,
+			 (n->location_id >> 3) & 0x1f, n->location_id & 7);
+		g->vendor = n->vendor_id ? (uint16_t)n->vendor_id : 0x1002;
+		g->device = (uint16_t)n->device_id;
+		g->revision = -1;
+		g->kfd_node = (int)i;
+		g->hip_index = this_hip;
+		g->from_runtime = true;
+		snprintf(g->source, sizeof g->source, "kfd");
+		snprintf(g->target, sizeof g->target, "%s", n->target);
+		g->card = t ? rdc_card_find_pci(t, g->vendor, g->device, -1) : NULL;
+		g->apu = g->card && g->card->kind && !strcmp(g->card->kind, "apu");
 	}
 }
 
@@ -574,6 +640,7 @@ void rdc_sys_scan(struct rdc_sysinfo *si, const char *root, const char *home,
 	scan_kfd(si);
 	scan_pci(si, t);
 	match_nodes(si);
+	add_kfd_gpus(si, t);
 
 	si->kernel = rooted_read_line(si, "/proc/sys/kernel/osrelease");
 	if (!si->kernel && !si->root[0]) {

@@ -39,9 +39,18 @@ struct rdc_gpu {
 	int kfd_node;              /* index into nodes[], -1 when unmatched */
 	int hip_index;             /* HIP/ROCr enumeration order, -1 unknown */
 	bool apu;                  /* integrated (card kind "apu") */
-	bool from_runtime;         /* reported by the ROCm runtime, not seen on /sys's PCI bus
-				      (agents.c: a simulated card, or PCI sysfs hidden) */
-	char product[64];          /* the runtime's product name, "" when from /sys */
+	bool from_runtime;         /* not seen on /sys's PCI bus: a KFD node no PCI device matched,
+				      or reported by the ROCm runtime (a simulated card, or PCI
+				      sysfs hidden) — see source */
+	char source[8];            /* where the card was found: "pci", "kfd" or "runtime" */
+	char product[64];          /* the runtime's product name, "" when not asked */
+	/* The runtime's own name for the card (agents.c, rdc_sys_ask_runtime):
+	 * asked with HSA_OVERRIDE_GFX_VERSION[_N] removed, and asked with this
+	 * environment (only when an override variable is set); "" when not
+	 * asked or not listed. */
+	char rt_target[RDC_PROC_MAX];
+	char rt_env_target[RDC_PROC_MAX];
+	bool rt_asked, rt_env_asked;
 };
 
 struct rdc_sysinfo {
