@@ -297,6 +297,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		a->to = added_target(c, dev->target.proc);
 		rdc_target_format_bundle_id(&a->to, a->id, sizeof a->id);
 		a->drop_own = c->preferred && c->prefer_own;
+		a->from_cache = ch->cached;
 		a->have_patches = ch->have_patches;
 		a->n_patches = ch->n_patches;
 		memcpy(a->patches, ch->patches, sizeof a->patches);
@@ -313,7 +314,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 }
 
 bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, long index,
-				const char *scope)
+				const char *source, const char *scope)
 {
 	const struct rdc_tables *tab = rdc_tables();
 	size_t ndev = rdc_devices_count(), acting = 0;
@@ -335,7 +336,7 @@ bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, lon
 		char tgt[64];
 		rdc_target_format(&dev->target, tgt, sizeof tgt);
 		struct rdc_kv kv[] = {
-			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", "fatbin"),
+			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", source),
 			RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
 			RDC_KV_S("mode", rdc_mode_name(dev->mode)), RDC_KV_S("verdict", "native"),
 			RDC_KV_S("chosen", dev->target.proc),

@@ -20,6 +20,9 @@
  * device's id, as if the bundle had held it; the items asked for only by
  * the shim are taken out again.  Nothing else in the call changes.
  *
+ * An uncompressed bundle is looked up instead (amd_comgr_lookup_code_object,
+ * w_lookup below): a device the lookup found nothing for is decided there.
+ *
  * Any doubt — a second comgr library, an unknown data object, a failed
  * comgr call — and the action runs as the runtime asked, logged.  Records
  * are dropped when the runtime releases the object.
@@ -42,6 +45,13 @@ typedef int cg_status;
 #define CG_KIND_OBJ_BUNDLE 0x14
 #define CG_ACTION_UNBUNDLE 0xF
 
+/* amd_comgr_code_object_info_t */
+struct cg_coinfo {
+	const char *isa;
+	size_t size;
+	uint64_t offset;
+};
+
 struct cg_real {
 	void *lib;   /* the handle the entries were found in */
 	cg_status (*set_data)(cg_h, size_t, const char *);
@@ -49,6 +59,7 @@ struct cg_real {
 	cg_status (*set_ids)(cg_h, const char *[], size_t);
 	cg_status (*destroy_info)(cg_h);
 	cg_status (*do_action)(int, cg_h, cg_h, cg_h);
+	cg_status (*lookup)(cg_h, struct cg_coinfo *, size_t);
 	/* not wrapped, used */
 	cg_status (*data_count)(cg_h, int, size_t *);
 	cg_status (*get_item)(cg_h, int, size_t, cg_h *);
@@ -90,7 +101,7 @@ static void info_free(struct cg_info *i)
 static cg_status w_set_data(cg_h d, size_t size, const char *bytes)
 {
 	cg_status st = R.set_data(d, size, bytes);
-	if (st != CG_SUCCESS || !bytes || size < 24 || !rdc_is_ccob(bytes, size))
+	if (st != CG_SUCCESS || !bytes || size < 24 || !rdc_is_bundle(bytes, size))
 		return st;
 	struct cg_data *x = malloc(sizeof *x);
 	if (!x)
@@ -336,9 +347,18 @@ static cg_status unbundle(cg_h info, cg_h in, cg_h out)
 	size_t size = 0, n_ids = 0;
 	const void *p = input_bundle(in, &size);
 	char **ids = p ? action_ids(info, &n_ids) : NULL;
-	if (!ids)
+	if (!ids) {
+		rdc_logf(RDC_LOG_DEBUG, "unbundle: input %s; the runtime's action as asked",
+			 p ? "has no entry ids" : "is no bundle the shim saw");
 		return R.do_action(CG_ACTION_UNBUNDLE, info, in, out);
+	}
 	rdc_stat_add(RDC_ST_UNBUNDLES, 1);
+	if (rdc_log_enabled(RDC_LOG_DEBUG)) {
+		struct rdc_segment seg;
+		bool in_lib = rdc_segment_find(p, &seg) == 0;
+		rdc_logf(RDC_LOG_DEBUG, "unbundle: %s%s%zu bytes at %p, %zu entry ids asked for",
+			 in_lib ? seg.name : "", in_lib ? ", " : "", size, p, n_ids);
+	}
 	char extra[RDC_MAX_DEVICES][128];
 	size_t n_extra = rdc_lazy_extra_ids((const char *const *)ids, n_ids, extra, RDC_MAX_DEVICES);
 	const char **all = calloc(n_ids + n_extra, sizeof *all);
@@ -386,11 +406,59 @@ static cg_status unbundle(cg_h info, cg_h in, cg_h out)
 
 static cg_status w_do_action(int kind, cg_h info, cg_h in, cg_h out)
 {
-	if (kind != CG_ACTION_UNBUNDLE || rdc_guard_active())
+	if (kind != CG_ACTION_UNBUNDLE || !rdc_seam_here())
 		return R.do_action(kind, info, in, out);
 	int saved = errno;
 	rdc_guard_enter();
 	cg_status st = unbundle(info, in, out);
+	rdc_guard_leave();
+	errno = saved;
+	return st;
+}
+
+/* The bundle data object `d` was given (set_data), or NULL. */
+static const void *data_bundle(cg_h d)
+{
+	const void *p = NULL;
+	pthread_mutex_lock(&cg_lock);
+	for (struct cg_data *x = datas; x; x = x->next)
+		if (x->h == d.handle) {
+			p = x->p;
+			break;
+		}
+	pthread_mutex_unlock(&cg_lock);
+	return p;
+}
+
+/* An uncompressed bundle: HIP 6.4 and 7.x give comgr its first 4096 bytes
+ * (set_data) and ask where each ISA's code object is; the answer is an
+ * offset from the bundle's start (clr hip_fatbin.cpp, PopulateCodeObjectMap).
+ * A device that got none is decided here (lazy.c): its retargeted object's
+ * place is given as the offset from the bundle to it. */
+static cg_status w_lookup(cg_h d, struct cg_coinfo *q, size_t n)
+{
+	cg_status st = R.lookup(d, q, n);
+	if (st != CG_SUCCESS || !q || n == 0 || n > 64 || !rdc_seam_here())
+		return st;
+	const void *p = data_bundle(d);
+	if (!p || rdc_is_ccob(p, 24))
+		return st;
+	int saved = errno;
+	rdc_guard_enter();
+	const char *isa[64];
+	size_t want = 0;
+	for (size_t k = 0; k < n; k++)
+		isa[k] = q[k].size == 0 && q[k].isa ? q[k].isa : NULL;
+	for (size_t k = 0; k < n; k++)
+		want += isa[k] != NULL;
+	const void *obj[64] = { 0 };
+	size_t size[64] = { 0 };
+	if (want && rdc_lazy_lookup(p, isa, n, obj, size) == 0)
+		for (size_t k = 0; k < n; k++)
+			if (obj[k]) {
+				q[k].size = size[k];
+				q[k].offset = (uint64_t)((uintptr_t)obj[k] - (uintptr_t)p);
+			}
 	rdc_guard_leave();
 	errno = saved;
 	return st;
@@ -409,6 +477,7 @@ static const struct wrap wraps[] = {
 	{ "amd_comgr_destroy_action_info", (void *)w_destroy_info,
 	  offsetof(struct cg_real, destroy_info) },
 	{ "amd_comgr_do_action", (void *)w_do_action, offsetof(struct cg_real, do_action) },
+	{ "amd_comgr_lookup_code_object", (void *)w_lookup, offsetof(struct cg_real, lookup) },
 };
 static const struct wrap used[] = {
 	{ "amd_comgr_action_data_count", NULL, offsetof(struct cg_real, data_count) },

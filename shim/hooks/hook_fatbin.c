@@ -129,7 +129,7 @@ static void process(struct fb_entry *e)
 		struct rdc_diag td = { 0 };
 		rdc_stat_add(RDC_ST_TABLES, 1);
 		if (rdc_bundle_parse_table(e->orig, extent, &b, &td) == 0) {
-			bool native = rdc_decide_native_by_table(&b, e->lib, e->index, e->lib);
+			bool native = rdc_decide_native_by_table(&b, e->lib, e->index, "fatbin", e->lib);
 			rdc_bundle_free(&b);
 			if (native)
 				goto out;
@@ -172,8 +172,8 @@ static void process(struct fb_entry *e)
 					 e->lib, e->index, d.msg);
 			rc = rdc_remap_copy(&b, add, n_add, originals, &e->region, &d);
 		}
-		if (rc == 0)
-			rdc_stat_add(RDC_ST_RETARGETED, n_add);
+		for (size_t k = 0; rc == 0 && k < n_add; k++)
+			rdc_stat_add(add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);
 		if (rc != 0) {
 			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: rebuilding failed (%s); passing the "
 				 "original through", e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
@@ -226,8 +226,8 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 			if (prev) {   /* the same input is processed once */
 				free(e);
 				e = prev;
-			} else if (rdc_lazy_enabled() && rdc_is_ccob(w->binary, 4)) {
-				/* decided when the runtime unbundles it (lazy.c) */
+			} else if (rdc_lazy_fatbin_ok(w->binary, 4, (const void *)real)) {
+				/* decided when the runtime reads it (lazy.c) */
 				rdc_stat_add(RDC_ST_FATBINS, 1);
 				rdc_stat_add(RDC_ST_DEFERRED, 1);
 				rdc_lazy_note_fatbin(w->binary);
@@ -249,7 +249,9 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 	}
 	if (rdc_runtime_up())
 		rdc_diag_flush();   /* HIP digests right now and aborts on missing code */
+	rdc_seam_open();   /* HIP 7 digests here when already initialised */
 	void **h = real(e ? (const void *)&e->wrapper : data);
+	rdc_seam_close();
 	if (e) {
 		pthread_mutex_lock(&rdc_fatbin_lock);
 		e->handle = h;
@@ -284,6 +286,7 @@ RDC_HOOK void __hipUnregisterFatBinary(void **modules)
 			continue;
 		if (--e->refs > 0)
 			break;
+		rdc_lazy_forget(e->orig);
 		*pp = e->next;
 		rdc_region_free(&e->region);
 		free(e);

@@ -80,7 +80,10 @@ RDC_HOOK hipError_t hipLibraryLoadData(rdc_hip_library *library, const void *cod
 	struct rdc_mentry *e;
 	const void *use = rdc_module_use_image(code, __builtin_return_address(0),
 					       "hipLibraryLoadData", &e);
+	rdc_seam_open();
 	hipError_t err = LOAD_DATA(real, use);
+	rdc_seam_close();
+	rdc_lazy_module_context(NULL, NULL, NULL, NULL, NULL, NULL, 0);
 	settle(err, library, e, use, code, NULL, __builtin_return_address(0));
 	rdc_guard_leave();
 	errno = saved;
@@ -110,7 +113,10 @@ RDC_HOOK hipError_t hipLibraryLoadFromFile(rdc_hip_library *library, const char 
 	rdc_guard_enter();
 	struct rdc_mentry *e;
 	const void *use = rdc_module_use_file(fileName, __builtin_return_address(0), "hipLibraryLoadFromFile", &e);
+	rdc_seam_open();
 	hipError_t err = use ? LOAD_DATA(real_data, use) : LOAD_FILE();
+	rdc_seam_close();
+	rdc_lazy_module_context(NULL, NULL, NULL, NULL, NULL, NULL, 0);
 	settle(err, library, e, use, NULL, fileName, __builtin_return_address(0));
 	rdc_guard_leave();
 	errno = saved;

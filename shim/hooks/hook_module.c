@@ -120,6 +120,8 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 	bool parsed = false;
 	if (rdc_is_bundle(p, n)) {
 		int rc = rdc_bundle_parse_as_runtime(p, n, &b, &d);
+		if (rc == 0 && b.compressed)
+			rdc_stat_add(RDC_ST_DECOMPRESSED, b.size);
 		if (rc != 0) {
 			/* out of memory is ours, not the input's: said at warn */
 			rdc_logf(rc == RDC_E_NOMEM ? RDC_LOG_WARN : RDC_LOG_INFO,
@@ -131,6 +133,12 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 		rdc_logf(RDC_LOG_DEBUG, "%s: %s: not a code object or bundle; passing through", source,
 			 what);
 		return;
+	}
+	if (decide && rdc_decide_native_by_table(&b, what, 0, source, dk->scope)) {
+		/* every device has its own entry and no rule concerns it:
+		 * nothing to parse (the runtime loads its own code) */
+		decide = false;
+		e->n_add = 0;
 	}
 	if (decide) {
 		struct rdc_add add[RDC_MAX_DEVICES];
@@ -151,6 +159,8 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 			 source, what, d.msg);
 		rdc_region_free(&e->region);
 	} else if (e->n_add) {
+		for (size_t k = 0; k < e->n_add; k++)
+			rdc_stat_add(e->add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", what), RDC_KV_N("bundle", 0), RDC_KV_N("added", e->n_add),
 			RDC_KV_N("originals", e->region.originals),
@@ -282,6 +292,21 @@ const void *rdc_module_use_image(const void *image, const void *caller, const ch
 	if (avail && rdc_devices_ensure() > 0) {
 		int rc = rdc_is_bundle(image, avail) ? rdc_bundle_extent(image, avail, &n, NULL)
 						     : rdc_elf_extent(image, avail, &n);
+		if (rc == 0 && rdc_is_ccob(image, avail) &&
+		    rdc_lazy_fatbin_ok(image, avail, rdc_real_resolve_from(RDC_FN_hipModuleLoadData, caller))) {
+			/* compressed: decided at the runtime's own unbundling
+			 * (hook_comgr.c, lazy.c), with this load's names */
+			char what[300], cname[300];
+			struct stat st;
+			const char *cn = loader_cache(image, caller, cname, sizeof cname, &st);
+			Dl_info ci;
+			const char *scope = caller && dladdr(caller, &ci) && ci.dli_fname ? ci.dli_fname : NULL;
+			uint64_t key = fnv(image, n < 32 ? (size_t)n : 32) ^ (n * 0x9e3779b97f4a7c15ull);
+			rdc_stat_add(RDC_ST_DEFERRED, 1);
+			rdc_lazy_module_context(image, data_name(image, caller, what, sizeof what), source,
+						scope, cn, cn ? &st : NULL, key);
+			rc = 1;
+		}
 		if (rc == 0) {
 			struct mkey key = { (uintptr_t)image, n, fnv(image, (size_t)n), 0 };
 			char what[300], cname[300];
@@ -314,6 +339,18 @@ const void *rdc_module_use_file(const char *fname, const void *caller, const cha
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    rdc_devices_ensure() > 0) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED && rdc_is_ccob(m, (uint64_t)st.st_size) &&
+		    rdc_lazy_fatbin_ok(m, (uint64_t)st.st_size,
+				       rdc_real_resolve_from(RDC_FN_hipModuleLoad, caller))) {
+			/* compressed: the runtime maps and unbundles the file
+			 * itself; decided then (lazy.c), under this file's name */
+			Dl_info ci;
+			const char *scope = caller && dladdr(caller, &ci) && ci.dli_fname ? ci.dli_fname : NULL;
+			rdc_stat_add(RDC_ST_DEFERRED, 1);
+			rdc_lazy_module_context(NULL, fname, source, scope, fname, &st, 0);
+			munmap(m, (size_t)st.st_size);
+			m = MAP_FAILED;
+		}
 		if (m != MAP_FAILED) {
 			struct mkey key = { (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
 					    (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
@@ -368,7 +405,10 @@ static hipError_t load_data(enum load_kind kind, hipModule_t *module, const void
 	rdc_guard_enter();
 	struct rdc_mentry *e;
 	const void *use = rdc_module_use_image(image, caller, load_name[kind], &e);
+	rdc_seam_open();
 	hipError_t err = CALL_REAL(use);
+	rdc_seam_close();
+	rdc_lazy_module_context(NULL, NULL, NULL, NULL, NULL, NULL, 0);
 	if (err == hipSuccess)
 		rdc_route_note_module(*module, use, image, NULL, caller); /* kernel rules */
 	if (e) {
@@ -420,6 +460,7 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 	struct rdc_mentry *e;
 	const void *use = rdc_module_use_file(fname, __builtin_return_address(0), "hipModuleLoad", &e);
 	hipError_t err;
+	rdc_seam_open();
 	if (use) {
 		err = real_data(module, use);
 		if (err == hipSuccess)
@@ -429,6 +470,8 @@ RDC_HOOK hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 	} else {
 		err = real(module, fname);
 	}
+	rdc_seam_close();
+	rdc_lazy_module_context(NULL, NULL, NULL, NULL, NULL, NULL, 0);
 	if (err == hipSuccess) /* kernel rules */
 		rdc_route_note_module(*module, use, NULL, fname, __builtin_return_address(0));
 	rdc_guard_leave();

@@ -15,7 +15,9 @@
  * the entry table read (64 KiB decompressed), for the diagnosis of what the
  * bundle has.  Nothing here touches comgr; bytes in, code objects out.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,34 @@
 /* Decisions made from extracted items are cached apart from those made
  * from a whole bundle (their entry indices differ). */
 #define LAZY_KEY_BIT (1ull << 63)
+
+/* The thread's module load under way (rdc_lazy_module_context). */
+static _Thread_local struct {
+	bool pending;            /* set by a module load, consumed by its unbundle */
+	const void *image;       /* NULL: the runtime maps the file itself */
+	char what[300], source[32], scope[512], cache[512];
+	bool have_cache;
+	struct stat st;
+	uint64_t key;
+} mod_ctx;
+
+void rdc_lazy_module_context(const void *image, const char *what, const char *source,
+			     const char *scope, const char *cache_name, const void *st,
+			     uint64_t key)
+{
+	mod_ctx.pending = what != NULL;
+	mod_ctx.image = image;
+	if (!mod_ctx.pending)
+		return;
+	snprintf(mod_ctx.what, sizeof mod_ctx.what, "%s", what ? what : "(memory)");
+	snprintf(mod_ctx.source, sizeof mod_ctx.source, "%s", source ? source : "module");
+	snprintf(mod_ctx.scope, sizeof mod_ctx.scope, "%s", scope ? scope : "");
+	mod_ctx.have_cache = cache_name && st;
+	snprintf(mod_ctx.cache, sizeof mod_ctx.cache, "%s", cache_name ? cache_name : "");
+	if (st)
+		memcpy(&mod_ctx.st, st, sizeof mod_ctx.st);
+	mod_ctx.key = key;
+}
 
 static pthread_mutex_t note_lock = PTHREAD_MUTEX_INITIALIZER;
 static const void **noted;
@@ -234,8 +264,22 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 	struct stat st;
 	bool have_st = false;
 	uint64_t key = 0;
+	const char *source = "fatbin", *scope = lib, *cache = lib;
 	struct rdc_segment seg;
-	if (rdc_segment_find(p, &seg) == 0 && seg.file_backed) {
+	if (mod_ctx.pending && (mod_ctx.image == p || !mod_ctx.image)) {
+		/* a module load (hook_module.c) */
+		mod_ctx.pending = false;
+		snprintf(lib, sizeof lib, "%s", mod_ctx.what);
+		source = mod_ctx.source;
+		scope = mod_ctx.scope[0] ? mod_ctx.scope : NULL;
+		index = 0;
+		have_st = mod_ctx.have_cache;
+		if (have_st) {
+			st = mod_ctx.st;
+			cache = mod_ctx.cache;
+		}
+		key = mod_ctx.key | LAZY_KEY_BIT;
+	} else if (rdc_segment_find(p, &seg) == 0 && seg.file_backed) {
 		lib_of(&seg, lib, sizeof lib);
 		index = rdc_lazy_fatbin_index(p, &seg);
 		int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
@@ -279,7 +323,7 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 				 d.msg[0] ? d.msg : rdc_strerror(rc));
 		} else {
 			rdc_stat_add(RDC_ST_DECOMPRESSED, tb.size);
-			rdc_decide_bundle(&tb, lib, index, "fatbin", add, &n_add);
+			rdc_decide_bundle(&tb, lib, index, source, add, &n_add);
 			rdc_bundle_free(&tb);
 			n_add = 0;   /* nothing compatible to add */
 		}
@@ -287,7 +331,7 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 		free(b.entries);
 		return rc;
 	}
-	rc = rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL,
+	rc = rdc_decide_bundle_st(&b, lib, index, source, scope, have_st ? cache : NULL,
 				  have_st ? &st : NULL, key, add, &n_add);
 	for (size_t k = 0; rc == 0 && k < n_add; k++) {
 		const struct rdc_bundle_entry *e = &b.entries[add[k].from];
@@ -308,9 +352,170 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 			continue;
 		}
 		o->from = map_from[k];
-		rdc_stat_add(RDC_ST_RETARGETED, 1);
+		rdc_stat_add(add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);
 		(*n_objs)++;
 	}
 	free(b.entries);
+	return rc;
+}
+
+/* ---- uncompressed bundles: the runtime's lookup (hook_comgr.c, w_lookup) */
+
+bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
+{
+	if (!rdc_lazy_enabled() || !p || !real)
+		return false;
+	/* the runtime the registration goes to: libamdhip64.so.N, N >= 6 */
+	static const void *_Atomic last_real;
+	static _Atomic int last_ok;
+	if (atomic_load(&last_real) != real) {
+		Dl_info info;
+		unsigned major = 0;
+		const char *base = NULL;
+		if (dladdr(real, &info) && info.dli_fname) {
+			base = strrchr(info.dli_fname, '/');
+			base = base ? base + 1 : info.dli_fname;
+		}
+		bool ok = base && sscanf(base, "libamdhip64.so.%u", &major) == 1 && major >= 6;
+		atomic_store(&last_ok, ok);
+		atomic_store(&last_real, real);
+	}
+	if (!atomic_load(&last_ok))
+		return false;
+	if (rdc_is_ccob(p, avail < 4 ? avail : 4))
+		return true;
+	/* a plain bundle: its table lies in place; with a generic entry HIP 6.4
+	 * reads it with its own parser, past comgr */
+	struct rdc_segment seg;
+	struct rdc_bundle t;
+	if (rdc_segment_find(p, &seg) != 0 || !seg.file_backed ||
+	    rdc_bundle_parse_table(p, seg.avail, &t, NULL) != 0)
+		return false;
+	bool generic = false;
+	for (size_t k = 0; k < t.n_entries && !generic; k++)
+		generic = t.entries[k].parsed.has_target && rdc_proc_is_generic(t.entries[k].parsed.target.proc);
+	rdc_bundle_free(&t);
+	return !generic;
+}
+
+struct lazy_obj {
+	struct lazy_obj *next;
+	const void *bundle;
+	char proc[RDC_PROC_MAX];
+	struct rdc_lazy_obj o;       /* data NULL: decided, nothing to add */
+};
+static pthread_mutex_t obj_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lazy_obj *objs_made;
+
+void rdc_lazy_forget(const void *p)
+{
+	pthread_mutex_lock(&obj_lock);
+	for (struct lazy_obj **pp = &objs_made; *pp;) {
+		struct lazy_obj *x = *pp;
+		if (x->bundle != p) {
+			pp = &x->next;
+			continue;
+		}
+		*pp = x->next;
+		free(x->o.data);
+		free(x);
+	}
+	pthread_mutex_unlock(&obj_lock);
+}
+
+static const struct rdc_device *device_of_isa(const char *isa)
+{
+	for (size_t d = 0; isa && d < rdc_devices_count(); d++) {
+		const struct rdc_device *dev = rdc_device_get(d);
+		if (acting(dev) && strcmp(dev->isa_name, isa) == 0)
+			return dev;
+	}
+	return NULL;
+}
+
+static struct lazy_obj *made(const void *p, const char *proc)
+{
+	for (struct lazy_obj *x = objs_made; x; x = x->next)
+		if (x->bundle == p && strcmp(x->proc, proc) == 0)
+			return x;
+	return NULL;
+}
+
+/* Decide the bundle for every acting device and keep what is added. */
+static int decide_plain(const void *p)
+{
+	struct rdc_segment seg;
+	if (rdc_segment_find(p, &seg) != 0 || !seg.file_backed)
+		return RDC_E_NOTFOUND;
+	char lib[512];
+	lib_of(&seg, lib, sizeof lib);
+	long index = rdc_lazy_fatbin_index(p, &seg);
+	struct rdc_diag d = { 0 };
+	struct rdc_bundle b;
+	int rc = rdc_bundle_parse_as_runtime(p, seg.avail, &b, &d);
+	if (rc != 0) {
+		rdc_logf(RDC_LOG_WARN, "%s bundle %ld: cannot parse (%s); the runtime's lookup stands",
+			 lib, index, d.msg[0] ? d.msg : rdc_strerror(rc));
+		return rc;
+	}
+	struct stat st;
+	int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
+	bool have_st = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (fd >= 0)
+		close(fd);
+	struct rdc_add add[RDC_MAX_DEVICES];
+	size_t n_add = 0;
+	rc = rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL,
+				  have_st ? &st : NULL, seg.file_offset, add, &n_add);
+	rdc_diag_flush();   /* missing code: said before the runtime fails the module */
+	for (size_t d2 = 0; rc == 0 && d2 < rdc_devices_count(); d2++) {
+		const struct rdc_device *dev = rdc_device_get(d2);
+		if (!acting(dev) || made(p, dev->target.proc))
+			continue;
+		struct lazy_obj *x = calloc(1, sizeof *x);
+		if (!x)
+			break;
+		x->bundle = p;
+		snprintf(x->proc, sizeof x->proc, "%s", dev->target.proc);
+		for (size_t k = 0; k < n_add; k++) {
+			if (strcmp(add[k].to.proc, dev->target.proc) != 0)
+				continue;
+			struct rdc_diag od = { 0 };
+			int orc = make_obj(&b.entries[add[k].from], &add[k], &x->o, &od);
+			if (orc != 0)
+				rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: retargeting %s failed (%s); the "
+					 "device gets no code from this bundle", lib, index, add[k].id,
+					 od.msg[0] ? od.msg : rdc_strerror(orc));
+			else
+				rdc_stat_add(add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);
+			break;
+		}
+		x->next = objs_made;
+		objs_made = x;
+	}
+	rdc_bundle_free(&b);
+	return rc;
+}
+
+int rdc_lazy_lookup(const void *p, const char *const *isa, size_t n, const void **obj,
+		    size_t *size)
+{
+	pthread_mutex_lock(&obj_lock);
+	int rc = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct rdc_device *dev = device_of_isa(isa[k]);
+		if (!dev)
+			continue;
+		struct lazy_obj *x = made(p, dev->target.proc);
+		if (!x) {
+			rc = decide_plain(p);
+			x = rc == 0 ? made(p, dev->target.proc) : NULL;
+		}
+		if (x && x->o.data) {
+			obj[k] = x->o.data;
+			size[k] = x->o.size;
+		}
+	}
+	pthread_mutex_unlock(&obj_lock);
 	return rc;
 }

@@ -91,6 +91,12 @@ bool rdc_guard_active(void);
 void rdc_guard_enter(void);
 void rdc_guard_leave(void);
 
+/* May a hook of the runtime's code reading (hook_comgr.c) act here: outside
+ * every hook, or directly inside the real call of a hook that opened the
+ * seam (rdc_seam_open after its guard_enter; rdc_seam_close after)? */
+void rdc_seam_open(void);
+void rdc_seam_close(void);
+bool rdc_seam_here(void);
 /* ---- configuration (config.c) -------------------------------------------- */
 enum rdc_mode { RDC_MODE_MAP = 0, RDC_MODE_SPOOF, RDC_MODE_AUDIT, RDC_MODE_OFF };
 enum rdc_level { RDC_LOG_ERROR = 0, RDC_LOG_WARN, RDC_LOG_INFO, RDC_LOG_DEBUG };
@@ -274,6 +280,7 @@ struct rdc_add {
 	long from;                       /* entry index in the source bundle */
 	struct rdc_target to;            /* processor + the entry's features */
 	char id[128];                    /* new entry id */
+	bool from_cache;                 /* the decision and patches came from the cache */
 	bool drop_own;                   /* a `prefer` rule chose `from` over the device's
 	                                    own entry: leave out the original entries of
 	                                    processor to.proc (remap.c) */
@@ -331,7 +338,7 @@ const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base
  * `prefer` row could concern it for library `scope`: then nothing in the
  * bundle needs reading.  Logs one debug line per device when true. */
 bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, long index,
-				const char *scope);
+				const char *source, const char *scope);
 /* Does some device still need the bundle's original entries next to the
  * `n_add` added ones: a device in off or audit mode, one with a native or
  * generic entry, one whose target got no added entry?  false only when
@@ -355,13 +362,37 @@ void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
  * lazy deciding off, a second comgr library). */
 void *rdc_comgr_wrap(void *handle, const char *name, void *real,
 		     void *(*real_dlsym)(void *, const char *));
-/* May a compressed bundle registered now be left for the runtime's own
- * unbundling (RDNACOMPAT_LAZY, not in audit mode, the dlsym hook built)? */
+/* May bundles be left for the runtime's own reading (RDNACOMPAT_LAZY, not
+ * in audit mode, the dlsym hook built)? */
 bool rdc_lazy_enabled(void);
-/* __hipRegisterFatBinary passed compressed bundle `p` through undecided. */
+/* May fat binary `p`, registered with the HIP runtime whose
+ * __hipRegisterFatBinary is `real`, be left undecided until that runtime
+ * reads it?  A runtime that reads bundles through comgr (HIP >= 6: a
+ * compressed bundle, or a plain one without a generic entry, which HIP 6.4
+ * reads with its own parser); never HIP 5.2 (it parses every bundle at
+ * hipInit and aborts on a missing target; it reads no compressed one). */
+bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real);
+/* __hipRegisterFatBinary passed bundle `p` through undecided. */
 void rdc_lazy_note_fatbin(const void *p);
-/* Its index among the compressed bundles noted in segment `seg`, or -1. */
+/* Its index among the bundles noted in segment `seg`, or -1. */
 long rdc_lazy_fatbin_index(const void *p, const struct rdc_segment *seg);
+/* A module load of compressed `image` is under way on this thread, left
+ * to the runtime's unbundling (hook_module.c): its name for the log, the
+ * kernel rules' scope and where its decisions are cached (cache_name NULL:
+ * nowhere; st its file; key its record) for lazy.c.  Replaced by the
+ * thread's next module load. */
+void rdc_lazy_module_context(const void *image, const char *what, const char *source,
+			     const char *scope, const char *cache_name, const void *st,
+			     uint64_t key);
+/* HIP unregistered bundle `p`: objects made for it are freed. */
+void rdc_lazy_forget(const void *p);
+/* Where the uncompressed bundle at `p` (registered, in a loaded library)
+ * has code for each ISA name isa[k] (NULL: not asked): the device of that
+ * name is decided (logged, cached) and obj[k]/size[k] set to its
+ * retargeted code object, which lives until the bundle is unregistered.
+ * 0, or a negative RDC_E_* (nothing set). */
+int rdc_lazy_lookup(const void *p, const char *const *isa, size_t n, const void **obj,
+		    size_t *size);
 /* One code object the unbundler extracted: its entry id and bytes. */
 struct rdc_lazy_item {
 	char id[128];
@@ -398,7 +429,8 @@ enum rdc_stat {
 	RDC_ST_TABLES,           /* entry tables read from a compressed bundle */
 	RDC_ST_DECOMPRESSED,     /* bytes the shim itself decompressed */
 	RDC_ST_PARSED,           /* code objects the policy parsed */
-	RDC_ST_RETARGETED,       /* code objects retargeted (added entries) */
+	RDC_ST_RETARGETED,       /* code objects retargeted (patches computed) */
+	RDC_ST_FROM_CACHE,       /* ... made from the cache's decision and patches */
 	RDC_ST_CACHED,           /* decisions taken from the decision cache */
 	RDC_ST_COUNT
 };

@@ -44,6 +44,7 @@ void rdc_stats_log(void)
 		RDC_KV_N("bytes_decompressed", rdc_stat_get(RDC_ST_DECOMPRESSED)),
 		RDC_KV_N("parsed", rdc_stat_get(RDC_ST_PARSED)),
 		RDC_KV_N("retargeted", rdc_stat_get(RDC_ST_RETARGETED)),
+		RDC_KV_N("from_cache", rdc_stat_get(RDC_ST_FROM_CACHE)),
 		RDC_KV_N("cached", rdc_stat_get(RDC_ST_CACHED)),
 	};
 	rdc_log_event(lvl, "stats", kv, sizeof kv / sizeof kv[0]);

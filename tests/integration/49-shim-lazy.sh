@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# releases: 7.2 — the only runtime that reads a module's code when its first kernel is used (HIP 6.4 reads every module at hipInit, 5.2 parses every bundle then)
+# 49-shim-lazy.sh BUILD — the shim's work follows the code a program uses,
+# not the code its libraries ship (docs/SHIM.md "When the shim decides").
+# libs/stack_gemm.cpp built twice in the 7.2 root: alone (rocBLAS 5) and
+# linked with the ROCm 7.2 stack a PyTorch process loads (MIOpen, hipBLASLt,
+# hipBLAS, rocSPARSE, rocFFT, rocRAND, rocSOLVER, RCCL; never called).  Both
+# run the same SGEMM (Tensile code objects, hipModuleLoadData) and
+# rocblas_sscal (a kernel of rocBLAS's own compressed fat binary), each
+# compared with the CPU (simulated card, executed).  From the shim's stats
+# line (work counters, not clocks):
+#   - mapped gfx1031, first run: the stack registers many times the fat
+#     binaries, yet entry tables read, bytes decompressed, code objects
+#     parsed and retargeted are the same as alone; every bundle is left to
+#     the runtime at registration, and one compressed bundle is decided at
+#     the runtime's unbundling;
+#   - the same, repeat run (the decision cache warm): nothing parsed,
+#     retargeted or decompressed; the objects come from the cache;
+#   - native gfx1030: nothing read, parsed or retargeted;
+#   - RDNACOMPAT_LAZY=0 (the eager path): the stack's registrations are
+#     decided at once — far more work — and the run still passes.
+. "$(dirname "$0")/lib/exec_common.bash"   # BUILD, rel, fail/skip/ok, SIM, SHIM, tmp, clean environment
+here=$(cd "$(dirname "$0")" && pwd)
+L=/usr/lib/x86_64-linux-gnu
+for l in libMIOpen.so.1 libhipblaslt.so.1 libhipblas.so.3 librocsparse.so.1 librocfft.so.0 librocrand.so.1 \
+         librocsolver.so.0 librccl.so.1 librocblas.so.5; do
+  [ -e "$L/$l" ] || fail "the ROCm $rel root lacks $l (tests/roots/pins)"
+done
+OUT=$BUILD/sim-tests/$rel; mkdir -p "$OUT"
+src=$here/libs/stack_gemm.cpp
+mk() { # NAME LIBS...
+  local exe=$OUT/$1; shift
+  if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$here/libs/ref_check.h" -nt "$exe" ]; then
+    "${RDC_HIPCC:-hipcc}" -O1 -I"$here/libs" -o "$exe.tmp" "$src" "$@" >"$exe.build.log" 2>&1 ||
+      fail "hipcc $(basename "$exe"): $(tail -5 "$exe.build.log")"
+    mv "$exe.tmp" "$exe"
+  fi
+}
+mk gemm_alone -lrocblas
+mk stack_gemm -Wl,--no-as-needed -l:libMIOpen.so.1 -l:libhipblaslt.so.1 -l:libhipblas.so.3 -l:librocsparse.so.1 \
+  -l:librocfft.so.0 -l:librocrand.so.1 -l:librocsolver.so.0 -l:librccl.so.1 -lrocblas
+export HSA_ENABLE_SDMA=0
+
+# run NAME PROG GPU CACHEDIR [ENV...]: $tmp/NAME.{out,log}; the program's checks must pass
+run() {
+  local name=$1 prog=$2 gpu=$3 cache=$4; shift 4
+  env "$@" XDG_CACHE_HOME="$tmp/$cache" RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FILE="$tmp/$name.log" \
+    LD_PRELOAD="$SHIM:$SIM" RDNACOMPAT_SIM_GPUS="$gpu" timeout 300 "$OUT/$prog" --scal >"$tmp/$name.out" 2>&1 ||
+    fail "$name: exited $?: $(tail -5 "$tmp/$name.out")"
+  grep -q "^ok: rocblas_sgemm" "$tmp/$name.out" && grep -q "^ok: rocblas_sscal" "$tmp/$name.out" ||
+    fail "$name: a result differs from the CPU's: $(cat "$tmp/$name.out")"
+  grep -q "^device: $gpu" "$tmp/$name.out" || fail "$name: not told $gpu: $(head -1 "$tmp/$name.out")"
+}
+# stat NAME KEY: a counter of NAME's stats line
+stat() {
+  local v; v=$(grep -m1 "debug: stats: " "$tmp/$1.log" | sed -n "s/.* $2=\([0-9]*\).*/\1/p")
+  [ -n "$v" ] || fail "$1: no '$2' in the stats line: $(grep -m1 'stats:' "$tmp/$1.log")"
+  echo "$v"
+}
+work() { local k; for k in tables_read bytes_decompressed parsed retargeted unbundles; do printf '%s=%s ' $k "$(stat "$1" $k)"; done; }
+
+run alone gemm_alone gfx1031 c-alone
+run stack stack_gemm gfx1031 c-stack
+fa=$(stat alone fatbins) fs=$(stat stack fatbins)
+[ "$fs" -ge $((5 * fa)) ] || fail "the stack should register several times rocBLAS's fat binaries: $fs against $fa"
+[ "$(stat stack deferred)" = "$fs" ] || fail "stack: $(stat stack deferred) of $fs fat binaries left to the runtime at registration"
+[ "$(work alone)" = "$(work stack)" ] || fail "the work differs with the code shipped: alone $(work alone), stack $(work stack)"
+[ "$(stat stack unbundles)" = 1 ] && [ "$(stat stack retargeted)" -ge 1 ] ||
+  fail "stack: expected one unbundle action decided and code retargeted: $(work stack)"
+grep -q "info: map: lib=$L/librocblas.so.5 bundle=[0-9]* source=fatbin device=0 target=gfx1031 .*verdict=mapped" "$tmp/stack.log" ||
+  fail "stack: no map line for rocBLAS's fat binary: $(grep -m3 'map:' "$tmp/stack.log")"
+ok "mapped gfx1031, first run: $fs fat binaries registered (alone: $fa), all left to the runtime; the same work: $(work stack); both results match the CPU (simulated card, executed)"
+
+run again stack_gemm gfx1031 c-stack
+for k in parsed retargeted bytes_decompressed tables_read; do
+  [ "$(stat again $k)" = 0 ] || fail "repeat run: $k=$(stat again $k), expected 0: $(work again)"
+done
+[ "$(stat again from_cache)" = "$(stat stack retargeted)" ] ||
+  fail "repeat run: $(stat again from_cache) objects from the cache, the first run retargeted $(stat stack retargeted)"
+ok "mapped gfx1031, repeat run: nothing parsed, retargeted or decompressed; $(stat again from_cache) objects from the decision cache"
+
+run native stack_gemm gfx1030 c-native
+for k in parsed retargeted bytes_decompressed tables_read; do
+  [ "$(stat native $k)" = 0 ] || fail "native gfx1030: $k=$(stat native $k), expected 0: $(work native)"
+done
+! grep -q "map: " "$tmp/native.log" || fail "native: something was mapped on the card's own target"
+ok "native gfx1030 (its own code): nothing read, parsed or retargeted"
+
+run eager stack_gemm gfx1031 c-eager RDNACOMPAT_LAZY=0
+[ "$(stat eager deferred)" = 0 ] && [ "$(stat eager parsed)" -gt $((4 * $(stat stack parsed))) ] ||
+  fail "RDNACOMPAT_LAZY=0 should decide at registration: $(work eager) deferred=$(stat eager deferred)"
+ok "RDNACOMPAT_LAZY=0 (eager): $(work eager)— the counters tell the two apart; the run passes"
+echo "49-shim-lazy: ok"
