@@ -201,7 +201,7 @@ size_t rdc_sys_add_runtime_gpus(struct rdc_sysinfo *si, const struct rdc_tables 
 			memcpy(g->target, a[i].name, tl + 1);
 		memcpy(g->product, a[i].product, sizeof g->product);
 		g->product[sizeof g->product - 1] = '\0';
-		g->card = rdc_card_find_pci(t, g->vendor, g->device, -1);
+		g->card = rdc_card_by_id(t, g->vendor, g->device, g->target);
 		g->apu = g->card && g->card->kind && !strcmp(g->card->kind, "apu");
 	}
 	return n;

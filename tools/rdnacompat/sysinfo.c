@@ -233,6 +233,27 @@ static void match_nodes(struct rdc_sysinfo *si)
 	}
 }
 
+const struct rdc_card *rdc_card_by_id(const struct rdc_tables *t, uint16_t vendor, uint16_t device,
+				     const char *target)
+{
+	if (!t)
+		return NULL;
+	const struct rdc_card *c = rdc_card_find_pci(t, vendor, device, -1), *only = NULL, *same = NULL;
+	if (c)
+		return c;
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_cards; i++) {
+		const struct rdc_card *k = &t->cards[i];
+		if (k->vendor != vendor || k->device != device)
+			continue;
+		n++;
+		only = k;
+		if (!same && target && k->target && !strcmp(k->target, target))
+			same = k;
+	}
+	return n == 1 ? only : same;
+}
+
 /* GPU nodes of the KFD topology that no PCI device matched (a simulated
  * card, whose topology the simulator writes, or PCI sysfs hidden in a
  * container) become GPUs of their own: target from gfx_target_version,
@@ -263,7 +284,7 @@ static void add_kfd_gpus(struct rdc_sysinfo *si, const struct rdc_tables *t)
 		g->from_runtime = true;
 		snprintf(g->source, sizeof g->source, "kfd");
 		snprintf(g->target, sizeof g->target, "%s", n->target);
-		g->card = t ? rdc_card_find_pci(t, g->vendor, g->device, -1) : NULL;
+		g->card = rdc_card_by_id(t, g->vendor, g->device, g->target);
 		g->apu = g->card && g->card->kind && !strcmp(g->card->kind, "apu");
 	}
 }

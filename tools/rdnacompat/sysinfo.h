@@ -84,6 +84,12 @@ void rdc_sys_free(struct rdc_sysinfo *si);
 /* Leading "major.minor" of a version string (maj, min); false if none. */
 bool rdc_version_mm(const char *v, unsigned *maj, unsigned *min);
 
+/* The card-table row of a PCI id whose revision is unknown (a card found
+ * in the KFD topology only): the row for any revision, else the id's only
+ * row, else its first row with `target` (may be NULL); NULL when none. */
+const struct rdc_card *rdc_card_by_id(const struct rdc_tables *t, uint16_t vendor, uint16_t device,
+				     const char *target);
+
 /* Number of GPU (non-CPU) KFD nodes. */
 size_t rdc_sys_gpu_nodes(const struct rdc_sysinfo *si);
 
