@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -403,7 +404,47 @@ struct lazy_obj {
 	const void *bundle;
 	char proc[RDC_PROC_MAX];
 	struct rdc_lazy_obj o;       /* data NULL: decided, nothing to add */
+	void *map;                   /* o.data lies in this private file mapping */
+	size_t map_len;              /* (else it is malloc'ed) */
 };
+
+/* The retargeted object as a private mapping of the library file: only the
+ * pages the patches touch become the process's own (the rest stays the
+ * page cache's, as the library's pages are).  0, or nonzero (then the
+ * caller copies). */
+static int map_obj(int fd, uint64_t file_off, const struct rdc_bundle_entry *e,
+		   const struct rdc_add *a, struct lazy_obj *x)
+{
+	if (fd < 0 || !a->have_patches || a->n_patches > RDC_ADD_PATCHES)
+		return -1;
+	long ps = sysconf(_SC_PAGESIZE);
+	if (ps <= 0)
+		return -1;
+	uint64_t start = file_off / (uint64_t)ps * (uint64_t)ps, delta = file_off - start;
+	size_t len = (size_t)((delta + e->size + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps);
+	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return -1;
+	if (memcmp(m + delta, e->data, e->size < 4096 ? e->size : 4096) != 0) {
+		munmap(m, len);   /* the file is not what was loaded */
+		return -1;
+	}
+	for (size_t k = 0; k < a->n_patches; k++) {
+		const struct rdc_patch *p = &a->patches[k];
+		if (!rdc_in_bounds(p->offset, p->len, e->size)) {
+			munmap(m, len);
+			return -1;
+		}
+		memcpy(m + delta + p->offset, p->bytes, p->len);
+	}
+	mprotect(m, len, PROT_READ);
+	x->map = m;
+	x->map_len = len;
+	snprintf(x->o.id, sizeof x->o.id, "%s", a->id);
+	x->o.data = m + delta;
+	x->o.size = e->size;
+	return 0;
+}
 static pthread_mutex_t obj_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct lazy_obj *objs_made;
 
@@ -417,7 +458,10 @@ void rdc_lazy_forget(const void *p)
 			continue;
 		}
 		*pp = x->next;
-		free(x->o.data);
+		if (x->map)
+			munmap(x->map, x->map_len);
+		else
+			free(x->o.data);
 		free(x);
 	}
 	pthread_mutex_unlock(&obj_lock);
@@ -461,8 +505,6 @@ static int decide_plain(const void *p)
 	struct stat st;
 	int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	bool have_st = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-	if (fd >= 0)
-		close(fd);
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	rc = rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL,
@@ -481,7 +523,10 @@ static int decide_plain(const void *p)
 			if (strcmp(add[k].to.proc, dev->target.proc) != 0)
 				continue;
 			struct rdc_diag od = { 0 };
-			int orc = make_obj(&b.entries[add[k].from], &add[k], &x->o, &od);
+			const struct rdc_bundle_entry *en = &b.entries[add[k].from];
+			int orc = have_st && map_obj(fd, seg.file_offset + en->offset, en, &add[k], x) == 0
+					  ? 0
+					  : make_obj(en, &add[k], &x->o, &od);
 			if (orc != 0)
 				rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: retargeting %s failed (%s); the "
 					 "device gets no code from this bundle", lib, index, add[k].id,
@@ -494,6 +539,8 @@ static int decide_plain(const void *p)
 		objs_made = x;
 	}
 	rdc_bundle_free(&b);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# startup-stack.sh [N] [BUILD] — what the shim costs a PyTorch-sized process
+# on ROCm 7.2: tests/integration/libs/stack_gemm.cpp linked with the ROCm 7.2
+# stack that `import torch` loads (MIOpen, hipBLASLt, hipBLAS, rocSPARSE,
+# rocFFT, rocRAND, rocSOLVER, RCCL; never called) runs one 64x64 rocBLAS
+# SGEMM, checked against the CPU, inside the Debian root rocm-7.2.  Two
+# groups, each interleaved N rounds (default 10) by bench/interleave.py,
+# wall time, CPU time and peak RSS:
+#   mapped card, simulated gfx1031 (code from gfx1030), against the override:
+#     ovr     HSA_OVERRIDE_GFX_VERSION=10.3.0, no shim
+#     first   the shim, RDNACOMPAT_CACHE=0 (every run a first run)
+#     repeat  the shim, its decision cache warm (a directory of its own)
+#     scal-*  the same three running rocblas_sscal as well, whose kernel
+#             comes from rocBLAS's own compressed fat binary (one bundle
+#             decided at the runtime's unbundling)
+#   card with its own code, simulated gfx1030, against no shim:
+#     none    no shim
+#     shim    the shim
+# Every run: HSA_ENABLE_SDMA=0, AMD_COMGR_CACHE=0 (comgr's own cache off in
+# each way alike).  Simulated card: the engine executes the kernels, the same
+# work in each way; the figures are host-side costs, not GPU times.
+set -euo pipefail
+n=${1:-10}
+B=$(cd "${2:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+. "$here/common.sh"
+bench_need_build "$B"
+run() { "$src/tests/roots/run" rocm-7.2 -- "$@"; }
+out=$B/bench/7.2; mkdir -p "$out"
+libs=(-Wl,--no-as-needed -l:libMIOpen.so.1 -l:libhipblaslt.so.1 -l:libhipblas.so.3 -l:librocsparse.so.1
+      -l:librocfft.so.0 -l:librocrand.so.1 -l:librocsolver.so.0 -l:librccl.so.1 -lrocblas)
+run hipcc -O1 -I"$src/tests/integration/libs" -o "$out/stack_gemm" "$src/tests/integration/libs/stack_gemm.cpp" \
+  "${libs[@]}" 2>"$out/stack_gemm.build.log" || { tail -5 "$out/stack_gemm.build.log"; exit 1; }
+cache=$(mktemp -d); trap 'rm -rf "$cache"' EXIT
+S=$B/sim/librdnacompat-sim.so
+SH=$B/librdnacompat.so
+P=$out/stack_gemm
+e="HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache"
+# warm the repeat runs' cache (and check the shim's run once)
+run env HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME="$cache" LD_PRELOAD="$SH:$S" \
+  RDNACOMPAT_SIM_GPUS=gfx1031 "$P" --scal | grep -q "ok: rocblas_sscal"
+echo "== mapped card: simulated gfx1031, against HSA_OVERRIDE_GFX_VERSION=10.3.0"
+run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base ovr \
+  "ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $P" \
+  "first=$e RDNACOMPAT_CACHE=0 LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P" \
+  "repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P" \
+  "scal-ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $P --scal" \
+  "scal-first=$e RDNACOMPAT_CACHE=0 LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P --scal" \
+  "scal-repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P --scal"
+echo "== card with its own code: simulated gfx1030, against no shim"
+run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base none \
+  "none=$e LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1030 $P" \
+  "shim=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1030 $P"
