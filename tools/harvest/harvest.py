@@ -29,6 +29,8 @@ writes `unreviewed` for a new one.
                                         tables (a status or message the table
                                         lacks, or one it has no more), or when
                                         a row is unreviewed
+  harvest.py check --release R --here   the same for the release installed at /
+                                        (a test running inside that release's root)
   harvest.py probe KIND SONAME VALUE...  (inside a root) print VALUE<TAB>TEXT
 
 Needs Python 3 (standard library only) and, for 6.4/7.2, tests/roots/run
@@ -155,8 +157,13 @@ def probe(kind, soname, values):
         print(f"{v}\t{esc(t)}")
 
 
+HERE = set()   # releases installed at / (--here: a test already inside the release's root)
+
+
 def run_in(release, args):
     root, _ = RELEASES[release]
+    if release in HERE:
+        root = None
     cmd = [sys.executable if root is None else "python3", os.path.abspath(__file__)] + args
     if root:
         cmd = [os.path.join(SRC, "tests/roots/run"), root, "--"] + cmd
@@ -170,7 +177,7 @@ def run_in(release, args):
 
 def root_path(release):
     root, _ = RELEASES[release]
-    if root is None:
+    if root is None or release in HERE:
         return ""
     r = subprocess.run([os.path.join(SRC, "tests/roots/path"), root], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
@@ -378,6 +385,8 @@ def main():
         p = sub.add_parser(c)
         p.add_argument("--release", action="append", choices=list(RELEASES))
         p.add_argument("--tables", default=TABLES)
+        p.add_argument("--here", action="store_true",
+                       help="the (one) release given is the one installed at / (run inside its root)")
     p = sub.add_parser("probe")
     p.add_argument("kind", choices=["hip", "hsa"])
     p.add_argument("soname")
@@ -387,6 +396,10 @@ def main():
         probe(a.kind, a.soname, a.values)
         return 0
     releases = a.release or list(RELEASES)
+    if a.here:
+        if len(releases) != 1:
+            sys.exit("harvest: --here takes exactly one --release")
+        HERE.add(releases[0])
     spath = os.path.join(a.tables, "status.tsv")
     mpath = os.path.join(a.tables, "lib-messages.tsv")
     old_s, old_m = read_table(spath, 6), read_table(mpath, 5)

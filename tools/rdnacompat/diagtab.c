@@ -157,13 +157,30 @@ static int msg_row(struct rdc_diagtab *t, char **col, const char *path, unsigned
 
 /* ---- patterns ------------------------------------------------------------------------- */
 
-static void add_pat(struct rdc_diagtab *t, const char *text, enum rdc_dhow how, size_t row)
+/* text without the blanks and line breaks at its ends (malloc'd): what the
+ * pattern matches (fmtmatch drops them), so "x \n" and "x" are one pattern */
+static char *trimmed(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+		n--;
+	char *o = rdc_xmalloc(n + 1);
+	memcpy(o, s, n);
+	o[n] = '\0';
+	return o;
+}
+
+static void add_pat(struct rdc_diagtab *t, const char *raw, enum rdc_dhow how, size_t row)
 {
 	bool msg = how == RDC_DHOW_MESSAGE;
+	char *text = trimmed(raw);
 	for (size_t i = 0; i < t->n_pats; i++) {
 		struct rdc_dpat *p = &t->pats[i];
 		if ((p->how == RDC_DHOW_MESSAGE) != msg || strcmp(p->text, text))
 			continue;
+		free(text);
 		for (size_t k = 0; k < p->n; k++)
 			if (p->rows[k] == row)
 				return;
@@ -172,9 +189,11 @@ static void add_pat(struct rdc_diagtab *t, const char *text, enum rdc_dhow how, 
 		return;
 	}
 	struct rdc_dpat p = { 0 };
-	if (rdc_fmt_compile(text, &p.fmt) != 0)
+	if (rdc_fmt_compile(text, &p.fmt) != 0) {
+		free(text);
 		return;
-	p.text = rdc_xstrdup(text);
+	}
+	p.text = text;
 	p.how = how;
 	p.rows = rdc_xmalloc(sizeof *p.rows);
 	p.rows[0] = row;
