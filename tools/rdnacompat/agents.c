@@ -234,6 +234,24 @@ static const struct rdc_agent *agent_of(const struct rdc_gpu *g, const struct rd
 	return NULL;
 }
 
+/* The runtime's names with this environment, overrides kept (rt_env_target). */
+static void ask_with_env(struct rdc_sysinfo *si)
+{
+	struct rdc_agent a[RDC_SYS_MAX_GPUS];
+	size_t n = 0;
+	char why[160] = "";
+	if (rdc_runtime_agents(a, RDC_SYS_MAX_GPUS, &n, true, why, sizeof why) != 0)
+		snprintf(si->runtime_note, sizeof si->runtime_note, "with this environment's override: %s", why);
+	for (size_t i = 0; i < si->n_gpus; i++) {
+		struct rdc_gpu *g = &si->gpus[i];
+		const struct rdc_agent *x = agent_of(g, a, n);
+		g->rt_env_asked = true;
+		if (x)
+			snprintf(g->rt_env_target, sizeof g->rt_env_target, "%.*s", (int)sizeof g->rt_env_target - 1,
+				 x->name);
+	}
+}
+
 void rdc_sys_ask_runtime(struct rdc_sysinfo *si, const struct rdc_tables *t)
 {
 	char why[160] = "";
@@ -242,7 +260,7 @@ void rdc_sys_ask_runtime(struct rdc_sysinfo *si, const struct rdc_tables *t)
 			snprintf(si->runtime_note, sizeof si->runtime_note,
 				 "the ROCm runtime, asked, reports none (%s)", why);
 		else if (rdc_override_set())
-			goto with_env;
+			ask_with_env(si);
 		return;
 	}
 	struct rdc_agent a[RDC_SYS_MAX_GPUS];
@@ -263,18 +281,6 @@ void rdc_sys_ask_runtime(struct rdc_sysinfo *si, const struct rdc_tables *t)
 		if (g->hip_index < 0)
 			g->hip_index = x->hip_index;
 	}
-	if (!rdc_override_set())
-		return;
-with_env:
-	n = 0;
-	if (rdc_runtime_agents(a, RDC_SYS_MAX_GPUS, &n, true, why, sizeof why) != 0)
-		snprintf(si->runtime_note, sizeof si->runtime_note, "with this environment's override: %s", why);
-	for (size_t i = 0; i < si->n_gpus; i++) {
-		struct rdc_gpu *g = &si->gpus[i];
-		const struct rdc_agent *x = agent_of(g, a, n);
-		g->rt_env_asked = true;
-		if (x)
-			snprintf(g->rt_env_target, sizeof g->rt_env_target, "%.*s", (int)sizeof g->rt_env_target - 1,
-				 x->name);
-	}
+	if (rdc_override_set())
+		ask_with_env(si);
 }

@@ -182,6 +182,14 @@ static bool override_for(const struct rdc_sysinfo *si, const struct rdc_gpu *g, 
  * with this environment (rt_env_target, agents.c). */
 static void check_runtime(const struct rdc_sysinfo *si, struct rdc_checks *c)
 {
+	bool asked = false;
+	for (size_t i = 0; i < si->n_gpus; i++)
+		asked |= si->gpus[i].rt_asked;
+	if (si->n_gpus && !asked && si->runtime_note[0])
+		rdc_check_add(c, "runtime", RDC_LVL_WARN,
+			      "the checks below (access, kfd, versions) say why; `rocminfo` shows the runtime's own error",
+			      "the ROCm runtime, asked for its GPU agents without the override variables, failed: %s",
+			      si->runtime_note);
 	for (size_t i = 0; i < si->n_gpus; i++) {
 		const struct rdc_gpu *g = &si->gpus[i];
 		if (!g->rt_asked || !g->target[0] || !strcmp(g->source, "runtime"))
