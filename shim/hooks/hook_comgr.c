@@ -519,8 +519,10 @@ void *rdc_comgr_wrap(void *handle, const char *name, void *real,
 			if (fill_real(handle, real_dlsym))
 				atomic_store_explicit(&R_ready, 1, memory_order_release);
 			else if (!atomic_exchange(&warned, 1))
-				rdc_logf(RDC_LOG_WARN, "comgr: some entries the shim needs are missing; "
-					 "compressed bundles are decided at registration");
+				/* comgr 2 (HIP 5.2) has no bundle entry ids: that
+				 * runtime's bundles are decided at registration */
+				rdc_logf(RDC_LOG_DEBUG, "comgr: this comgr lacks entries the shim's "
+					 "unbundle watch needs; its calls go straight through");
 		}
 		pthread_mutex_unlock(&cg_lock);
 	}

@@ -186,6 +186,20 @@ static bool own_item(const struct rdc_lazy_item *items, size_t n, const struct r
 
 static void lib_of(const struct rdc_segment *seg, char *buf, size_t n);
 
+/* The debug line for a retargeted object handed to the runtime. */
+static void log_retargeted(const char *lib, long index, const char *source, const struct rdc_add *a,
+			   size_t bytes, const char *how)
+{
+	if (!rdc_log_enabled(RDC_LOG_DEBUG))
+		return;
+	struct rdc_kv kv[] = {
+		RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", source),
+		RDC_KV_S("entry", a->id), RDC_KV_N("bytes", bytes), RDC_KV_S("how", how),
+		RDC_KV_S("patches", a->from_cache ? "cached" : "computed"),
+	};
+	rdc_log_event(RDC_LOG_DEBUG, "retargeted", kv, sizeof kv / sizeof kv[0]);
+}
+
 /* May a `prefer` row want another entry than the device's own for the
  * library holding `p`?  (Its file name is looked up only when some
  * library-scoped row names the device.) */
@@ -354,6 +368,7 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 		}
 		o->from = map_from[k];
 		rdc_stat_add(add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);
+		log_retargeted(lib, index, source, &add[k], o->size, "unbundle");
 		(*n_objs)++;
 	}
 	free(b.entries);
@@ -524,15 +539,17 @@ static int decide_plain(const void *p)
 				continue;
 			struct rdc_diag od = { 0 };
 			const struct rdc_bundle_entry *en = &b.entries[add[k].from];
-			int orc = have_st && map_obj(fd, seg.file_offset + en->offset, en, &add[k], x) == 0
-					  ? 0
-					  : make_obj(en, &add[k], &x->o, &od);
+			bool mapped = have_st && map_obj(fd, seg.file_offset + en->offset, en, &add[k], x) == 0;
+			int orc = mapped ? 0 : make_obj(en, &add[k], &x->o, &od);
 			if (orc != 0)
 				rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: retargeting %s failed (%s); the "
 					 "device gets no code from this bundle", lib, index, add[k].id,
 					 od.msg[0] ? od.msg : rdc_strerror(orc));
-			else
+			else {
 				rdc_stat_add(add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);
+				log_retargeted(lib, index, "fatbin", &add[k], x->o.size,
+					       mapped ? "file-mapping" : "copy");
+			}
 			break;
 		}
 		x->next = objs_made;
