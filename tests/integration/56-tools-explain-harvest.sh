@@ -105,6 +105,33 @@ print(f"explained: {sum(len(v) for v in want.values())} expected explanations on
 PY
 echo "  explain took $ms ms"
 
+# --- a real log from this release: rocminfo on a simulated gfx1031 told a target no
+# ROCR knows (12.9.9), then a malformed override (10.3): ROCR's own words, in colour.
+SIMLIB=$B/sim/librdnacompat-sim.so
+if [ -f "$SIMLIB" ] && command -v rocminfo >/dev/null; then
+  { env HSA_OVERRIDE_GFX_VERSION=12.9.9 "$R" sim --gpu gfx1031 -- timeout 60 rocminfo
+    env HSA_OVERRIDE_GFX_VERSION=10.3 "$R" sim --gpu gfx1031 -- timeout 60 rocminfo; } >"$T/real.log" 2>&1
+  "$R" explain --json - <"$T/real.log" >"$T/real.json" || fail "real log: nothing explained: $(grep -i fail "$T/real.log")"
+  python3 - "$T/real.json" <<'PY' || fail "real rocminfo log"
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = {l["line"]: (l["text"], l["ids"]) for l in d["lines"]}
+def on(word):
+    return [ids for text, ids in lines.values() if word in text]
+# ROCR's two-line message, from its first line; the curated invalid-isa row on the second
+first, second = on("Agent creation failed"), on("unrecognized id")
+assert first and "rocr:isa-unknown" in first[0], ("ROCR's agent creation message", first, lines)
+assert second and "invalid-isa" in second[0], ("unrecognized id", second, lines)
+oor = on("HSA_STATUS_ERROR_OUT_OF_RESOURCES")
+assert oor and "HSA_STATUS_ERROR_OUT_OF_RESOURCES" in oor[0] and "kfd-permission" in oor[0], ("out of resources", oor)
+classes = {c["class"] for h in d["harvested"] for c in h["classes"]}
+assert {"isa-unknown", "no-device"} <= classes, classes
+print("real log: " + "; ".join(f"line {n}: {', '.join(ids)}" for n, (t, ids) in sorted(lines.items())))
+PY
+else
+  echo "partial: no simulator or rocminfo: the real log part is not run" >&2
+fi
+
 # --- harvested classes are defined, with sources; the text form says card, check, rdnacompat
 printf 'RuntimeError: HIP error: %s\n' "$(awk -F'\t' -v r="$rel" '$1=="hip" && $2=="hipErrorInvalidDeviceFunction" && $4==r {print $5}' "$SRC/tables/status.tsv" | sed 's/\\n/ /g')" |
   "$R" explain - >"$T/one.txt" || fail "hipErrorInvalidDeviceFunction's text not explained"
