@@ -20,7 +20,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
-#include <string.h>
 
 #include "shim.h"
 
@@ -37,7 +36,13 @@ static void *no_dlsym(void *handle, const char *name)
  * would come back here before the entry is set. */
 static void *_Atomic real_fn;
 
-static void *real_dlsym(void)
+/* dlsym is called before anything is set up — by a sanitizer runtime
+ * finding its own real functions, by other preloads' constructors — so
+ * these two run uninstrumented and call no libc function but dlvsym. */
+#define PRE_INIT __attribute__((no_sanitize("thread"))) __attribute__((no_sanitize("address"))) \
+	__attribute__((no_sanitize("undefined")))
+
+PRE_INIT static void *real_dlsym(void)
 {
 	void *r = atomic_load_explicit(&real_fn, memory_order_acquire);
 	if (r)
@@ -51,16 +56,35 @@ static void *real_dlsym(void)
 	return r;
 }
 
+static int wrap_lookup(void *handle, const char *name, void **out,
+		       void *(*real)(void *, const char *));
+
+/* "amd_comgr_" leads `name` (no libc call: see PRE_INIT) */
+PRE_INIT static int comgr_name(const char *name)
+{
+	static const char pfx[] = "amd_comgr_";
+	for (size_t i = 0; i < sizeof pfx - 1; i++)
+		if (name[i] != pfx[i])
+			return 0;
+	return 1;
+}
+
 /* Called by the trampoline: 1 with *out the answer (a comgr entry, real or
  * wrapped), or 0 with *out the real dlsym to jump to. */
 __attribute__((used)) int rdc_dlsym_prepare(void *handle, const char *name, void **out);
-__attribute__((used)) int rdc_dlsym_prepare(void *handle, const char *name, void **out)
+PRE_INIT __attribute__((used)) int rdc_dlsym_prepare(void *handle, const char *name, void **out)
 {
 	void *(*real)(void *, const char *) = (void *(*)(void *, const char *))real_dlsym();
 	*out = (void *)real;
-	if (!name || handle == RTLD_NEXT || handle == RTLD_DEFAULT ||
-	    strncmp(name, "amd_comgr_", 10) != 0)
+	if (!name || handle == RTLD_NEXT || handle == RTLD_DEFAULT || !comgr_name(name))
 		return 0;
+	return wrap_lookup(handle, name, out, real);
+}
+
+/* An amd_comgr_* lookup on a library handle: the real entry or its wrapper. */
+static int wrap_lookup(void *handle, const char *name, void **out,
+		       void *(*real)(void *, const char *))
+{
 	int saved = errno;
 	void *fn = real(handle, name);  /* an explicit handle: the caller does not matter */
 	int err = errno;
