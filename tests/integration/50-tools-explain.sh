@@ -40,6 +40,9 @@ clr-two-isas|:1:rocdevice.cpp            :590 : 0393468839 us:  HSA device gfx12
 miopen-ck-library|MIOpen(HIP): Warning [OpenRuntimeLibraryForDevice] CK grouped conv library not found for device gfx1103: libMIOpenCKGroupedConv_gfx1103.so: cannot open shared object file: No such file or directory
 llama-fattn|/app/ggml/src/ggml-cuda/fattn-common.cuh:914: GGML_ASSERT(max_blocks_per_sm > 0) failed
 aotriton-nan|attn_fwd fp32 hdim80 causal produces NaN in LSE on gfx1150 (clean on gfx1151)
+no-gpu-found|Error: no HIP devices found
+no-gpu-found|level=INFO source=gpu.go msg="no compatible amdgpu devices detected"
+no-gpu-found|ggml_cuda_init: found 0 ROCm devices:
 EOF2
 
 # A pasted log with several errors, one per line (the texts of the threads errors.tsv cites):
