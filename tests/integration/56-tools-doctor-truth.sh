@@ -42,9 +42,11 @@ for r in rows(sys.argv[1]):
 PY
 ) || fail "no native card in the tables"
 # target | PCI device (- for the simulator's default card) | variable | value:
-# a native card told a sibling, another family, a per-node override
+# a native card told a sibling, another family (RDNA3 told RDNA2, RDNA3.5 told RDNA3), a
+# per-node override
 cases="$native
 gfx1101|-|HSA_OVERRIDE_GFX_VERSION|10.3.0
+gfx1151|-|HSA_OVERRIDE_GFX_VERSION|11.0.0
 gfx1031|-|HSA_OVERRIDE_GFX_VERSION_1|10.3.0"
 n=0
 while IFS='|' read -r tg pci var val; do
