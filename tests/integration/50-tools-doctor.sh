@@ -63,6 +63,14 @@ python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('creat
   "$T/rx6700/home/tester/.cache/miopen/3.2.0.ae7ff5ab3/gfx1031_40.kdb"
 doc "$R" doctor --root "$T/rx6700" --user tester --json >"$T/rx2.json"
 chk "$T/rx2.json" miopen-cache | grep -q "^\['ok MIOpen cache: 1 database" || fail "good cache flagged: $(chk "$T/rx2.json" miopen-cache)"
+# PCI sysfs hidden (a container): the card comes from its KFD node — the same target,
+# the card table's row for its device id — not from the runtime.
+cp -a "$T/rx6700" "$T/rx-nopci"; rm -rf "$T/rx-nopci/sys/bus/pci"
+doc "$R" doctor --root "$T/rx-nopci" --json >"$T/rx-nopci.json" 2>/dev/null || true
+[ "$(field "$T/rx-nopci.json" '[(g["target"], g["source"], g["kfd_node"]) for g in d["gpus"]]')" = "[('$want', 'kfd', 1)]" ] ||
+  fail "KFD-only card: $(field "$T/rx-nopci.json" 'd["gpus"]')"
+[ "$(field "$T/rx-nopci.json" 'd["gpus"][0]["name"]')" = "$(field "$T/rx.json" 'd["gpus"][0]["name"]')" ] ||
+  echo "note: without the PCI revision the KFD-only card is named by its id's any-revision row: $(field "$T/rx-nopci.json" 'd["gpus"][0]["name"]')"
 # The per-node override needs a newer ROCm than the tree's 6.2.4.
 doc HSA_OVERRIDE_GFX_VERSION_1=10.3.0 "$R" doctor --root "$T/rx6700" --json >"$T/rx3.json"
 chk "$T/rx3.json" override | grep -q "ignored by ROCm 6.2.4" || fail "per-node on 6.2.4: $(chk "$T/rx3.json" override)"

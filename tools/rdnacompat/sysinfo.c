@@ -267,9 +267,12 @@ static void add_kfd_gpus(struct rdc_sysinfo *si, const struct rdc_tables *t)
 		if (!n->gfx_target_version)
 			continue;
 		int this_hip = hip++;
+		/* matched to a PCI device, or plausibly one that match_nodes could not
+		 * place (same device id, no node): not a card of its own */
 		bool taken = false;
 		for (size_t k = 0; k < si->n_gpus && !taken; k++)
-			taken = si->gpus[k].kfd_node == (int)i;
+			taken = si->gpus[k].kfd_node == (int)i ||
+				(si->gpus[k].kfd_node < 0 && si->gpus[k].device == n->device_id);
 		if (taken)
 			continue;
 		struct rdc_gpu *g = &si->gpus[si->n_gpus++];
