@@ -524,7 +524,11 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 		const uint8_t *p, *op;
 		size_t n, on;
 		struct rdc_bundle b, ob;
-		if (entry_for(image, size, devs[j], false, &p, &n, &b) != 0)
+		/* the device's entry; for a bundle left to the runtime's own
+		 * reading (lazy.c: not rebuilt), the compatible one its object
+		 * will be retargeted from — the same kernels and arguments */
+		if (entry_for(image, size, devs[j], false, &p, &n, &b) != 0 &&
+		    (image != orig || entry_for(image, size, devs[j], true, &p, &n, &b) != 0))
 			continue;
 		/* the hash a rule names is of the code object as shipped: the
 		 * original's entry for the device, else the one it was mapped from */
