@@ -333,13 +333,21 @@ bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, lon
 		const struct rdc_device *dev = rdc_device_get(i);
 		if (!dev || dev->mode == RDC_MODE_OFF)
 			continue;
-		char tgt[64];
+		char tgt[64], ent[208] = "-";
 		rdc_target_format(&dev->target, tgt, sizeof tgt);
+		for (size_t k = 0; k < t->n_entries; k++) {
+			const struct rdc_bundle_entry *e = &t->entries[k];
+			if (e->parsed.has_target && e->parsed.kind != RDC_KIND_HOST &&
+			    rdc_target_matches(&e->parsed.target, &dev->target)) {
+				entry_name(t, (long)k, ent, sizeof ent);
+				break;
+			}
+		}
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_S("source", source),
 			RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
 			RDC_KV_S("mode", rdc_mode_name(dev->mode)), RDC_KV_S("verdict", "native"),
-			RDC_KV_S("chosen", dev->target.proc),
+			RDC_KV_S("entry", ent), RDC_KV_S("chosen", dev->target.proc),
 			RDC_KV_S("reason", "the bundle has the device's own entry and no rule concerns "
 					   "it: decided from the entry table, no code read"),
 		};

@@ -447,8 +447,9 @@ static cg_status w_lookup(cg_h d, struct cg_coinfo *q, size_t n)
 	rdc_guard_enter();
 	const char *isa[64];
 	size_t want = 0;
-	for (size_t k = 0; k < n; k++)
-		isa[k] = q[k].size == 0 && q[k].isa ? q[k].isa : NULL;
+	for (size_t k = 0; k < n; k++)   /* none found, or a `prefer` row may want another */
+		isa[k] = q[k].isa && (q[k].size == 0 || rdc_lazy_prefer_may(p, q[k].isa)) ? q[k].isa
+											     : NULL;
 	for (size_t k = 0; k < n; k++)
 		want += isa[k] != NULL;
 	const void *obj[64] = { 0 };

@@ -218,6 +218,17 @@ static bool prefer_may_apply(const struct rdc_tables *t, const char *proc, const
 	return rdc_rules_prefer_any(t, proc, lib, 0, true);
 }
 
+bool rdc_lazy_prefer_may(const void *p, const char *isa)
+{
+	const struct rdc_tables *t = rdc_tables();
+	for (size_t d = 0; t && isa && d < rdc_devices_count(); d++) {
+		const struct rdc_device *dev = rdc_device_get(d);
+		if (acting(dev) && strcmp(dev->isa_name, isa) == 0)
+			return prefer_may_apply(t, dev->target.proc, p);
+	}
+	return false;
+}
+
 bool rdc_lazy_all_native(const void *p, const struct rdc_lazy_item *items, size_t n)
 {
 	const struct rdc_tables *t = rdc_tables();

@@ -415,6 +415,9 @@ size_t rdc_lazy_extra_ids(const char *const *ids, size_t n_ids, char (*extra)[12
  * runtime loads itself) from bundle `p`, and no `prefer` row may concern
  * it?  Then nothing is decided. */
 bool rdc_lazy_all_native(const void *p, const struct rdc_lazy_item *items, size_t n_items);
+/* May a `prefer` row concern the acting device of ISA name `isa` for the
+ * bundle at `p` (then its own entry is not the last word)? */
+bool rdc_lazy_prefer_may(const void *p, const char *isa);
 /* Decide the bundle at `p` (`size` bytes, as the runtime handed it to the
  * unbundler) from the extracted items: logs each device's decision, notes
  * missing code for the diagnosis (from the entry table), and fills objs
