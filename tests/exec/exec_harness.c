@@ -460,6 +460,7 @@ int main(int argc, char **argv)
 	const struct { const struct xt_test *t; unsigned n; } suites[] = {
 		{ xt_tests_v16, xt_ntests_v16 }, { xt_tests_valu, xt_ntests_valu },
 		{ xt_tests_f64, xt_ntests_f64 }, { xt_tests_rare, xt_ntests_rare },
+		{ xt_tests_buf, xt_ntests_buf },
 	};
 	unsigned run = 0, failed = 0;
 	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {

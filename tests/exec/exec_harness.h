@@ -86,6 +86,8 @@ extern const struct xt_test xt_tests_f64[];   /* exec_tests_f64.c */
 extern const unsigned xt_ntests_f64;
 extern const struct xt_test xt_tests_rare[];  /* exec_tests_rare.c */
 extern const unsigned xt_ntests_rare;
+extern const struct xt_test xt_tests_buf[];   /* exec_tests_buf.c */
+extern const unsigned xt_ntests_buf;
 
 /* exec_optable.c — the opcode table's check (0 pass, 1 fail): tested10/11
  * are indexed by enum rdc_op; notyet is tests/exec/not-yet.txt; out_md, if

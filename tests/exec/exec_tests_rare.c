@@ -4,7 +4,7 @@
  * instructions: the SGPR-base-only global_load/store_addtid_b32, the
  * media instructions (v_sad_u8, v_sad_hi_u8, v_msad_u8, v_qsad_pk_u16_u8,
  * v_mqsad_pk_u16_u8, v_mqsad_u32_u8, v_lerp_u8, v_cvt_pk_u8_f32, the cube
- * helpers, v_mullit_f32).  References follow the ISA guides' pseudocode,
+ * helpers, v_mullit_f32), gfx11's v_swap_b16.  References follow the ISA guides' pseudocode,
  * written here in plain C.
  */
 #include <math.h>
@@ -120,7 +120,58 @@ static void ref_cube(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[5] = (in[1] & ~0x00ff0000u) | u << 16;
 }
 
+/* v_swap_b16 (gfx11; llvm-mc 19 neither assembles nor disassembles it, so
+ * the words are spelled out, checked with LLVM 21):
+ *   7E50CDA9  v_swap_b16 v40.l, v41.h
+ *   7F54CD2B  v_swap_b16 v42.h, v43.l */
+static void ref_swap16(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)c;
+	(void)lane;
+	uint16_t a = xt_lo(out[0]), b = xt_hi(out[1]);
+	out[0] = xt_setlo(out[0], b);
+	out[1] = xt_sethi(out[1], a);
+	uint16_t x = xt_hi(out[2]), y = xt_lo(out[3]);
+	out[2] = xt_sethi(out[2], y);
+	out[3] = xt_setlo(out[3], x);
+}
+
+/* v_fmaak/v_fmamk_f32 with a literal src0: the constant K and src0 share
+ * the instruction's one literal dword (8 bytes; the decoder once read a
+ * second literal and lost the instruction boundary: rocRAND's gfx1030 code). */
+static void ref_fmak_lit(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	const uint32_t *in = c->in + lane * c->nin;
+	out[0] = xt_f2u(fmaf(3.0f, xt_u2f(in[0]), 3.0f));
+	out[1] = xt_f2u(fmaf(0.5f, 0.5f, xt_u2f(in[1]))); /* fmamk: S0 * K + S1 */
+	out[2] = xt_f2u(xt_u2f(in[1]) + 1.0f);
+}
+
+/* s_sendmsg_rtn_b64/b32 MSG_RTN_GET_REALTIME: a running clock.  The
+ * kernel checks it: v40 = the first reading is not 0, v41 = the second
+ * 64-bit reading is not below the first, v42 = the 32-bit reading is
+ * within 2^30 ticks after the first's low half (wrap-safe). */
+static void ref_realtime(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)c;
+	(void)lane;
+	out[0] = out[1] = out[2] = 1;
+}
+
 const struct xt_test xt_tests_rare[] = {
+	{ "s_sendmsg_rtn_realtime", XT_G11, NULL,
+	  "s_sendmsg_rtn_b64 s[10:11], sendmsg(MSG_RTN_GET_REALTIME)\ns_nop 7\n"
+	  "s_sendmsg_rtn_b64 s[12:13], sendmsg(MSG_RTN_GET_REALTIME)\n"
+	  "s_sendmsg_rtn_b32 s14, sendmsg(MSG_RTN_GET_REALTIME)\n"
+	  "s_or_b32 s15, s10, s11\ns_cmp_lg_u32 s15, 0\ns_cselect_b32 s15, 1, 0\nv_mov_b32 v40, s15\n"
+	  "s_sub_u32 s16, s12, s10\ns_subb_u32 s17, s13, s11\ns_cselect_b32 s16, 0, 1\nv_mov_b32 v41, s16\n"
+	  "s_sub_u32 s18, s14, s10\ns_cmp_lt_u32 s18, 0x40000000\ns_cselect_b32 s18, 1, 0\nv_mov_b32 v42, s18",
+	  NULL, 1, 3, xt_init_u, ref_realtime, XT_EXACT },
+	{ "v_fmaak_fmamk_literal_src0", XT_BOTH,
+	  "v_fmaak_f32 v40, 0x40400000, v1, 0x40400000\nv_fmamk_f32 v41, 0x3f000000, 0x3f000000, v2\n"
+	  "v_add_f32 v42, 1.0, v2",
+	  NULL, NULL, 2, 3, xt_init_f, ref_fmak_lit, XT_EXACT },
+	{ "v_swap_b16", XT_G11, ".long 0x7e50cda9\n.long 0x7f54cd2b", NULL, NULL, 1, 4, xt_init_u, ref_swap16, XT_EXACT },
 	{ "global_addtid", XT_BOTH,
 	  "v_add_nc_u32 v3, 0x11, v1\nglobal_store_dword_addtid v3, s[6:7]\ns_waitcnt vmcnt(0)\n"
 	  "global_load_dword_addtid v40, s[4:5]\nv_lshlrev_b32 v35, 2, v0\nglobal_load_dword v41, v35, s[6:7]\n"

@@ -249,8 +249,11 @@ static int vop12c(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, s
 	}
 	if (vop_src0(gfx, code, avail, in, w & 0x1ff) < 0)
 		return -1;
-	if (in->op == RDC_OP_V_FMAMK_F32 || in->op == RDC_OP_V_FMAAK_F32 || in->op == RDC_OP_V_FMAMK_F16 ||
-	    in->op == RDC_OP_V_FMAAK_F16) {
+	/* fmaak/fmamk carry their constant K in a literal dword, which a
+	 * literal src0 shares: an instruction has at most one literal
+	 * (v_fmaak_f32 v13, 0x2f800000, v13, 0x2f800000 is 8 bytes). */
+	if ((in->op == RDC_OP_V_FMAMK_F32 || in->op == RDC_OP_V_FMAAK_F32 || in->op == RDC_OP_V_FMAMK_F16 ||
+	     in->op == RDC_OP_V_FMAAK_F16) && in->src[0] != RDC_OPD_LIT) {
 		if (literal(code, avail, in, in->len) < 0)
 			return -1;
 	}
@@ -470,6 +473,46 @@ static int mubuf(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, st
 	return 0;
 }
 
+/* MTBUF: MUBUF's fields with the data format in the instruction.  RDNA2:
+ * op[2:0] in [18:16] and op[3] in bit 21 of the second dword (the d16
+ * forms, table MTBUFHI), format [25:19], offen/idxen/glc/dlc as MUBUF;
+ * RDNA3: op in [18:15], format [25:19], slc/dlc/glc in [14:12], offen and
+ * idxen in bits 22/23 of the second dword (the ISA guides' MTBUF tables;
+ * LLVM MTBUF_Real_gfx10/gfx11). */
+static int mtbuf(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
+{
+	if (avail < 8)
+		return -1;
+	uint32_t x = word(code + 4);
+	bool ok = gfx == 11 ? lookup(gfx, RDC_FMT_MTBUF, (w >> 15) & 0xf, in)
+			    : lookup(gfx, (x >> 21) & 1 ? RDC_FMT_MTBUFHI : RDC_FMT_MTBUF, (w >> 16) & 7, in);
+	in->len = 8;
+	if (!ok) {
+		in->mnemonic = "<MTBUF tbuffer_*>";
+		return -1;
+	}
+	in->imm = (int32_t)(w & 0xfff);
+	in->bfmt = (w >> 19) & 0x7f;
+	if (gfx == 11) {
+		in->slc = (w >> 12) & 1;
+		in->dlc = (w >> 13) & 1;
+		in->glc = (w >> 14) & 1;
+		in->offen = (x >> 22) & 1;
+		in->idxen = (x >> 23) & 1;
+	} else {
+		in->offen = (w >> 12) & 1;
+		in->idxen = (w >> 13) & 1;
+		in->glc = (w >> 14) & 1;
+		in->dlc = (w >> 15) & 1;
+		in->slc = (x >> 22) & 1;
+	}
+	in->addr = (uint16_t)((x & 0xff) + RDC_OPD_VGPR);
+	in->data0 = (uint16_t)(((x >> 8) & 0xff) + RDC_OPD_VGPR);
+	in->srsrc = (uint16_t)(((x >> 16) & 0x1f) << 2);
+	in->soffset = sopd(gfx, x >> 24);
+	return 0;
+}
+
 /* MIMG: the name and length only — the engine executes no image
  * instruction (rc -1, in->op set).  RDNA2: op[6:0] in [24:18], op[7] in
  * bit 0, NSA (the number of extra address dwords) in [2:1]; RDNA3: op in
@@ -490,17 +533,13 @@ static int mimg(unsigned gfx, uint32_t w, struct rdc_inst *in)
 
 /* Formats the decoder does not decode: a name for the coverage listing and
  * the length, so that a linear walk stays on instruction boundaries.
- * Encodings: RDNA2/RDNA3 ISA guides, "Microcode Formats" (MTBUF 111010,
- * EXP 111110, gfx10 VINTRP 110010, gfx11 VINTERP 11001101 and LDSDIR
+ * Encodings: RDNA2/RDNA3 ISA guides, "Microcode Formats" (EXP 111110, gfx10 VINTRP 110010, gfx11 VINTERP 11001101 and LDSDIR
  * 11001110). */
 static int other(unsigned gfx, uint32_t w, struct rdc_inst *in)
 {
 	unsigned top6 = w >> 26;
 	in->len = 4;
-	if (top6 == 0x3A) {
-		in->mnemonic = "<MTBUF tbuffer_*>";
-		in->len = 8;
-	} else if (top6 == 0x3E) {
+	if (top6 == 0x3E) {
 		in->mnemonic = "exp";
 		in->len = 8;
 	} else if (gfx == 10 && top6 == 0x32) {
@@ -549,6 +588,8 @@ int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst 
 		rc = flat(gfx, code, avail, w, in);
 	else if ((w >> 26) == 0x38)
 		rc = mubuf(gfx, code, avail, w, in);
+	else if ((w >> 26) == 0x3A)
+		rc = mtbuf(gfx, code, avail, w, in);
 	else if ((w >> 26) == 0x3C)
 		rc = mimg(gfx, w, in);
 	else

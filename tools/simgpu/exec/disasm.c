@@ -164,6 +164,9 @@ int rdc_disasm(unsigned gfx, const struct rdc_inst *in, char *buf, size_t n)
 		put(&o, " imm=%d glc=%u slc=%u dlc=%u lds=%u sve=%u", in->imm, in->glc, in->slc, in->dlc, in->lds,
 		    in->sve);
 		break;
+	case RDC_FMT_MTBUF: case RDC_FMT_MTBUFHI:
+		put(&o, " format=%u", in->bfmt);
+		/* fall through */
 	case RDC_FMT_MUBUF:
 		opd(&o, "data0", in, in->data0);
 		opd(&o, "addr", in, in->addr);

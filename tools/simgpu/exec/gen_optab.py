@@ -22,7 +22,8 @@ bump and review the diff):
   optab_gen.h  enum rdc_op (one value per canonical mnemonic), format ids
   optab_gen.c  per generation and format: opcode -> enum rdc_op, and the
                generation's own mnemonic (for messages and the coverage
-               list); rdc_op_name[].
+               list); rdc_op_name[]; the buffer data formats by value
+               (rdc_buf_fmt_name, from LLVM's tbuffer format names).
 
 Usage: gen_optab.py [--llvm-mc PATH] [--out DIR]
 """
@@ -41,6 +42,7 @@ VOP3P_ALT = [0x18000000 | w for w in VOP3_ALT]
 DS_ALT = [0x00020101, 0x00000101, 0x00000001, 0x00010101, 0]
 # global_load/store_addtid_b32: no VGPR address (vaddr 0), an SGPR base s[2:3]
 ADDTID = [0x00020100, 0x01020000]
+MTBUF_ALT = [0x80010200]  # vdata v2, s[4:7], soffset 0, no address VGPR
 MUBUF_ALT = [0x80000201, 0x80000200, 0x80000000, 0x00000200, 0x00000000]  # last: no operands (buffer_gl0_inv)
 
 # (format, opcode bits (lo, width), base word, second dwords tried in turn, opcodes)
@@ -68,6 +70,11 @@ FORMATS = {
         ('SCRATCH', (18, 7), 0xDC004000, [0x007D0201, 0x00000201, 0x007D0001, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC008000, [0x007D0201, 0x007D0001, 0x00000201, 0x00000001] + ADDTID, range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
+        # MTBUF: op[2:0] in [18:16], op[3] in bit 21 of the second dword
+        # (MTBUFHI: the d16 ops 8-15); format 1 (BUF_FMT_8_UNORM, LLVM's
+        # default, so it prints none) in [25:19].
+        ('MTBUF', (16, 3), 0xE8080000, MTBUF_ALT, range(0, 8)),
+        ('MTBUFHI', (16, 3), 0xE8080000, [w | 0x00200000 for w in MTBUF_ALT], range(0, 8)),
         # MIMG: names only (the engine executes no image instruction; the
         # coverage listing names them).  gfx10's opcode is 8 bits: op[6:0]
         # in [24:18], op[7] in bit 0 (MIMGHI: the ops with bit 0 set).
@@ -97,6 +104,8 @@ FORMATS = {
         ('SCRATCH', (18, 7), 0xDC010000, [0x007C0201, 0x00FC0201, 0x00FC0001, 0x007C0001, 0x00000201, 0x00000001], range(0, 128)),
         ('GLOBAL', (18, 7), 0xDC020000, [0x007C0201, 0x007C0001, 0x00000201, 0x00000001] + ADDTID, range(0, 128)),
         ('MUBUF', (18, 8), 0xE0000000, MUBUF_ALT, range(0, 256)),
+        # MTBUF: op in [18:15], format 1 in [25:19]
+        ('MTBUF', (15, 4), 0xE8080000, MTBUF_ALT, range(0, 16)),
         ('MIMG', (18, 8), 0xF0000F00, [0x00000000], range(0, 256)),
     ],
 }
@@ -124,6 +133,7 @@ RENAMES = [
     (r'^ds_write_', 'ds_store_'),
     (r'^ds_load_b32$', 'ds_load_b32'),
     (r'^global_(load|store)_dword_addtid$', r'global_\1_addtid_b32'),
+    (r'_format_d16_hi_x$', '_d16_hi_format_x'), (r'_format_d16_(x|xy|xyz|xyzw)$', r'_d16_format_\1'),
     (r'_dwordx4$', '_b128'), (r'_dwordx3$', '_b96'), (r'_dwordx2$', '_b64'),
     (r'_dwordx8$', '_b256'), (r'_dwordx16$', '_b512'), (r'_dword$', '_b32'),
     (r'_ubyte_d16_hi$', '_d16_hi_u8'), (r'_sbyte_d16_hi$', '_d16_hi_i8'),
@@ -179,8 +189,11 @@ SUFFIX = re.compile(r'_(e32|e64|sdwa|dpp|dpp8)$')
 # format, opcode) -> mnemonic.  `rdnacompat sim --coverage` of libggml-hip.so
 # found 38,407 of the first in 31 gfx1100 code objects:
 #   D59C0080 00000120 -> v_mov_b16_e64 v128.l, v32.l   (LLVM 21)
+#   7F16CD10 -> v_swap_b16 v11.h, v16.l   (LLVM 21; 72 words in 4 gfx1100 code
+#               objects of rocPRIM 6.4's test_device_segmented_radix_sort)
 LLVM19_LACKS = {
     ('gfx11', 'VOP3', 0x19C): 'v_mov_b16_e64',
+    ('gfx11', 'VOP1', 0x66): 'v_swap_b16',
 }
 
 
@@ -272,6 +285,30 @@ def harvest_vopd(llvm_mc):
     return xs, ys
 
 
+def harvest_buf_formats(llvm_mc, gen):
+    """The data formats of MTBUF's 7-bit format field (and of a buffer
+    resource's FORMAT field, the same numbering): {value: 'BUF_FMT_...'} as
+    LLVM prints tbuffer_load_format_x with each value.  Value 1 is LLVM's
+    default (BUF_FMT_8_UNORM), which it does not print."""
+    lines = []
+    for f in range(128):
+        lines.append(','.join('0x%02x' % b for b in le_bytes([0xE8000000 | (f << 19), 0x80010200, NOP, NOP])))
+    res = subprocess.run([llvm_mc, '--disassemble', '-triple=amdgcn-amd-amdhsa', '-mcpu=' + MCPU[gen],
+                          '-show-encoding'], input='\n'.join(lines) + '\n', capture_output=True, text=True)
+    out = {}
+    pat = re.compile(r'^\s*tbuffer_load_format_x\b(.*); encoding: \[([^\]]*)\]')
+    for line in res.stdout.splitlines():
+        m = pat.match(line)
+        if not m:
+            continue
+        bs = [int(x, 16) for x in m.group(2).split(',')]
+        w0 = bs[0] | bs[1] << 8 | bs[2] << 16 | bs[3] << 24
+        f = (w0 >> 19) & 0x7f
+        n = re.search(r'format:\[(BUF_FMT_\w+)\]', m.group(1))
+        out[f] = n.group(1) if n else ('BUF_FMT_8_UNORM' if f == 1 else None)
+    return {f: n for f, n in out.items() if n and n != 'BUF_FMT_INVALID'}
+
+
 def dual_canonical(mn):
     """v_dual_add_f32 -> v_add_f32 (the VOP2/VOP1 op it performs)."""
     base = mn[len('v_dual_'):]
@@ -297,6 +334,7 @@ def main():
     tables = {g: harvest(a.llvm_mc, g) for g in FORMATS}
     for (g, fmt, op), mn in LLVM19_LACKS.items():
         tables[g][fmt].setdefault(op, mn)
+    buf_fmts = {g: harvest_buf_formats(a.llvm_mc, g) for g in FORMATS}
     xs, ys = harvest_vopd(a.llvm_mc)
     tables['gfx11']['VOPD'] = xs
     tables['gfx11']['VOPDY'] = ys
@@ -332,6 +370,8 @@ def main():
                 'extern const struct rdc_optab rdc_optab[2][RDC_FMT_COUNT];\n')
         h.write('extern const char *const rdc_op_name[RDC_OP_COUNT];\n')
         h.write('extern const char *const rdc_fmt_name[RDC_FMT_COUNT];\n')
+        h.write('/* Buffer data formats (MTBUF format field, V# FORMAT) by value, "8_8_UNORM"; NULL: invalid. */\n'
+                'extern const char *const rdc_buf_fmt_name[2][128];\n')
         h.write('#define RDC_OPTAB_LLVM "%s"\n\n#endif\n' % ver)
     with open(src, 'w') as c:
         c.write(banner)
@@ -360,6 +400,13 @@ def main():
                 for op in sorted(ops):
                     c.write('\t[%d] = "%s",\n' % (op, SUFFIX.sub('', ops[op])))
                 c.write('};\n\n')
+        c.write('const char *const rdc_buf_fmt_name[2][128] = {\n')
+        for gi, g in enumerate(FORMATS):
+            c.write('\t[%d] = {\n' % gi)
+            for f in sorted(buf_fmts[g]):
+                c.write('\t\t[%d] = "%s",\n' % (f, buf_fmts[g][f][len('BUF_FMT_'):]))
+            c.write('\t},\n')
+        c.write('};\n\n')
         c.write('const struct rdc_optab rdc_optab[2][RDC_FMT_COUNT] = {\n')
         for gi, g in enumerate(FORMATS):
             c.write('\t[%d] = {\n' % gi)

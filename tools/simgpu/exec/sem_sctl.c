@@ -170,6 +170,27 @@ static void memtime(struct rdc_wave *w, const struct rdc_inst *in)
 	rdc_swrite64(w, in->dst, exec_clock());
 }
 
+/* gfx11 s_sendmsg_rtn_b32/b64: a message whose answer comes back in the
+ * destination SGPR(s); the id is the SSRC0 field (LLVM SIDefines.h
+ * ID_RTN_*: 128 doorbell, 129 DDID, 130 TMA, 131 REALTIME, 132 SAVE_WAVE,
+ * 133 TBA).  REALTIME is the clock s_memrealtime reads (RCCL's gfx11 code
+ * times itself with it); the others describe a hardware queue or trap
+ * handler the engine has not got, and fail the dispatch. */
+static void sendmsg_rtn(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	unsigned id = in->src[0];
+	if (id != 131) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "message %u (the hardware queue or trap handler's) is not modelled",
+			 id);
+		return;
+	}
+	uint64_t t = exec_clock();
+	if (in->op == RDC_OP_S_SENDMSG_RTN_B64)
+		rdc_swrite64(w, in->dst, t);
+	else
+		rdc_swrite(w, in->dst, (uint32_t)t);
+}
+
 static void sendmsg(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	unsigned id = in->imm & 0xff;
@@ -195,6 +216,8 @@ rdc_sem_fn rdc_sem_sctl(uint16_t op)
 		return op == RDC_OP_S_SENDMSGHALT ? NULL : nop;
 	case RDC_OP_S_SENDMSG:
 		return sendmsg;
+	case RDC_OP_S_SENDMSG_RTN_B32: case RDC_OP_S_SENDMSG_RTN_B64:
+		return sendmsg_rtn;
 	case RDC_OP_S_ENDPGM: case RDC_OP_S_ENDPGM_SAVED:
 		return endpgm;
 	case RDC_OP_S_BARRIER:

@@ -1041,6 +1041,22 @@ static void v_wmma_bf16_16x16x16_bf16(struct rdc_wave *w, const struct rdc_inst 
 static void v_wmma_i32_16x16x16_iu8(struct rdc_wave *w, const struct rdc_inst *in) { wmma(w, in, W_I8, 3); }
 static void v_wmma_i32_16x16x16_iu4(struct rdc_wave *w, const struct rdc_inst *in) { wmma(w, in, W_I4, 3); }
 
+/* v_swap_b16 (gfx11 VOP1): the 16-bit halves named by vdst and src0
+ * (true16 .l/.h) trade places; the other halves stay. */
+static void v_swap_b16(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t *a = rdc_vreg(w, in->dst), *b = rdc_vreg(w, in->src[0]);
+	unsigned sa = in->opsel & 8 ? 16 : 0, sb = in->opsel & 1 ? 16 : 0;
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint32_t x = (a[l] >> sa) & 0xffff, y = (b[l] >> sb) & 0xffff;
+		a[l] = (a[l] & ~(0xffffu << sa)) | y << sa;
+		b[l] = (b[l] & ~(0xffffu << sb)) | x << sb;
+	}
+}
+
 rdc_sem_fn rdc_sem_v16(uint16_t op)
 {
 	switch (op) {
@@ -1113,6 +1129,7 @@ rdc_sem_fn rdc_sem_v16(uint16_t op)
 	case RDC_OP_V_XOR_B16: return v_xor_b16;
 	case RDC_OP_V_NOT_B16: return v_not_b16;
 	case RDC_OP_V_MOV_B16: return v_mov_b16;
+	case RDC_OP_V_SWAP_B16: return v_swap_b16;
 	case RDC_OP_V_CNDMASK_B16: return v_cndmask_b16;
 	case RDC_OP_V_MAD_U16: return v_mad_u16;
 	case RDC_OP_V_MAD_I16: return v_mad_i16;

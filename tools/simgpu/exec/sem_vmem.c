@@ -14,7 +14,9 @@
  * (ADD_TID_ENABLE set), which addresses the lane's private memory.
  * Atomics are host atomics (workgroups run on several threads) and return
  * the old value when glc is set.  What each operation does (size, sign,
- * d16 half, atomic kind) is read once from its canonical name.
+ * d16 half, atomic kind) is read once from its canonical name.  Typed
+ * accesses (MTBUF tbuffer_*, MUBUF *_format_*) convert through the data
+ * format (buffmt.c).
  */
 #include <math.h>
 #include <pthread.h>
@@ -23,13 +25,14 @@
 
 #include "wave.h"
 
-enum vk { VK_NONE, VK_LOAD, VK_STORE, VK_ATOMIC, VK_NOP };
+enum vk { VK_NONE, VK_LOAD, VK_STORE, VK_ATOMIC, VK_NOP, VK_FLOAD, VK_FSTORE };
 enum at { AT_SWAP = 1, AT_CMPSWAP, AT_ADD, AT_SUB, AT_MIN_I, AT_MIN_U, AT_MAX_I, AT_MAX_U, AT_AND, AT_OR, AT_XOR,
 	  AT_INC, AT_DEC, AT_ADD_F32, AT_MIN_F32, AT_MAX_F32, AT_CSUB, AT_ADD_F64, AT_MIN_F64, AT_MAX_F64,
 	  AT_CMPSWAP_F32, AT_CMPSWAP_F64 };
 
 struct vminfo {
 	uint8_t kind, bytes, dwords, sign, d16, d16hi, atomic, wide, addtid;
+	uint8_t ncomp;            /* typed (format) accesses: components x..w */
 };
 static struct vminfo info[RDC_OP_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -38,6 +41,33 @@ static bool ends(const char *s, const char *t)
 {
 	size_t a = strlen(s), b = strlen(t);
 	return a >= b && !strcmp(s + a - b, t);
+}
+
+/* buffer_/tbuffer_ load/store [d16_[hi_]]format_{x,xy,xyz,xyzw} */
+static bool parse_format(unsigned op, const char *rest)
+{
+	struct vminfo v = { 0 };
+	bool ld = !strncmp(rest, "load_", 5);
+	if (!ld && strncmp(rest, "store_", 6))
+		return false;
+	const char *t = rest + (ld ? 5 : 6);
+	if (!strncmp(t, "d16_hi_", 7)) {
+		v.d16 = v.d16hi = 1;
+		t += 7;
+	} else if (!strncmp(t, "d16_", 4)) {
+		v.d16 = 1;
+		t += 4;
+	}
+	if (strncmp(t, "format_", 7))
+		return false;
+	t += 7;
+	size_t n = strlen(t);
+	if (n < 1 || n > 4 || strncmp(t, "xyzw", n))
+		return false;
+	v.kind = ld ? VK_FLOAD : VK_FSTORE;
+	v.ncomp = (uint8_t)n;
+	info[op] = v;
+	return true;
 }
 
 static void parse(unsigned op, const char *rest)
@@ -113,10 +143,12 @@ static void build(void)
 			parse(op, n + 5);
 		else if (!strncmp(n, "scratch_", 8))
 			parse(op, n + 8);
+		else if (!strncmp(n, "tbuffer_", 8))
+			parse_format(op, n + 8);
 		else if (!strncmp(n, "buffer_", 7)) {
 			if (!strcmp(n, "buffer_gl0_inv") || !strcmp(n, "buffer_gl1_inv") || !strcmp(n, "buffer_wbinvl1"))
 				info[op].kind = VK_NOP;
-			else
+			else if (!parse_format(op, n + 7))
 				parse(op, n + 7);
 		}
 	}
@@ -403,6 +435,109 @@ static void vatomic(struct rdc_wave *w, const struct rdc_inst *in)
 	}
 }
 
+/* Typed accesses: the data format is the instruction's (MTBUF) or the
+ * resource's (MUBUF *_format_*: V# dword 3, FORMAT in bits 12-18 on
+ * RDNA2, 12-17 on RDNA3); loads also apply the resource's DST_SEL_X..W
+ * (bits 0-11, three bits each: 0 -> 0, 1 -> 1, 4-7 -> x, y, z, w).  An
+ * element whose offset (or, through a stride, index) is past num_records
+ * reads as all zeros and is not written.  d16 forms: two components per
+ * VGPR, x in the low half; d16_x keeps the high half, d16_hi_x writes it. */
+static const struct rdc_buffmt *fmt_of(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t d3 = w->s[in->srsrc + 3];
+	unsigned v = in->fmt == RDC_FMT_MUBUF ? (w->gfx == 11 ? (d3 >> 12) & 0x3f : (d3 >> 12) & 0x7f) : in->bfmt;
+	const struct rdc_buffmt *f = rdc_buffmt(w->gfx, v);
+	if (!f)
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "buffer data format %u is invalid or not modelled", v);
+	return f;
+}
+
+static void vfload(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct vminfo *vi = &info[in->op];
+	const struct rdc_buffmt *f = fmt_of(w, in);
+	if (!f)
+		return;
+	struct vaddr va;
+	addresses(w, in, &va);
+	uint64_t m = rdc_exec_mask(w);
+	uint32_t d3 = w->s[in->srsrc + 3];
+	bool isf = rdc_buffmt_isfloat(f);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p = lane_ptr(w, &va, l, f->bytes, false);
+		if (!p)
+			return;
+		struct rdc_bfval c[4], r[4];
+		uint8_t zero[16] = { 0 };
+		rdc_buffmt_unpack(f, p == nowhere ? zero : p, c);
+		for (unsigned k = 0; k < 4; k++) {
+			unsigned sel = (d3 >> (3 * k)) & 7;
+			if (p == nowhere)
+				r[k] = (struct rdc_bfval){ isf, false, 0.0, 0 };
+			else if (sel >= 4)
+				r[k] = c[sel - 4];
+			else
+				r[k] = (struct rdc_bfval){ isf, false, sel == 1 ? 1.0 : 0.0, sel == 1 };
+		}
+		for (unsigned k = 0; k < vi->ncomp; k++) {
+			if (!vi->d16) {
+				uint32_t x = !r[k].isf ? r[k].u : r[k].raw ? r[k].u : rdc_f2u((float)r[k].f);
+				rdc_vreg(w, (uint16_t)(in->data0 + k))[l] = x;
+				continue;
+			}
+			uint16_t h = r[k].isf ? rdc_buffmt_d2h(r[k].f) : (uint16_t)r[k].u;
+			uint32_t *d = &rdc_vreg(w, (uint16_t)(in->data0 + k / 2))[l];
+			bool hi = vi->d16hi || (k & 1);
+			*d = hi ? (*d & 0xffffu) | (uint32_t)h << 16 : (*d & 0xffff0000u) | h;
+		}
+	}
+}
+
+static void vfstore(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	const struct vminfo *vi = &info[in->op];
+	const struct rdc_buffmt *f = fmt_of(w, in);
+	if (!f)
+		return;
+	struct vaddr va;
+	addresses(w, in, &va);
+	uint64_t m = rdc_exec_mask(w);
+	bool isf = rdc_buffmt_isfloat(f);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		struct rdc_bfval c[4];
+		memset(c, 0, sizeof c);
+		for (unsigned k = 0; k < vi->ncomp; k++) {
+			c[k].isf = isf;
+			if (!vi->d16) {
+				uint32_t x = rdc_vreg(w, (uint16_t)(in->data0 + k))[l];
+				c[k].u = x;
+				c[k].f = rdc_u2f(x);
+				c[k].raw = true;
+				continue;
+			}
+			uint32_t x = rdc_vreg(w, (uint16_t)(in->data0 + k / 2))[l];
+			uint16_t h = (uint16_t)(vi->d16hi || (k & 1) ? x >> 16 : x);
+			c[k].f = rdc_buffmt_h2d(h);
+			c[k].u = f->type == RDC_BF_SINT ? (uint32_t)(int32_t)(int16_t)h : h;
+			c[k].raw = false;
+		}
+		/* A typed store writes the whole element: components the
+		 * instruction does not supply are stored as 0 (what hardware
+		 * stores there is not established here). */
+		uint8_t el[16];
+		rdc_buffmt_pack(f, c, el);
+		uint8_t *p = lane_ptr(w, &va, l, f->bytes, true);
+		if (!p)
+			return;
+		if (p != nowhere)
+			memcpy(p, el, f->bytes);
+	}
+}
+
 static void vnop(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	(void)w;
@@ -419,6 +554,8 @@ rdc_sem_fn rdc_sem_vmem(uint16_t op)
 	case VK_STORE: return vstore;
 	case VK_ATOMIC: return vatomic;
 	case VK_NOP: return vnop;
+	case VK_FLOAD: return vfload;
+	case VK_FSTORE: return vfstore;
 	default: return NULL;
 	}
 }

@@ -54,6 +54,7 @@ struct rdc_inst {
 	uint8_t glc, slc, dlc, gds, offen, idxen, sve, lds;
 	uint16_t addr, data0, data1, saddr, soffset, srsrc; /* operand codes */
 	uint8_t offset1;         /* DS second offset */
+	uint8_t bfmt;            /* MTBUF: the instruction's data format (BUF_FMT_*) */
 	/* DPP / SDWA */
 	uint16_t dpp_ctrl;
 	uint8_t row_mask, bank_mask, bound_ctrl, fi;
@@ -318,6 +319,24 @@ uint8_t *rdc_gpeek(struct rdc_wave *w, uint64_t va, uint32_t len); /* no fault *
 uint8_t *rdc_flat_ptr(struct rdc_wave *w, unsigned lane, uint64_t va, uint32_t len, bool write);
 uint8_t *rdc_priv_ptr(struct rdc_wave *w, unsigned lane, uint64_t addr, uint32_t len);
 uint8_t *rdc_lds_ptr(struct rdc_wave *w, uint64_t addr, uint32_t len);
+
+/* buffmt.c — typed buffer data formats (MTBUF format, V# FORMAT). */
+enum { RDC_BF_UNORM, RDC_BF_SNORM, RDC_BF_USCALED, RDC_BF_SSCALED, RDC_BF_UINT, RDC_BF_SINT, RDC_BF_FLOAT };
+struct rdc_buffmt {
+	uint8_t valid, n, bytes, type;   /* components, element size, RDC_BF_* */
+	uint8_t bits[4], shift[4];       /* X first: width and bit position */
+};
+/* One component: a float-typed value (isf: f, exact) or an integer (u);
+ * raw: u holds the 32 bits of a float as they are. */
+struct rdc_bfval { bool isf, raw; double f; uint32_t u; };
+const struct rdc_buffmt *rdc_buffmt(unsigned gfx, unsigned value); /* NULL: invalid */
+bool rdc_buffmt_isfloat(const struct rdc_buffmt *f);
+/* Element -> (x, y, z, w), the missing components (0, 0, 0, 1). */
+void rdc_buffmt_unpack(const struct rdc_buffmt *f, const uint8_t *el, struct rdc_bfval out[4]);
+/* (x, y, z, w) -> element (f->bytes bytes). */
+void rdc_buffmt_pack(const struct rdc_buffmt *f, const struct rdc_bfval in[4], uint8_t *el);
+uint16_t rdc_buffmt_d2h(double v);  /* binary16, nearest even */
+double rdc_buffmt_h2d(uint16_t h);
 
 /* Failing the dispatch: the first failure wins; the wave stops. */
 void rdc_fail(struct rdc_wave *w, enum rdc_exec_status st, const struct rdc_inst *in, const char *fmt, ...)
