@@ -410,7 +410,8 @@ static cg_status w_do_action(int kind, cg_h info, cg_h in, cg_h out)
 		return R.do_action(kind, info, in, out);
 	int saved = errno;
 	rdc_guard_enter();
-	cg_status st = unbundle(info, in, out);
+	cg_status st = rdc_devices_ensure() > 0 ? unbundle(info, in, out)
+						: R.do_action(kind, info, in, out);
 	rdc_guard_leave();
 	errno = saved;
 	return st;
@@ -445,6 +446,11 @@ static cg_status w_lookup(cg_h d, struct cg_coinfo *q, size_t n)
 		return st;
 	int saved = errno;
 	rdc_guard_enter();
+	if (rdc_devices_ensure() <= 0) {   /* the runtime is up: fills the registry */
+		rdc_guard_leave();
+		errno = saved;
+		return st;
+	}
 	const char *isa[64];
 	size_t want = 0;
 	for (size_t k = 0; k < n; k++)   /* none found, or a `prefer` row may want another */

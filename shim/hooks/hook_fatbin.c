@@ -213,7 +213,10 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 	int saved = errno;
 	rdc_guard_enter();
 	struct fb_entry *e = NULL;
-	if (rdc_devices_ensure() > 0) {
+	/* left to the runtime's reading: nothing to know yet, not even the
+	 * devices (a process that never uses the GPU starts nothing here) */
+	bool lazy = rdc_lazy_fatbin_ok(w->binary, 4, (const void *)real);
+	if (lazy || rdc_devices_ensure() > 0) {
 		e = calloc(1, sizeof *e);
 		if (e) {
 			e->orig = w->binary;
@@ -226,7 +229,7 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 			if (prev) {   /* the same input is processed once */
 				free(e);
 				e = prev;
-			} else if (rdc_lazy_fatbin_ok(w->binary, 4, (const void *)real)) {
+			} else if (lazy) {
 				/* decided when the runtime reads it (lazy.c) */
 				rdc_stat_add(RDC_ST_FATBINS, 1);
 				rdc_stat_add(RDC_ST_DEFERRED, 1);

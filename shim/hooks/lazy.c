@@ -70,7 +70,7 @@ static size_t n_noted, cap_noted;
 bool rdc_lazy_enabled(void)
 {
 #if defined(__x86_64__)
-	if (!rdc_cfg.lazy || rdc_cfg.mode == RDC_MODE_AUDIT)
+	if (!rdc_cfg.lazy || rdc_cfg.mode == RDC_MODE_AUDIT || rdc_cfg.mode == RDC_MODE_OFF)
 		return false;
 	for (int i = 0; i < RDC_MAX_DEVICES; i++)
 		if (rdc_cfg.device_mode[i] == RDC_MODE_AUDIT)
@@ -392,10 +392,13 @@ bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
 {
 	if (!rdc_lazy_enabled() || !p || !real)
 		return false;
-	/* the runtime the registration goes to: libamdhip64.so.N, N >= 6 */
-	static const void *_Atomic last_real;
-	static _Atomic int last_ok;
-	if (atomic_load(&last_real) != real) {
+	/* the runtime the registration goes to: libamdhip64.so.N, N >= 6 (the
+	 * last answer kept: one runtime per process, or two in turn) */
+	static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
+	static const void *last_real;
+	static bool last_ok;
+	pthread_mutex_lock(&rt_lock);
+	if (last_real != real) {
 		Dl_info info;
 		unsigned major = 0;
 		const char *base = NULL;
@@ -403,11 +406,12 @@ bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
 			base = strrchr(info.dli_fname, '/');
 			base = base ? base + 1 : info.dli_fname;
 		}
-		bool ok = base && sscanf(base, "libamdhip64.so.%u", &major) == 1 && major >= 6;
-		atomic_store(&last_ok, ok);
-		atomic_store(&last_real, real);
+		last_ok = base && sscanf(base, "libamdhip64.so.%u", &major) == 1 && major >= 6;
+		last_real = real;
 	}
-	if (!atomic_load(&last_ok))
+	bool ok = last_ok;
+	pthread_mutex_unlock(&rt_lock);
+	if (!ok)
 		return false;
 	if (rdc_is_ccob(p, avail < 4 ? avail : 4))
 		return true;
