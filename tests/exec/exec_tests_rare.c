@@ -158,7 +158,40 @@ static void ref_realtime(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[0] = out[1] = out[2] = 1;
 }
 
+/* ds_swizzle_b32 (the source is the ADDR field): rocPRIM's wave32 reduce
+ * (DPP quad_perm and row_ror inside rows of 16, then BROADCAST,32,15 and a
+ * ds_bpermute of lane 31: the sum of the 32 lanes), and the quad-perm,
+ * swap and reverse modes read from the ISA guide's bit-mask rule
+ * (lane = ((lane & and) | or) ^ xor within 32) and quad rule. */
+static void init_swz(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	in[0] = (in[0] & 0xffffff) + lane; /* no overflow */
+}
+static void ref_swz(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	uint32_t sum = 0;
+	for (unsigned l = 0; l < 32; l++)
+		sum += c->in[l * c->nin];
+	out[0] = sum;
+	out[1] = c->in[((lane & ~3u) | (3 - (lane & 3))) * c->nin];
+	out[2] = c->in[(lane ^ 16) * c->nin];
+	out[3] = c->in[(lane ^ 7) * c->nin];
+}
+
 const struct xt_test xt_tests_rare[] = {
+	{ "ds_swizzle_rocprim_reduce", XT_BOTH,
+	  "v_mov_b32 v5, v1\n"
+	  "v_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\nv_add_nc_u32 v1, v3, v1\n"
+	  "v_mov_b32_dpp v3, v1 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf\nv_add_nc_u32 v1, v1, v3\n"
+	  "v_mov_b32_dpp v3, v1 row_ror:4 row_mask:0xf bank_mask:0xf\nv_add_nc_u32 v1, v1, v3\n"
+	  "v_mov_b32_dpp v3, v1 row_ror:8 row_mask:0xf bank_mask:0xf\nv_add_nc_u32 v1, v1, v3\n"
+	  "ds_swizzle_b32 v3, v1 offset:swizzle(BROADCAST,32,15)\ns_waitcnt lgkmcnt(0)\nv_add_nc_u32 v1, v1, v3\n"
+	  "v_mov_b32 v2, 0\nds_bpermute_b32 v40, v2, v1 offset:124\n"
+	  "ds_swizzle_b32 v41, v5 offset:swizzle(QUAD_PERM,3,2,1,0)\n"
+	  "ds_swizzle_b32 v42, v5 offset:swizzle(SWAP,16)\nds_swizzle_b32 v43, v5 offset:swizzle(REVERSE,8)\n"
+	  "s_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 1, 4, init_swz, ref_swz, XT_EXACT },
 	{ "s_sendmsg_rtn_realtime", XT_G11, NULL,
 	  "s_sendmsg_rtn_b64 s[10:11], sendmsg(MSG_RTN_GET_REALTIME)\ns_nop 7\n"
 	  "s_sendmsg_rtn_b64 s[12:13], sendmsg(MSG_RTN_GET_REALTIME)\n"

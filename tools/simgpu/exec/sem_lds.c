@@ -313,7 +313,8 @@ static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
 		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "swizzle FFT/rotate mode 0x%x is not modelled", off);
 		return;
 	}
-	const uint32_t *src = rdc_vreg(w, in->data0);
+	/* the source is the ADDR field (ds_swizzle_b32 vdst, vaddr): DATA0 is unused */
+	const uint32_t *src = rdc_vreg(w, in->addr);
 	uint32_t d[RDC_LANES];
 	uint64_t m = rdc_exec_mask(w);
 	for (unsigned l = 0; l < w->n; l++) {
