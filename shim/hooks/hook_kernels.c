@@ -31,7 +31,7 @@ void __hipRegisterFunction(void **modules, const void *hostFunction, char *devic
 static struct rdc_route *lookup_begin(const void *owner, const char *kname, bool *deny)
 {
 	struct rdc_route *r = rdc_route_find_name((uint64_t)(uintptr_t)owner, kname);
-	*deny = r && rdc_route_rule_live(r->deny);
+	*deny = r && rdc_route_rule_live(r, r->deny);
 	if (*deny)
 		rdc_log_event(RDC_LOG_INFO, "rule-deny",
 			      (struct rdc_kv[]){ RDC_KV_S("kernel", kname), RDC_KV_S("device", r->device),

@@ -53,7 +53,7 @@ static hipError_t fix(struct rdc_route *r, int *n, int block, size_t dyn, hipErr
 		k = &r->fb_k;
 		err = real ? real(n, (hipFunction_t)fb, block, dyn) : hipErrorNotInitialized;
 	}
-	if ((rdc_route_rule_live(r->occupancy) || fb) && (err != hipSuccess || *n <= 0)) {
+	if ((rdc_route_rule_live(r, r->occupancy) || fb) && (err != hipSuccess || *n <= 0)) {
 		const struct rdc_isa *isa = rdc_isa_find(rdc_tables(), r->device);
 		uint32_t blocks = 0;
 		if (isa && rdc_rules_occupancy(isa, k, (uint32_t)block, dyn, &blocks) == 0 && blocks >= 1) {
@@ -223,7 +223,7 @@ static hipError_t potential(const void *key, hipError_t err, int *gridSize, int 
 	__typeof__(&hipDeviceGetAttribute) attr = RDC_REAL(hipDeviceGetAttribute);
 	__typeof__(&hipGetDevice) getdev = RDC_REAL(hipGetDevice);
 	int dev = 0, mps = 0;
-	if ((fb || rdc_route_rule_live(r->occupancy)) && isa && attr && getdev &&
+	if ((fb || rdc_route_rule_live(r, r->occupancy)) && isa && attr && getdev &&
 	    getdev(&dev) == hipSuccess &&
 	    attr(&mps, hipDeviceAttributeMultiprocessorCount, dev) == hipSuccess && mps > 0) {
 		uint32_t wave = k->kd.present ? (k->kd.wave32 ? 32 : 64) : (k->wavefront_size ? k->wavefront_size : 64);

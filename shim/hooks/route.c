@@ -115,22 +115,29 @@ uint32_t rdc_route_runtime(void)
 	return atomic_load(&ver);
 }
 
-/* The HIP runtime version without asking HIP (asking inside
- * __hipRegisterFatBinary would start it): the file name of the loaded
- * libamdhip64 carries it exactly — libamdhip64.so.6.4.43484 is 60443484,
- * what hipRuntimeGetVersion answers (checked on 5.2, 6.4 and 7.2).  0 when
- * the name has another form (then every range counts, as before). */
-uint32_t rdc_route_runtime_from_file(void)
+/* The version a libamdhip64 file name carries exactly —
+ * libamdhip64.so.6.4.43484 is 60443484, what hipRuntimeGetVersion answers
+ * (checked on 5.2, 6.4 and 7.2) — for the library defining `fn`; 0 when
+ * the name has another form (then every range counts).  Each runtime's is
+ * said once ("rule-runtime"); a process holds one or two. */
+static uint32_t runtime_of_fn(void *fn)
 {
-	static _Atomic uint32_t ver;
-	static atomic_int done;
-	if (atomic_load(&done))
-		return atomic_load(&ver);
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct { void *fn; uint32_t ver; } seen[4];
+	if (!fn)
+		return 0;
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < 4; i++)
+		if (seen[i].fn == fn) {
+			uint32_t v = seen[i].ver;
+			pthread_mutex_unlock(&lock);
+			return v;
+		}
+	pthread_mutex_unlock(&lock);
 	uint32_t v = 0;
-	void *sym = (void *)RDC_REAL(hipRuntimeGetVersion);
 	Dl_info info;
 	char real[PATH_MAX];
-	if (sym && dladdr(sym, &info) && info.dli_fname && realpath(info.dli_fname, real)) {
+	if (dladdr(fn, &info) && info.dli_fname && realpath(info.dli_fname, real)) {
 		const char *base = strrchr(real, '/');
 		base = base ? base + 1 : real;
 		unsigned a, b, c;
@@ -138,24 +145,45 @@ uint32_t rdc_route_runtime_from_file(void)
 		if (sscanf(base, "libamdhip64.so.%u.%u.%u%n", &a, &b, &c, &used) == 3 &&
 		    base[used] == '\0' && a < 400 && b < 100 && c < 100000)
 			v = a * 10000000u + b * 100000u + c;
-		if (v) {
-			char num[16];
-			snprintf(num, sizeof num, "%u", v);
-			rdc_log_event(RDC_LOG_INFO, "rule-runtime",
-				      (struct rdc_kv[]){ RDC_KV_S("runtime", num), RDC_KV_S("lib", real),
-							 RDC_KV_S("reason", "from the file name; rows for "
-								   "other runtimes are not armed") },
-				      3);
-		}
 	}
-	atomic_store(&ver, v);
-	atomic_store(&done, 1);
+	bool fresh = false;
+	pthread_mutex_lock(&lock);
+	size_t i;
+	for (i = 0; i < 4 && seen[i].fn && seen[i].fn != fn; i++)
+		;
+	if (i < 4 && !seen[i].fn) {
+		seen[i].fn = fn;
+		seen[i].ver = v;
+		fresh = true;
+	}
+	pthread_mutex_unlock(&lock);
+	if (fresh && v) {
+		char num[16];
+		snprintf(num, sizeof num, "%u", v);
+		rdc_log_event(RDC_LOG_INFO, "rule-runtime",
+			      (struct rdc_kv[]){ RDC_KV_S("runtime", num), RDC_KV_S("lib", real),
+						 RDC_KV_S("reason", "from the file name; rows for other "
+							   "runtimes are not armed for the libraries "
+							   "that call it") },
+			      3);
+	}
 	return v;
 }
 
-bool rdc_route_rule_live(const struct rdc_kernel_rule *rule)
+uint32_t rdc_route_runtime_from_file(void)
 {
-	return rule && rdc_rule_runtime_ok(rule, rdc_route_runtime());
+	return runtime_of_fn((void *)RDC_REAL(hipRuntimeGetVersion));
+}
+
+uint32_t rdc_route_runtime_of(const void *addr)
+{
+	return runtime_of_fn(rdc_real_resolve_from(RDC_FN_hipRuntimeGetVersion, addr));
+}
+
+bool rdc_route_rule_live(const struct rdc_route *r, const struct rdc_kernel_rule *rule)
+{
+	/* the runtime the route's library calls, from its file name; else ask */
+	return rule && rdc_rule_runtime_ok(rule, r && r->runtime ? r->runtime : rdc_route_runtime());
 }
 
 bool rdc_route_denied(const void *key, const char *api)
@@ -167,7 +195,7 @@ bool rdc_route_denied(const void *key, const char *api)
 		return false;
 	int saved = errno;
 	rdc_guard_enter();
-	bool live = rdc_route_rule_live(r->deny);
+	bool live = rdc_route_rule_live(r, r->deny);
 	if (live && !atomic_exchange(&r->logged_deny, 1))
 		rdc_log_event(RDC_LOG_INFO, "rule-deny",
 			      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name), RDC_KV_S("device", r->device),
@@ -330,15 +358,14 @@ static void say_unchecked(const char *kernel, size_t n, const struct rdc_kernel_
 }
 
 static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8_t *sum,
-			 const char *lib, const char *dev, const struct rdc_tables *t)
+			 const char *lib, uint32_t rt, const char *dev, const struct rdc_tables *t)
 {
 	struct rdc_codeobj co;
 	if (rdc_codeobj_parse(p, n, RDC_CO_DESCRIPTORS, &co, NULL) != 0)
 		return;
-	/* rows for another runtime neither match nor log here when the loaded
-	 * libamdhip64's file name says which runtime this is; else the range
-	 * is checked at first use */
-	uint32_t rt = rdc_route_runtime_from_file();
+	/* rows for another runtime neither match nor log here when the file
+	 * name of the libamdhip64 the library calls says which runtime this is
+	 * (`rt`); else the range is checked at first use */
 	size_t unchecked_n = 0;
 	const char *unchecked_first = NULL;
 	const struct rdc_kernel_rule *unchecked_row = NULL;
@@ -381,6 +408,7 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 			continue;
 		}
 		r->owner = owner;
+		r->runtime = rt;
 		snprintf(r->device, sizeof r->device, "%.*s", RDC_PROC_MAX - 1, dev);
 		r->k = *k;
 		strip(&r->k);
@@ -485,7 +513,7 @@ static bool scope_admits(const struct rdc_tables *t, const char *lib, bool *need
 }
 
 void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const void *orig,
-			  uint64_t orig_size, const char *lib)
+			  uint64_t orig_size, const char *lib, uint32_t rt)
 {
 	const struct rdc_tables *t = rdc_tables();
 	if (!t || !t->n_rules || !image || !owner)
@@ -494,12 +522,19 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 	 * (inside __hipRegisterFatBinary) would start it early.  Its library's
 	 * file name already excludes rows for other runtimes (llama.cpp on 6.4:
 	 * no code object parsed for the >=7.1 flash_attn_tile rows). */
+	bool need_sum;
+	if (!scope_admits(t, lib, &need_sum))
+		return; /* no rule is scoped to this library */
+	/* a bundle left to the runtime's reading registered before the devices
+	 * were known: learn them now, for a library some rule may concern */
+	if (!rdc_devices_count())
+		(void)rdc_devices_ensure();
 	char devs[RDC_MAX_DEVICES][RDC_PROC_MAX];
 	size_t nd = 0;
 	for (size_t i = 0; i < rdc_devices_count() && nd < RDC_MAX_DEVICES; i++) {
 		const struct rdc_device *d = rdc_device_get(i);
 		if (!d || d->mode == RDC_MODE_OFF ||
-		    !rdc_rules_any_for(t, d->target.proc, rdc_route_runtime_from_file(), rdc_cfg.opt_in))
+		    !rdc_rules_any_for(t, d->target.proc, rt, rdc_cfg.opt_in))
 			continue;
 		size_t j;
 		for (j = 0; j < nd && strcmp(devs[j], d->target.proc); j++)
@@ -509,9 +544,6 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 	}
 	if (!nd)
 		return; /* the common case: no rule can concern these devices */
-	bool need_sum;
-	if (!scope_admits(t, lib, &need_sum))
-		return; /* no rule is scoped to this library */
 	if (!(size = extent_of(image, size)))
 		return;
 	if (!orig || orig == image) {
@@ -539,7 +571,7 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 			have_sum = true;
 			rdc_bundle_free(&ob);
 		}
-		note_codeobj(owner, p, n, have_sum ? sum : NULL, lib, devs[j], t);
+		note_codeobj(owner, p, n, have_sum ? sum : NULL, lib, rt, devs[j], t);
 		rdc_bundle_free(&b);
 	}
 }
@@ -627,9 +659,9 @@ struct rdc_route *rdc_route_find_key(const void *key)
 bool rdc_route_prefers_fallback(const struct rdc_route *r)
 {
 	pthread_once(&env_once, read_env);
-	if (!r->fb_ok || !rdc_route_rule_live(r->fallback))
+	if (!r->fb_ok || !rdc_route_rule_live(r, r->fallback))
 		return false;
-	if (!rdc_route_rule_live(r->occupancy) || rdc_cfg.prefer_fallback)
+	if (!rdc_route_rule_live(r, r->occupancy) || rdc_cfg.prefer_fallback)
 		return true;
 	const struct rdc_isa *isa = rdc_isa_find(rdc_tables(), r->device);
 	uint32_t flat = r->k.max_flat_workgroup_size ? r->k.max_flat_workgroup_size : 256;
@@ -719,7 +751,8 @@ void rdc_route_note_fatbin(void **handle, const void *bundle, const void *orig, 
 		return;
 	char lib[512];
 	object_of(wrapper, lib, sizeof lib);
-	rdc_route_note_image((uint64_t)(uintptr_t)handle, bundle, 0, orig, 0, lib[0] ? lib : NULL);
+	rdc_route_note_image((uint64_t)(uintptr_t)handle, bundle, 0, orig, 0, lib[0] ? lib : NULL,
+			     rdc_route_runtime_of(wrapper));
 }
 
 void rdc_route_note_module(void *module, const void *image, const void *orig, const char *path,
@@ -730,7 +763,8 @@ void rdc_route_note_module(void *module, const void *image, const void *orig, co
 	char lib[512];
 	object_of(caller, lib, sizeof lib);
 	if (image && orig) {
-		rdc_route_note_image((uint64_t)(uintptr_t)module, image, 0, orig, 0, lib[0] ? lib : NULL);
+		rdc_route_note_image((uint64_t)(uintptr_t)module, image, 0, orig, 0, lib[0] ? lib : NULL,
+				     rdc_route_runtime_of(caller));
 		return;
 	}
 	if (!path)
@@ -745,7 +779,7 @@ void rdc_route_note_module(void *module, const void *image, const void *orig, co
 			/* the file as shipped; HIP got `image` when the shim rebuilt it */
 			rdc_route_note_image((uint64_t)(uintptr_t)module, image ? image : m,
 					     image ? 0 : (uint64_t)st.st_size, m, (uint64_t)st.st_size,
-					     lib[0] ? lib : NULL);
+					     lib[0] ? lib : NULL, rdc_route_runtime_of(caller));
 			munmap(m, (size_t)st.st_size);
 		}
 	}

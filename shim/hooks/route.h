@@ -28,6 +28,9 @@ struct rdc_route {
 	char device[RDC_PROC_MAX];      /* the device's true processor */
 	struct rdc_kernel k;            /* metadata + descriptor (name/symbol/args NULL) */
 	const struct rdc_kernel_rule *occupancy, *fallback, *deny;
+	uint32_t runtime;               /* the HIP runtime the owning library calls
+	                                   (its file name), 0 unknown: rows are armed
+	                                   per library for that runtime */
 	bool fb_ok;                     /* the fallback's .args layout equals this kernel's */
 	const void *key;                /* hipFunction_t or host stub, once known */
 	void *fb_func;                  /* the fallback's hipFunction_t, once loaded */
@@ -47,6 +50,10 @@ uint32_t rdc_route_runtime(void);
 /* The same without asking HIP: from the loaded libamdhip64's file name
  * (libamdhip64.so.6.4.43484 -> 60443484); 0 when it has another form. */
 uint32_t rdc_route_runtime_from_file(void);
+/* The same for the libamdhip64 that the object holding `addr` (a return
+ * address, or any address inside a library) binds to: in a process with two
+ * HIP runtimes each library's own (real_caller.c). */
+uint32_t rdc_route_runtime_of(const void *addr);
 
 /* A code object container HIP now uses for `owner`: a bundle (plain or
  * CCOB) or a bare ELF of `size` bytes at `image` (size 0: measure); `orig`
@@ -54,9 +61,11 @@ uint32_t rdc_route_runtime_from_file(void);
  * device — or the one it was mapped from — gives the SHA-256.  `lib`:
  * the file the code came from, for scope globs.  For every device whose
  * true processor has an entry here, every kernel is matched once; matched
- * kernels become routes.  Never fails the caller: problems are logged. */
+ * kernels become routes.  `rt`: the runtime the library calls
+ * (rdc_route_runtime_of), whose rows alone are armed; 0 unknown.  Never
+ * fails the caller: problems are logged. */
 void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, const void *orig,
-			  uint64_t orig_size, const char *lib);
+			  uint64_t orig_size, const char *lib, uint32_t rt);
 /* Call sites: after HIP accepted a fat binary (the bundle it was given;
  * `wrapper`: the program's wrapper, whose object names the library), and
  * after a module load (the image HIP loaded, or the file `path`; `caller`:
@@ -84,9 +93,10 @@ void *rdc_route_fallback(struct rdc_route *r);
  * descriptor says no block of the original fits)? */
 bool rdc_route_prefers_fallback(const struct rdc_route *r);
 
-/* Is `rule` non-NULL and within its HIP runtime range (asked of HIP at the
- * first use, when the program has started HIP itself)? */
-bool rdc_route_rule_live(const struct rdc_kernel_rule *rule);
+/* Is `rule` non-NULL and within its HIP runtime range: that of the runtime
+ * r's library calls (r->runtime), else asked of HIP at the first use, when
+ * the program has started HIP itself? */
+bool rdc_route_rule_live(const struct rdc_route *r, const struct rdc_kernel_rule *rule);
 
 /* Is `key` (a host stub or hipFunction_t) a kernel with a live `deny` rule
  * on the current device?  Logs once per kernel (`api`: the asking hook).

@@ -17,7 +17,10 @@
 #     runtime's unbundling, none read by the shim (stats line), nothing mapped;
 #   - map mode on a simulated gfx1031: the log's runtime lines say rocBLAS 5
 #     and rocSOLVER call libamdhip64.so.7 (not .so.6), and the case passes
-#     against ggml's CPU backend (simulated card, executed).
+#     against ggml's CPU backend (simulated card, executed);
+#   - kernel rules are armed per library for the runtime it calls: rows of
+#     both ranges (<7.0, >=7.0) for ggml and for rocBLAS 5; ggml's kernels
+#     get only the <7.0 row, rocBLAS's only the >=7.0 one.
 . "$(dirname "$0")/lib/exec_common.bash"   # BUILD, rel, fail/skip/ok, SIM, SHIM, tmp, clean environment
 TBO=/usr/libexec/x86_64-linux-gnu/ggml/test-backend-ops
 [ -x "$TBO" ] || fail "ggml's test-backend-ops is not installed in the ROCm $rel root"
@@ -60,11 +63,11 @@ ok "RDNACOMPAT_MODE=off: $no comgr cache files, as without the shim; the case pa
 run native gfx1030 "$SHIM:$SIM" RDNACOMPAT_LOG=debug
 st=$(grep -m1 "debug: stats: " "$tmp/native.log") || fail "native: no stats line in the log"
 stat() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$st"; }
-[ "$(stat deferred)" -ge 10 ] || fail "native: rocBLAS 5's compressed bundles should be left to the runtime: $st"
+[ "$(stat deferred)" -ge 10 ] || fail "native: the bundles should be left to the runtime: $st"
 [ "$(stat tables_read)" = 0 ] && [ "$(stat bytes_decompressed)" = 0 ] && [ "$(stat retargeted)" = 0 ] ||
   fail "native: the shim read compressed bundles on a card with its own code: $st"
 ! grep -q "map: " "$tmp/native.log" || fail "native: something was mapped on the card's own target"
-ok "native gfx1030 under the shim: $(stat deferred) compressed bundles left to the runtime, no table read, nothing decompressed or retargeted; the case passes"
+ok "native gfx1030 under the shim: $(stat deferred) bundles left to the runtime, no table read, nothing decompressed or retargeted; the case passes"
 
 run map gfx1031 "$SHIM:$SIM"
 for lib in librocblas.so.5 librocsolver.so.0; do
@@ -74,4 +77,24 @@ done
 ! grep -q "runtime: lib=libggml-hip.so " "$tmp/map.log" ||
   fail "map: ggml was sent away from its own runtime: $(grep 'runtime: lib=libggml' "$tmp/map.log")"
 ok "map on gfx1031: rocBLAS 5 and rocSOLVER reach libamdhip64.so.7, ggml keeps .so.6; the case passes (simulated card, executed)"
+# Kernel rules are armed per library for the runtime that library calls: two
+# rows of each runtime range for ggml's kernels (HIP 6.4 here) and for rocBLAS
+# 5's (HIP 7.2); only the matching range's row may be armed for each.
+row() { printf '%s\t%s\tgfx1031\t%s\toccupancy\treviewed\ttest\t%s\n' "$@"; }
+{ echo '[kernels]'
+  row '*mul_mat*' 'libggml-hip.so*' '>=7.0' 45-ggml-7
+  row '*mul_mat*' 'libggml-hip.so*' '<7.0' 45-ggml-6
+  row '*rocblas_sscal*' 'librocblas.so.5*' '>=7.0' 45-rocblas-7
+  row '*rocblas_sscal*' 'librocblas.so.5*' '<7.0' 45-rocblas-6; } >"$tmp/rt.tsv"
+run rules gfx1031 "$SHIM:$SIM" RDNACOMPAT_TABLES="$tmp/rt.tsv"
+armed() { grep -c "info: rule: kernel=.* source=$1\$" "$tmp/rules.log"; }
+for lib in 6.4.43484 7.2.53211; do
+  grep -q "info: rule-runtime: runtime=[0-9]* lib=/usr/lib/x86_64-linux-gnu/libamdhip64.so.$lib " "$tmp/rules.log" ||
+    fail "rules: no rule-runtime line for libamdhip64.so.$lib: $(grep -m3 'rule-runtime' "$tmp/rules.log")"
+done
+[ "$(armed 45-ggml-6)" -gt 0 ] && [ "$(armed 45-ggml-7)" = 0 ] ||
+  fail "rules: ggml (HIP 6.4) armed $(armed 45-ggml-6) kernels by its <7.0 row, $(armed 45-ggml-7) by its >=7.0 row"
+[ "$(armed 45-rocblas-7)" -gt 0 ] && [ "$(armed 45-rocblas-6)" = 0 ] ||
+  fail "rules: rocBLAS 5 (HIP 7.2) armed $(armed 45-rocblas-7) kernels by its >=7.0 row, $(armed 45-rocblas-6) by its <7.0 row"
+ok "kernel rules armed per library for its runtime: ggml's <7.0 row ($(armed 45-ggml-6) kernels), rocBLAS 5's >=7.0 row ($(armed 45-rocblas-7)); the other ranges none; the case passes"
 echo "45-shim-two-runtimes: ok"
