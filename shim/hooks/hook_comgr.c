@@ -285,19 +285,29 @@ static struct cg_item *read_items(cg_h out, size_t *n_out)
 			continue;   /* kept, not one of ours to read */
 		if (R.get_data(x->h, &sz, NULL) != CG_SUCCESS)
 			goto fail;
-		if (sz) {
-			x->owned = malloc(sz);
-			if (!x->owned || R.get_data(x->h, &sz, (char *)x->owned) != CG_SUCCESS)
-				goto fail;
-		}
-		x->it.data = x->owned;
-		x->it.size = sz;
+		x->it.size = sz;   /* the bytes only when deciding (read_bytes) */
 	}
 	*n_out = got;
 	return v;
 fail:
 	items_free(v, got);
 	return NULL;
+}
+
+/* The items' bytes (comgr hands out copies): 0, or nonzero on failure. */
+static int read_bytes(struct cg_item *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct cg_item *x = &v[k];
+		size_t sz = x->it.size;
+		if (!sz || !x->it.id[0] || x->owned)
+			continue;
+		x->owned = malloc(sz);
+		if (!x->owned || R.get_data(x->h, &sz, (char *)x->owned) != CG_SUCCESS || sz != x->it.size)
+			return RDC_E_IO;
+		x->it.data = x->owned;
+	}
+	return 0;
 }
 
 static bool id_in(const char *id, const char *const *ids, size_t n)
@@ -386,8 +396,16 @@ static cg_status unbundle(cg_h info, cg_h in, cg_h out)
 			v[k].extra = v[k].it.id[0] && !id_in(v[k].it.id, (const char *const *)ids, n_ids);
 			items[k] = v[k].it;
 		}
-		if (items && !rdc_lazy_all_native(p, items, n))
-			(void)rdc_lazy_decide(p, size, items, n, objs, &n_objs);
+		if (items && !rdc_lazy_all_native(p, items, n)) {
+			if (read_bytes(v, n) == 0) {
+				for (size_t k = 0; k < n; k++)
+					items[k] = v[k].it;
+				(void)rdc_lazy_decide(p, size, items, n, objs, &n_objs);
+			} else {
+				rdc_logf(RDC_LOG_WARN, "unbundle: cannot read the unbundler's items; "
+					 "the runtime gets them as they are");
+			}
+		}
 		bool any_extra = false;
 		for (size_t k = 0; k < n; k++)
 			any_extra |= v[k].extra;

@@ -96,6 +96,13 @@ static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
  * cache's file identity and the file mappings of the rebuilt bundle. */
 static void process(struct fb_entry *e)
 {
+	bool acting = false;   /* every device off (RDNACOMPAT_DEVICE_<N>=off): nothing to read */
+	for (size_t i = 0; i < rdc_devices_count() && !acting; i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		acting = dev && dev->mode != RDC_MODE_OFF;
+	}
+	if (!acting)
+		return;
 	struct rdc_segment seg;
 	if (rdc_segment_find(e->orig, &seg) != 0 || !seg.file_backed) {
 		rdc_logf(RDC_LOG_INFO, "fat binary %p: not inside a file-backed loaded segment; "

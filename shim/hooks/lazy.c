@@ -388,15 +388,14 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 
 /* ---- uncompressed bundles: the runtime's lookup (hook_comgr.c, w_lookup) */
 
-bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
+/* The major version of the HIP runtime defining `real`, from its file
+ * name (libamdhip64.so.N); 0 when unknown.  The last answer is kept (one
+ * runtime per process, or two in turn). */
+static unsigned runtime_major(const void *real)
 {
-	if (!rdc_lazy_enabled() || !p || !real)
-		return false;
-	/* the runtime the registration goes to: libamdhip64.so.N, N >= 6 (the
-	 * last answer kept: one runtime per process, or two in turn) */
 	static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
 	static const void *last_real;
-	static bool last_ok;
+	static unsigned last_major;
 	pthread_mutex_lock(&rt_lock);
 	if (last_real != real) {
 		Dl_info info;
@@ -406,17 +405,34 @@ bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
 			base = strrchr(info.dli_fname, '/');
 			base = base ? base + 1 : info.dli_fname;
 		}
-		last_ok = base && sscanf(base, "libamdhip64.so.%u", &major) == 1 && major >= 6;
+		if (!base || sscanf(base, "libamdhip64.so.%u", &major) != 1)
+			major = 0;
+		last_major = major;
 		last_real = real;
 	}
-	bool ok = last_ok;
+	unsigned m = last_major;
 	pthread_mutex_unlock(&rt_lock);
-	if (!ok)
+	return m;
+}
+
+bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
+{
+	if (!rdc_lazy_enabled() || !p || !real)
 		return false;
+	unsigned major = runtime_major(real);
+	if (major < 6)
+		return false;   /* HIP 5.2 (or unknown): decided at registration */
+	/* HIP 7 reads a module when it is used, compressed or not, and asks
+	 * comgr for every ISA name it accepts, generic ones included: the
+	 * bundle is not even looked at now.  (Reading its first bytes would
+	 * fault in the pages around them — 64 KiB each by the kernel's
+	 * fault-around — for hundreds of bundles the process never uses.) */
+	if (major >= 7)
+		return true;
 	if (rdc_is_ccob(p, avail < 4 ? avail : 4))
 		return true;
-	/* a plain bundle: its table lies in place; with a generic entry HIP 6.4
-	 * reads it with its own parser, past comgr */
+	/* HIP 6.4 (which reads every bundle at hipInit anyway): a plain bundle
+	 * with a generic entry is read by its own parser, past comgr */
 	struct rdc_segment seg;
 	struct rdc_bundle t;
 	if (rdc_segment_find(p, &seg) != 0 || !seg.file_backed ||

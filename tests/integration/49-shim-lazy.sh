@@ -87,6 +87,24 @@ done
 ! grep -q "map: " "$tmp/native.log" || fail "native: something was mapped on the card's own target"
 ok "native gfx1030 (its own code): nothing read, parsed or retargeted"
 
+# Peak RSS (wait4's ru_maxrss, KiB) of the stack's run: the shim against
+# no shim on the card with its own code, against the override on the mapped
+# card; a bundle the runtime never reads is not even touched (a page faulted
+# in brings its neighbours: 64 KiB per bundle would be ~40 MiB here).
+rss() { # GPU PRELOAD [ENV...]
+  local gpu=$1 pre=$2; shift 2
+  python3 -c 'import os, resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)' \
+    env "$@" XDG_CACHE_HOME="$tmp/c-rss" AMD_COMGR_CACHE=0 LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$gpu" "$OUT/stack_gemm"
+}
+r_none=$(rss gfx1030 "$SIM") r_shim=$(rss gfx1030 "$SHIM:$SIM")
+r_ovr=$(rss gfx1031 "$SIM" HSA_OVERRIDE_GFX_VERSION=10.3.0) r_map=$(rss gfx1031 "$SHIM:$SIM")
+for v in "$r_none" "$r_shim" "$r_ovr" "$r_map"; do [ "$v" -gt 0 ] || fail "peak RSS: a run failed"; done
+[ $((r_shim * 100)) -le $((r_none * 105)) ] || fail "native gfx1030: peak RSS $r_shim KiB with the shim, $r_none without (> 1.05x)"
+[ $((r_map * 100)) -le $((r_ovr * 105)) ] || fail "mapped gfx1031: peak RSS $r_map KiB with the shim, $r_ovr with the override (> 1.05x)"
+ok "peak RSS of the stack's run: native $r_shim KiB with the shim, $r_none without; mapped $r_map KiB with the shim, $r_ovr with the override"
+
 run eager stack_gemm gfx1031 c-eager RDNACOMPAT_LAZY=0
 [ "$(stat eager deferred)" = 0 ] && [ "$(stat eager parsed)" -gt $((4 * $(stat stack parsed))) ] ||
   fail "RDNACOMPAT_LAZY=0 should decide at registration: $(work eager) deferred=$(stat eager deferred)"
