@@ -290,6 +290,14 @@ fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle $(BUILD)/fuzz/fuzz_codeobj $(addprefix $(B
 deps:
 	bash tools/deps.sh
 
+# Debian's ROCm library test suites (rocPRIM, hipCUB, rocThrust, rocSPARSE in
+# the 6.4 root; hipBLASLt, MIOpen, rocWMMA in the 7.2 root), a selection of
+# each, on simulated cards that execute the kernels, natively and under the
+# shim (tests/suites/run.sh, docs/SUITES.md).  Not part of make check.
+.PHONY: suites
+suites: all
+	bash tests/suites/run.sh $(BUILD)
+
 # The Debian roots the 6.4/7.2 tests run in (tests/roots/build): built with
 # mmdebstrap into /var/cache/rdnacompat/roots when missing or when their pins
 # changed (several minutes cold, seconds warm; it prints how long).
