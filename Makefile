@@ -179,10 +179,10 @@ $(BUILD)/tests/test_shim_%: tests/unit/test_shim_%.c $(CORE_LIB) $(SHIM_UNIT_OBJ
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Ishim/hooks $< $(SHIM_UNIT_OBJ) $(CORE_LIB) $(CORE_LIBS) -lcmocka -o $@
 
 # The HSA query hooks against fake real functions (tests/unit/test_shim_hsa.c):
-# every hook object except the libc ones (hook_files.o, hook_dlopen.o: a
-# test program must keep glibc's open and dlopen), the real-function table
-# being the seam.
-SHIM_HSA_TEST_OBJ := $(filter-out %/hook_files.o %/hook_dlopen.o,$(HOOK_OBJ))
+# every hook object except the libc ones (hook_files.o, hook_dlopen.o,
+# hook_dlsym.o: a test program must keep glibc's open, dlopen and dlsym), the
+# real-function table being the seam.
+SHIM_HSA_TEST_OBJ := $(filter-out %/hook_files.o %/hook_dlopen.o %/hook_dlsym.o,$(HOOK_OBJ))
 # The librocm_kpack hooks the same way (tests/unit/test_shim_kpack.c).
 $(BUILD)/tests/test_shim_hsa $(BUILD)/tests/test_shim_kpack: $(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) \
 		$(SHIM_HSA_TEST_OBJ) $(wildcard tests/unit/*.h)
