@@ -62,17 +62,6 @@ static long next_index(const char *lib)
 	return n;
 }
 
-static void lib_name(const struct rdc_segment *seg, char *buf, size_t n)
-{
-	if (strcmp(seg->path, "/proc/self/exe") == 0) {
-		ssize_t r = readlink("/proc/self/exe", buf, n - 1);
-		buf[r > 0 ? (size_t)r : 0] = 0;
-		if (r > 0)
-			return;
-	}
-	snprintf(buf, n, "%s", seg->name);
-}
-
 /* The library's bytes at `off` equal `mem` (the first page of the bundle):
  * what a file mapping of it would show is what was loaded (not a file
  * replaced on disk since). */
@@ -109,7 +98,7 @@ static void process(struct fb_entry *e)
 			 "its size cannot be bounded, passing it through", e->orig);
 		return;
 	}
-	lib_name(&seg, e->lib, sizeof e->lib);
+	rdc_segment_lib_name(&seg, e->lib, sizeof e->lib);
 	e->index = next_index(e->lib);
 	struct rdc_diag d = { 0 };
 	uint64_t extent = 0;

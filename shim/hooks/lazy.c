@@ -184,7 +184,6 @@ static bool own_item(const struct rdc_lazy_item *items, size_t n, const struct r
 	return false;
 }
 
-static void lib_of(const struct rdc_segment *seg, char *buf, size_t n);
 
 /* The debug line for a retargeted object handed to the runtime. */
 static void log_retargeted(const char *lib, long index, const char *source, const struct rdc_add *a,
@@ -214,7 +213,7 @@ static bool prefer_may_apply(const struct rdc_tables *t, const char *proc, const
 	if (!scoped || rdc_segment_find(p, &seg) != 0)
 		return false;
 	char lib[512];
-	lib_of(&seg, lib, sizeof lib);
+	rdc_segment_lib_name(&seg, lib, sizeof lib);
 	return rdc_rules_prefer_any(t, proc, lib, 0, true);
 }
 
@@ -240,17 +239,6 @@ bool rdc_lazy_all_native(const void *p, const struct rdc_lazy_item *items, size_
 			return false;
 	}
 	return true;
-}
-
-static void lib_of(const struct rdc_segment *seg, char *buf, size_t n)
-{
-	if (strcmp(seg->path, "/proc/self/exe") == 0) {
-		ssize_t r = readlink("/proc/self/exe", buf, n - 1);
-		buf[r > 0 ? (size_t)r : 0] = 0;
-		if (r > 0)
-			return;
-	}
-	snprintf(buf, n, "%s", seg->name);
 }
 
 /* The retargeted copy of `e` for added entry `a`. */
@@ -306,7 +294,7 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 		}
 		key = mod_ctx.key | LAZY_KEY_BIT;
 	} else if (rdc_segment_find(p, &seg) == 0 && seg.file_backed) {
-		lib_of(&seg, lib, sizeof lib);
+		rdc_segment_lib_name(&seg, lib, sizeof lib);
 		index = rdc_lazy_fatbin_index(p, &seg);
 		int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 		have_st = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
@@ -538,7 +526,7 @@ static int decide_plain(const void *p)
 	if (rdc_segment_find(p, &seg) != 0 || !seg.file_backed)
 		return RDC_E_NOTFOUND;
 	char lib[512];
-	lib_of(&seg, lib, sizeof lib);
+	rdc_segment_lib_name(&seg, lib, sizeof lib);
 	long index = rdc_lazy_fatbin_index(p, &seg);
 	struct rdc_diag d = { 0 };
 	struct rdc_bundle b;

@@ -10,6 +10,7 @@
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shim.h"
 
@@ -57,4 +58,15 @@ int rdc_segment_find(const void *p, struct rdc_segment *out)
 	memset(out, 0, sizeof *out);
 	dl_iterate_phdr(visit, &c);
 	return c.found ? 0 : RDC_E_NOTFOUND;
+}
+
+void rdc_segment_lib_name(const struct rdc_segment *seg, char *buf, size_t n)
+{
+	if (strcmp(seg->path, "/proc/self/exe") == 0) {
+		ssize_t r = readlink("/proc/self/exe", buf, n - 1);
+		buf[r > 0 ? (size_t)r : 0] = 0;
+		if (r > 0)
+			return;
+	}
+	snprintf(buf, n, "%s", seg->name);
 }

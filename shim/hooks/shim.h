@@ -262,6 +262,9 @@ struct rdc_segment {
 };
 /* Find the PT_LOAD segment holding `p`.  RDC_E_NOTFOUND if none. */
 int rdc_segment_find(const void *p, struct rdc_segment *out);
+/* The name a segment's object goes by in the log: the program's own path
+ * for "/proc/self/exe", else the object's name as loaded. */
+void rdc_segment_lib_name(const struct rdc_segment *seg, char *buf, size_t n);
 
 /* ---- bundle rebuild (remap.c, remap_header.c) ------------------------------- */
 struct rdc_hdr_entry {
