@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lazy.c — deciding a compressed bundle when the runtime unbundles it
- * (hook_comgr.c), not when its library registers it.  HIP 7 reads a
- * module's code only when one of its kernels is first used, 6.4 at hipInit;
- * a compressed bundle is readable only by decompressing it, which comgr does
- * then anyway.  So at registration a compressed bundle is only noted
- * (rdc_lazy_note_fatbin, for its index in the log) and passed through; at
- * the unbundle action the codes a mapped device may use are asked for as
- * well (rdc_lazy_extra_ids: the compat table's usable edges), and when a
- * device got no item of its own the decision is made on the extracted items
- * as the bundle's entries: the same policy, kernel checks, rules, log lines
- * and decision cache (keyed by the bundle's file offset, marked as decided
- * from items) as at registration.  Only when no compatible item came out is
- * the entry table read (64 KiB decompressed), for the diagnosis of what the
- * bundle has.  Nothing here touches comgr; bytes in, code objects out.
+ * lazy.c — deciding a bundle when the runtime reads it, not when its
+ * library registers it (docs/SHIM.md "When the shim decides").  HIP 7
+ * reads a module's code when one of its kernels is first used, 6.4 every
+ * module at hipInit, both through comgr (hook_comgr.c): a compressed bundle
+ * by its UNBUNDLE action, a plain one by amd_comgr_lookup_code_object.  At
+ * registration a bundle is only noted (rdc_lazy_note_fatbin, for its index
+ * in the log) and passed through; under HIP 7 it is not even read.
+ *   - Compressed: the codes a mapped device may use are asked for as well
+ *     (rdc_lazy_extra_ids: the compat table's usable edges, prefer rows), and
+ *     when a device got no item of its own the extracted items are decided
+ *     as the bundle's entries (rdc_lazy_decide).  Only when nothing
+ *     compatible came out is the entry table read, for the diagnosis.
+ *   - Plain: the bundle is decided in place (rdc_lazy_lookup) and the
+ *     device's retargeted object handed over as a private mapping of the
+ *     library file, kept until the bundle is unregistered.
+ * The same policy, kernel checks, rules, log lines and decision cache as at
+ * registration.  Nothing here touches comgr: bytes in, code objects out.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
