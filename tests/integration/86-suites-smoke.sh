@@ -4,14 +4,14 @@
 # 86-suites-smoke.sh BUILD — the smoke lines of `make suites` (tests/suites/*.list, one
 # family of each Debian library test suite in this release's root) on simulated cards that
 # execute the kernels: natively on gfx1030 and gfx1100, under the shim on gfx1031 and
-# gfx1103 (a suite whose package has no RDNA2 code runs on the RDNA3 cards only).
+# gfx1101 (a suite whose package has no RDNA2 code runs on the RDNA3 cards only).
 # Asserted by tests/suites/run.sh: every selected test passes or has its reason in
 # tests/suites/known-failures.tsv, each mapped card passes exactly what its native sibling
 # passes, and at least one test ran per suite and card.
 . "$(dirname "$0")/lib/exec_common.bash"   # BUILD, rel, fail/skip/ok, SIM, SHIM, tmp, clean environment
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 [ -n "${RDC_ROOT:-}" ] || skip "the suites run in the Debian roots only"
-out=$("$SRC/tests/suites/run.sh" "$BUILD" --smoke --jobs 2 --cards "gfx1030 gfx1100 gfx1031 gfx1103" 2>&1); rc=$?
+out=$("$SRC/tests/suites/run.sh" "$BUILD" --smoke --jobs 2 --cards "gfx1030 gfx1100 gfx1031 gfx1101" 2>&1); rc=$?
 echo "$out" | sed 's/^/  /'
 [ $rc -eq 77 ] && skip "no suite of the ROCm $rel root"
 [ $rc -eq 0 ] || fail "tests/suites/run.sh --smoke: rc=$rc"

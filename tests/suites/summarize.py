@@ -8,6 +8,7 @@ then the checks: every failure matches a line of KNOWN (suite, fnmatch
 pattern of the test name, cards or '*', reason), and a mapped card passed
 exactly the tests its native sibling passed.  Exit 1 when a check fails."""
 import fnmatch
+import re
 import glob
 import json
 import os
@@ -59,6 +60,19 @@ def results(d):
                         res[name] = ('skipped', '')
                     else:
                         res[name] = ('passed', '')
+        out = open(n + '.out', errors='replace').read() if os.path.exists(n + '.out') else ''
+        tot = re.search(r'^Totals: (\d+) failures, (\d+) known failures, (\d+) errors, and (\d+) passes', out, re.M)
+        if not seen and tot:
+            # Thrust's driver: failed tests by name, passes by count
+            prog = os.path.basename(open(n + '.cmd').read().split()[0]) if os.path.exists(n + '.cmd') else 'line%s' % n
+            bad = re.findall(r'^(?:FAILURE|ERROR): (\S+)', out, re.M)
+            for b in bad:
+                res['%s.%s' % (prog, b)] = ('failed', 'Thrust driver: ' + b)
+            for i in range(int(tot.group(4))):
+                res['%s.pass%d' % (prog, i)] = ('passed', '')
+            for i in range(int(tot.group(2))):
+                res['%s.known%d' % (prog, i)] = ('skipped', '')
+            continue
         if os.path.exists(n + '.list'):
             out = open(n + '.out', errors='replace').read() if os.path.exists(n + '.out') else ''
             why = [l for l in out.splitlines() if 'rdnacompat-sim:' in l or 'Memory access fault' in l or
