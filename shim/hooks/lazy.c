@@ -101,6 +101,17 @@ void rdc_lazy_note_fatbin(const void *p)
 	pthread_mutex_unlock(&note_lock);
 }
 
+/* Was `p` registered and left to the runtime's reading? */
+static bool noted_here(const void *p)
+{
+	bool found = false;
+	pthread_mutex_lock(&note_lock);
+	for (size_t k = 0; k < n_noted && !found; k++)
+		found = noted[k] == p;
+	pthread_mutex_unlock(&note_lock);
+	return found;
+}
+
 long rdc_lazy_fatbin_index(const void *p, const struct rdc_segment *seg)
 {
 	const char *lo = (const char *)seg->start, *hi = (const char *)p;
@@ -272,10 +283,84 @@ static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, s
 	return rc;
 }
 
+/* A compressed bundle decided in this process: the runtime may unbundle
+ * the same module again (HIP 6.4 does, for a program's own fat binary), and
+ * the decision stands — made and logged once.  Keyed by the pointer and the
+ * CCOB header (sizes and stored hash), so a heap image freed and another
+ * loaded at its address is decided afresh. */
+struct lazy_memo {
+	struct lazy_memo *next;
+	const void *p;
+	uint8_t head[32];
+	size_t n_add;
+	struct rdc_add add[RDC_MAX_DEVICES];
+	char src[RDC_MAX_DEVICES][128];   /* the item each add is made from */
+};
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lazy_memo *memos;
+
+static struct lazy_memo *memo_find(const void *p, uint64_t size)
+{
+	for (struct lazy_memo *m = memos; m; m = m->next)
+		if (m->p == p && size >= sizeof m->head && memcmp(m->head, p, sizeof m->head) == 0)
+			return m;
+	return NULL;
+}
+
+/* Hand over what an earlier unbundle of the same bundle decided. */
+static int from_memo(const struct lazy_memo *m, const struct rdc_lazy_item *items, size_t n_items,
+		     struct rdc_lazy_obj *objs, size_t *n_objs)
+{
+	for (size_t k = 0; k < m->n_add; k++) {
+		size_t i;
+		for (i = 0; i < n_items && (!items[i].size || strcmp(items[i].id, m->src[k])); i++)
+			;
+		if (i == n_items)
+			continue;   /* not extracted this time: the runtime's answer stands */
+		struct rdc_bundle_entry e = { .id = items[i].id, .id_len = strlen(items[i].id),
+					      .size = items[i].size, .data = items[i].data };
+		struct rdc_diag d = { 0 };
+		struct rdc_lazy_obj *o = &objs[*n_objs];
+		memset(o, 0, sizeof *o);
+		if (make_obj(&e, &m->add[k], o, &d) != 0)
+			continue;
+		o->from = i;
+		(*n_objs)++;
+	}
+	rdc_logf(RDC_LOG_DEBUG, "unbundle: bundle at %p decided earlier in this process; %zu "
+		 "object(s) handed over again", m->p, *n_objs);
+	return 0;
+}
+
+static void memo_put(const void *p, uint64_t size, const struct rdc_bundle *b,
+		     const struct rdc_add *add, size_t n_add)
+{
+	struct lazy_memo *m = size >= sizeof m->head ? calloc(1, sizeof *m) : NULL;
+	if (!m)
+		return;   /* decided again next time, which is only slower */
+	m->p = p;
+	memcpy(m->head, p, sizeof m->head);
+	for (size_t k = 0; k < n_add && k < RDC_MAX_DEVICES; k++) {
+		const struct rdc_bundle_entry *e = &b->entries[add[k].from];
+		snprintf(m->src[k], sizeof m->src[k], "%.*s", (int)(e->id_len < 127 ? e->id_len : 127), e->id);
+		m->add[k] = add[k];
+		m->n_add++;
+	}
+	pthread_mutex_lock(&memo_lock);
+	m->next = memos;
+	memos = m;
+	pthread_mutex_unlock(&memo_lock);
+}
+
 int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *items,
 		    size_t n_items, struct rdc_lazy_obj *objs, size_t *n_objs)
 {
 	*n_objs = 0;
+	pthread_mutex_lock(&memo_lock);
+	const struct lazy_memo *m = memo_find(p, size);
+	pthread_mutex_unlock(&memo_lock);
+	if (m)   /* memos are never freed: m stays valid */
+		return from_memo(m, items, n_items, objs, n_objs);
 	char lib[512] = "(memory)";
 	long index = -1;
 	struct stat st;
@@ -350,6 +435,8 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 	}
 	rc = rdc_decide_bundle_st(&b, lib, index, source, scope, have_st ? cache : NULL,
 				  have_st ? &st : NULL, key, add, &n_add);
+	if (rc == 0)
+		memo_put(p, size, &b, add, n_add);
 	for (size_t k = 0; rc == 0 && k < n_add; k++) {
 		const struct rdc_bundle_entry *e = &b.entries[add[k].from];
 		struct rdc_diag d = { 0 };
@@ -420,20 +507,15 @@ bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
 	 * fault-around — for hundreds of bundles the process never uses.) */
 	if (major >= 7)
 		return true;
-	if (rdc_is_ccob(p, avail < 4 ? avail : 4))
-		return true;
-	/* HIP 6.4 (which reads every bundle at hipInit anyway): a plain bundle
-	 * with a generic entry is read by its own parser, past comgr */
-	struct rdc_segment seg;
-	struct rdc_bundle t;
-	if (rdc_segment_find(p, &seg) != 0 || !seg.file_backed ||
-	    rdc_bundle_parse_table(p, seg.avail, &t, NULL) != 0)
-		return false;
-	bool generic = false;
-	for (size_t k = 0; k < t.n_entries && !generic; k++)
-		generic = t.entries[k].parsed.has_target && rdc_proc_is_generic(t.entries[k].parsed.target.proc);
-	rdc_bundle_free(&t);
-	return !generic;
+	/* HIP 6.4 reads every bundle at hipInit, used or not.  A compressed one
+	 * is left to its unbundling (deciding now would decompress it a second
+	 * time).  A plain one is decided at registration, as for 5.2: the work
+	 * is the same set either way, and the rebuilt bundle's header in the
+	 * arena (remap_arena.c) shortens HIP's own /proc/self/maps scan for each
+	 * bundle — measured on ggml's 140 bundles (docs/PERF.md, 2026-12-04):
+	 * CPU 1.04x and peak RSS 0.52x of the override at registration, against
+	 * 1.18x and 1.06x when every object was handed over at the lookup. */
+	return rdc_is_ccob(p, avail < 4 ? avail : 4);
 }
 
 struct lazy_obj {
@@ -586,6 +668,8 @@ static int decide_plain(const void *p)
 int rdc_lazy_lookup(const void *p, const char *const *isa, size_t n, const void **obj,
 		    size_t *size)
 {
+	if (!noted_here(p))
+		return 0;   /* decided at registration (or not a registered bundle) */
 	pthread_mutex_lock(&obj_lock);
 	int rc = 0;
 	for (size_t k = 0; k < n; k++) {
