@@ -283,9 +283,9 @@ static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, s
 	return rc;
 }
 
-/* A compressed bundle decided in this process: the runtime may unbundle
- * the same module again (HIP 6.4 does, for a program's own fat binary), and
- * the decision stands — made and logged once.  Keyed by the pointer and the
+/* A compressed bundle decided in this process: should the runtime unbundle
+ * the same bundle again (the same image loaded as a module twice, say), the
+ * decision stands — made and logged once.  Keyed by the pointer and the
  * CCOB header (sizes and stored hash), so a heap image freed and another
  * loaded at its address is decided afresh. */
 struct lazy_memo {
