@@ -89,6 +89,7 @@ static int wrap_lookup(void *handle, const char *name, void **out,
 	void *fn = real(handle, name);  /* an explicit handle: the caller does not matter */
 	int err = errno;
 	if (fn && !rdc_guard_active()) {
+		rdc_init();   /* the configuration decides whether comgr is watched */
 		rdc_guard_enter();
 		fn = rdc_comgr_wrap(handle, name, fn, real);
 		rdc_guard_leave();
