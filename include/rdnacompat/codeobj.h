@@ -147,6 +147,14 @@ int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_targe
 				 struct rdc_patch *patches, size_t *n_patches,
 				 struct rdc_diag *d);
 
+/* The e_flags patch alone, from the ELF header (`ehdr`, its first `n` >=
+ * 64 bytes, of an object of `size` bytes): what a runtime that reads only
+ * the header to learn the ISA sees.  The first of
+ * rdc_codeobj_retarget_patches' patches, without reading the notes; the
+ * object is a complete retarget only with all of them. */
+int rdc_codeobj_flags_patch(const void *ehdr, size_t n, uint64_t size, const struct rdc_target *to,
+			    struct rdc_patch *out, struct rdc_diag *d);
+
 /* The same patches from an object already parsed with RDC_CO_METADATA
  * (what rdc_policy_choose keeps in choice->co): e_flags and the
  * amdhsa.target span recorded by the parse, without decoding the metadata

@@ -115,6 +115,16 @@ size_t rdc_policy_need(const struct rdc_tables *t, const char *device_proc, char
 bool rdc_policy_native_by_id(const struct rdc_tables *t, const struct rdc_target *device,
 			     const struct rdc_bundle *b);
 
+/* The entry rdc_policy_choose would map to `device` (which has no entry of
+ * its own), when that is known from the entry ids alone: every usable
+ * entry has a hipv4 id, and the first candidate in edge rank order is
+ * reached by an edge without condition from a target with the device's
+ * limits, is not generic, and no bad-kernel rule concerns it — such code is
+ * refused only when it cannot be read.  -1 means "read it and decide", not
+ * "missing".  Works on a table-only bundle. */
+long rdc_policy_mapped_by_id(const struct rdc_tables *t, const struct rdc_target *device,
+			     const struct rdc_bundle *b, unsigned flags);
+
 /* Choose for one bundle.  Tries the exact entry, then each compatible entry
  * in table order; a candidate is accepted only when every kernel passes
  * rdc_check_kernel and the edge's conditions ("user-sgpr-16": each

@@ -27,6 +27,8 @@
  * Whether the code is correct on the new processor is the policy's question.
  */
 #include <gelf.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +78,28 @@ int rdc_co_retarget_flags(uint32_t from, unsigned cov, const struct rdc_target *
 			f |= (gv ? gv : 1u) << RDC_EF_GENERIC_VERSION_SHIFT;
 	}
 	*out = f;
+	return 0;
+}
+
+int rdc_codeobj_flags_patch(const void *ehdr, size_t n, uint64_t size, const struct rdc_target *to,
+			    struct rdc_patch *out, struct rdc_diag *d)
+{
+	if (!ehdr || !to || !out || n < sizeof(Elf64_Ehdr))
+		return rdc_diag_set(d, RDC_E_TRUNCATED, RDC_NO_OFFSET,
+				    "retarget: the ELF header needs %zu bytes", sizeof(Elf64_Ehdr));
+	/* the header's own checks; the tables it points to are not read */
+	struct rdc_co_header h;
+	int rc = rdc_co_read_header(ehdr, size < SIZE_MAX ? (size_t)size : SIZE_MAX, &h, d);
+	if (rc)
+		return rc;
+	uint32_t f;
+	rc = rdc_co_retarget_flags(h.e_flags, h.cov, to, &f, d);
+	if (rc)
+		return rc;
+	memset(out, 0, sizeof *out);
+	out->offset = offsetof(Elf64_Ehdr, e_flags);
+	out->len = sizeof f;
+	memcpy(out->bytes, &f, sizeof f);
 	return 0;
 }
 

@@ -257,6 +257,24 @@ static bool same_target(const struct rdc_target *a, const struct rdc_target *b)
 	return !strcmp(a->proc, b->proc) && a->xnack == b->xnack && a->sramecc == b->sramecc;
 }
 
+/* The compat edges that let other code run on `dev`, best rank first
+ * (at most 64). */
+static size_t ranked_edges(const struct rdc_tables *t, const struct rdc_isa *dev,
+			   const struct rdc_compat_edge *edges[64])
+{
+	size_t ne = 0;
+	for (size_t i = 0; i < t->n_edges && ne < 64; i++)
+		if (!strcmp(t->edges[i].device, dev->name) && strcmp(t->edges[i].code, dev->name))
+			edges[ne++] = &t->edges[i];
+	for (size_t i = 1; i < ne; i++)
+		for (size_t j = i; j > 0 && edges[j]->rank < edges[j - 1]->rank; j--) {
+			const struct rdc_compat_edge *x = edges[j];
+			edges[j] = edges[j - 1];
+			edges[j - 1] = x;
+		}
+	return ne;
+}
+
 static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 		  const struct rdc_pol_item *it, size_t n, unsigned flags, struct rdc_choice *out,
 		  struct rdc_diag *d)
@@ -312,16 +330,7 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 
 	/* 2. Compatible entries in edge rank order. */
 	const struct rdc_compat_edge *edges[64];
-	size_t ne = 0;
-	for (size_t i = 0; i < t->n_edges && ne < 64; i++)
-		if (!strcmp(t->edges[i].device, dev->name) && strcmp(t->edges[i].code, dev->name))
-			edges[ne++] = &t->edges[i];
-	for (size_t i = 1; i < ne; i++)
-		for (size_t j = i; j > 0 && edges[j]->rank < edges[j - 1]->rank; j--) {
-			const struct rdc_compat_edge *x = edges[j];
-			edges[j] = edges[j - 1];
-			edges[j - 1] = x;
-		}
+	size_t ne = ranked_edges(t, dev, edges);
 	for (size_t e = 0; e < ne; e++) {
 		const struct rdc_isa *ci = rdc_isa_find(t, edges[e]->code);
 		for (size_t i = 0; i < n; i++) {
@@ -451,6 +460,51 @@ bool rdc_policy_native_by_id(const struct rdc_tables *t, const struct rdc_target
 			return true;
 	}
 	return false;
+}
+
+long rdc_policy_mapped_by_id(const struct rdc_tables *t, const struct rdc_target *device,
+			     const struct rdc_bundle *b, unsigned flags)
+{
+	if (!t || !device || !b)
+		return -1;
+	const struct rdc_isa *dev = rdc_isa_find(t, device->proc);
+	if (!dev)
+		return -1;
+	for (size_t i = 0; i < b->n_entries; i++) {
+		const struct rdc_bundle_entry *e = &b->entries[i];
+		if (!usable_kind(e->parsed.kind) || e->size == 0)
+			continue;
+		/* an old hip-/hcc- id keeps its target in the ELF header */
+		if (e->parsed.kind != RDC_KIND_HIPV4 || !e->parsed.has_target)
+			return -1;
+		if (rdc_target_matches(&e->parsed.target, device))
+			return -1;   /* native: rdc_policy_native_by_id's question */
+	}
+	const struct rdc_compat_edge *edges[64];
+	size_t ne = ranked_edges(t, dev, edges);
+	for (size_t k = 0; k < ne; k++) {
+		const char *cond = edges[k]->condition;
+		for (size_t i = 0; i < b->n_entries; i++) {
+			const struct rdc_bundle_entry *e = &b->entries[i];
+			if (!usable_kind(e->parsed.kind) || e->size == 0 ||
+			    strcmp(e->parsed.target.proc, edges[k]->code))
+				continue;
+			if (!rdc_target_features_match(&e->parsed.target, device))
+				continue;   /* choose() passes it over too */
+			if (rdc_pol_has_cond(cond, "opt-in") && !(flags & RDC_POLICY_OPT_IN))
+				continue;   /* not tried */
+			/* The first entry choose() would try: known from its id
+			 * only when its code runs as on its own target (an edge
+			 * without condition to the device's limits, no generic
+			 * version to read) and no bad-kernel rule concerns it. */
+			const struct rdc_isa *ci = rdc_isa_find(t, edges[k]->code);
+			bool own = (!cond || !strcmp(cond, "none")) && same_limits(dev, ci);
+			if (!own || ci->generic || rdc_pol_bad_rules_for(t, dev->name, ci->name))
+				return -1;
+			return (long)i;
+		}
+	}
+	return -1;
 }
 
 struct rdc_pol_item *rdc_pol_items(const struct rdc_bundle *b)

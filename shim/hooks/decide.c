@@ -191,9 +191,12 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		  size_t *n_add)
 {
 	const struct rdc_tables *t = rdc_tables();
-	struct target_choice *tc = calloc(RDC_MAX_DEVICES, sizeof *tc);
 	size_t ntc = 0;
 	size_t ndev = rdc_devices_count();
+	/* one slot per distinct target, each cleared when taken: a choice is
+	 * some kilobytes, and zeroing RDC_MAX_DEVICES of them for each of a
+	 * library's bundles was a measurable part of a first run */
+	struct target_choice *tc = malloc((ndev ? ndev : 1) * sizeof *tc);
 	*n_add = 0;
 	if (!tc) {
 		rdc_logf(RDC_LOG_WARN, "%s: %s bundle %ld: out of memory for the decision; passing it through",
@@ -354,6 +357,41 @@ bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, lon
 		rdc_log_event(RDC_LOG_DEBUG, "native", kv, sizeof kv / sizeof kv[0]);
 	}
 	return true;
+}
+
+bool rdc_decide_by_table(const struct rdc_bundle *t, const char *scope, struct rdc_add *add,
+			 size_t *n_add)
+{
+	const struct rdc_tables *tab = rdc_tables();
+	struct rdc_target seen[RDC_MAX_DEVICES];
+	size_t ns = 0, acting = 0;
+	*n_add = 0;
+	for (size_t i = 0; i < rdc_devices_count(); i++) {
+		const struct rdc_device *dev = rdc_device_get(i);
+		if (!dev || dev->mode == RDC_MODE_OFF)
+			continue;
+		acting++;
+		if (dev->mode == RDC_MODE_AUDIT || prefer_possible(tab, &dev->target, scope))
+			return false;   /* audit shows every bundle; a prefer row reads code */
+		size_t j;
+		for (j = 0; j < ns && memcmp(&seen[j], &dev->target, sizeof dev->target); j++)
+			;
+		if (j < ns)
+			continue;
+		seen[ns++] = dev->target;
+		if (rdc_policy_native_by_id(tab, &dev->target, t))
+			continue;
+		long k = rdc_policy_mapped_by_id(tab, &dev->target, t, rdc_policy_flags());
+		if (k < 0)
+			return false;
+		struct rdc_add *a = &add[(*n_add)++];
+		memset(a, 0, sizeof *a);
+		a->from = k;
+		a->to = t->entries[k].parsed.target;
+		snprintf(a->to.proc, sizeof a->to.proc, "%s", dev->target.proc);
+		rdc_target_format_bundle_id(&a->to, a->id, sizeof a->id);
+	}
+	return acting && *n_add;
 }
 
 bool rdc_decide_cached(const struct rdc_bundle *b, const char *scope, const char *cache_name,

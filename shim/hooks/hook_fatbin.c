@@ -72,6 +72,39 @@ static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
 	return pread(fd, buf, n, (off_t)off) == (ssize_t)n && memcmp(buf, mem, n) == 0;
 }
 
+/* HIP 5.2, a plain bundle whose choices the entry ids tell: the added
+ * entries with e_flags patched, the rest decided when HIP loads the code
+ * (defer.c).  True when done so. */
+static bool patch_at_load(struct fb_entry *e, const struct rdc_bundle *b, int fd,
+			  const struct rdc_segment *seg, const struct stat *st, uint64_t extent)
+{
+	struct rdc_add add[RDC_MAX_DEVICES];
+	size_t n_add = 0;
+	struct rdc_diag d = { 0 };
+	if (!rdc_decide_by_table(b, e->lib, add, &n_add) ||
+	    rdc_defer_patches(b, fd, seg->file_offset, add, n_add, &d) != 0 ||
+	    rdc_remap_file(b, fd, seg->file_offset, add, n_add, rdc_originals_needed(add, n_add),
+			   &e->region, &d) != 0) {
+		if (d.msg[0])
+			rdc_logf(RDC_LOG_DEBUG, "%s bundle %ld: not left to the load (%s); deciding now",
+				 e->lib, e->index, d.msg);
+		return false;
+	}
+	rdc_defer_note(&e->region, add, n_add, e->orig, extent, seg->file_offset, e->lib, e->index,
+		       st);
+	rdc_stat_add(RDC_ST_DEFERRED, 1);
+	struct rdc_kv kv[] = {
+		RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
+		RDC_KV_N("added", n_add), RDC_KV_N("originals", e->region.originals),
+		RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
+		RDC_KV_N("private_bytes", e->region.private_bytes),
+		RDC_KV_S("how", "file-mapping"), RDC_KV_S("header", e->region.hdr ? "arena" : "in front"),
+		RDC_KV_S("decided", "at-load"),
+	};
+	rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
+	return true;
+}
+
 /* Decide and rebuild for one bundle.  Fills e->region when the runtime must
  * get another bundle.  Called with the guard set and rdc_fatbin_lock held.
  *
@@ -83,7 +116,7 @@ static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
  * later are the only ones of the library made resident.  One descriptor of
  * the library serves the check that its bytes are what was loaded, the
  * cache's file identity and the file mappings of the rebuilt bundle. */
-static void process(struct fb_entry *e)
+static void process(struct fb_entry *e, bool at_load)
 {
 	bool acting = false;   /* every device off (RDNACOMPAT_DEVICE_<N>=off): nothing to read */
 	for (size_t i = 0; i < rdc_devices_count() && !acting; i++) {
@@ -132,8 +165,11 @@ static void process(struct fb_entry *e)
 		}
 	}
 	rc = rdc_bundle_parse_as_runtime(e->orig, extent, &b, &d);
-	if (rc == 0 && file_ok && !b.compressed &&
-	    !rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset)) {
+	bool cached = rc == 0 && file_ok && !b.compressed &&
+		      rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset);
+	if (rc == 0 && file_ok && !b.compressed && !cached && at_load && patch_at_load(e, &b, fd, &seg, &st, extent))
+		goto out_b;
+	if (rc == 0 && file_ok && !b.compressed && !cached) {
 		/* the policy reads the entries: from a private mapping (a CCOB's
 		 * entries are already in memory of its own, decompressed once) */
 		const void *q = rdc_map_fd_range(fd, seg.file_offset, extent, &mbase, &mlen);
@@ -186,6 +222,7 @@ static void process(struct fb_entry *e)
 			rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
 		}
 	}
+out_b:
 	rdc_bundle_free(&b);
 out:
 	if (mbase)
@@ -234,7 +271,7 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 				entries = e;
 			} else {
 				rdc_stat_add(RDC_ST_FATBINS, 1);
-				process(e);
+				process(e, rdc_lazy_patch_at_load((const void *)real));
 				e->next = entries;
 				entries = e;
 			}
@@ -286,6 +323,7 @@ RDC_HOOK void __hipUnregisterFatBinary(void **modules)
 		if (--e->refs > 0)
 			break;
 		rdc_lazy_forget(e->orig);
+		rdc_defer_forget(e->region.base);
 		*pp = e->next;
 		rdc_region_free(&e->region);
 		free(e);

@@ -86,6 +86,10 @@ RDC_HOOK hsa_status_t hsa_code_object_reader_create_from_memory(const void *code
 		RDC_REAL(hsa_code_object_reader_create_from_memory);
 	if (!real)
 		return HSA_STATUS_ERROR_NOT_INITIALIZED;
+	/* an entry HIP 5.2 got at registration, decided now (defer.c); also
+	 * inside a hook, as HIP may load a module from within any HIP call */
+	if (rdc_defer_load(code_object) != 0)
+		return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
 	if (rdc_guard_active())
 		return real(code_object, size, code_object_reader);
 	rdc_init();

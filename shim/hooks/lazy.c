@@ -518,6 +518,14 @@ bool rdc_lazy_fatbin_ok(const void *p, uint64_t avail, const void *real)
 	return rdc_is_ccob(p, avail < 4 ? avail : 4);
 }
 
+bool rdc_lazy_patch_at_load(const void *real)
+{
+	if (!rdc_lazy_enabled() || !real)
+		return false;
+	unsigned major = runtime_major(real);
+	return major >= 1 && major < 6;   /* HIP 5.2 (defer.c) */
+}
+
 struct lazy_obj {
 	struct lazy_obj *next;
 	const void *bundle;

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "rdnacompat/bundle.h"
 #include "rdnacompat/error.h"
@@ -342,6 +343,15 @@ const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base
  * bundle needs reading.  Logs one debug line per device when true. */
 bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, long index,
 				const char *source, const char *scope);
+/* The entries to add to plain bundle `t` for the mapped devices when every
+ * acting device's choice is known from the entry ids alone (its own entry,
+ * or rdc_policy_mapped_by_id) and no device is in audit mode and no
+ * `prefer` row may concern library `scope`.  Fills add[] (from, to, id; no
+ * patches) and *n_add; false (nothing to add, or the code must be read to
+ * decide) leaves the decision to rdc_decide_bundle_st.  Logs nothing: the
+ * decision is made, and logged, when the runtime reads the code (defer.c). */
+bool rdc_decide_by_table(const struct rdc_bundle *t, const char *scope, struct rdc_add *add,
+			 size_t *n_add);
 /* Does some device still need the bundle's original entries next to the
  * `n_add` added ones: a device in off or audit mode, one with a native or
  * generic entry, one whose target got no added entry?  false only when
@@ -357,6 +367,27 @@ int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
  * on `dev`: lib, bundle (or kpack code-object) index, kernel, check, reason. */
 void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
 		     const struct rdc_choice *c);
+
+/* ---- HIP 5.2 fat binaries, decided when the runtime loads the code -------- */
+/* (defer.c; docs/SHIM.md "When the shim decides")
+ * The e_flags patch of each added entry (read with pread from `fd`, the
+ * library file; the bundle starts at `file_off`): add[k].patches[0]. */
+int rdc_defer_patches(const struct rdc_bundle *b, int fd, uint64_t file_off, struct rdc_add *add,
+		      size_t n_add, struct rdc_diag *d);
+/* Remember the added entries of rebuilt bundle `r` as not decided yet: the
+ * bundle as loaded (`orig`, `extent`), its file (`lib`, `st`, `file_off`). */
+void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_t n_add,
+		    const void *orig, uint64_t extent, uint64_t file_off, const char *lib, long index,
+		    const struct stat *st);
+/* The rebuilt bundle whose rdc_region.base is `region` is released. */
+void rdc_defer_forget(const void *region);
+/* The runtime is about to load the code object at `p`: when it is an entry
+ * noted above, decide its bundle now and patch it.  0 to go on, -1 when
+ * that entry must not be loaded (logged). */
+int rdc_defer_load(const void *p);
+/* May HIP 5.2 fat binaries registered with `real` (__hipRegisterFatBinary)
+ * be decided at the load (RDNACOMPAT_LAZY, the runtime's soname)? */
+bool rdc_lazy_patch_at_load(const void *real);
 
 /* ---- compressed bundles, decided when the runtime unbundles them ----------- */
 /* (hook_dlsym.c, hook_comgr.c, lazy.c; docs/SHIM.md "When the shim decides")
