@@ -335,6 +335,94 @@ static int choose_file(const char *rel, const char *dev, unsigned flags, struct 
 	return 0;
 }
 
+/* The mapped entry from the ids alone: the first candidate, when nothing
+ * but a bad-kernel rule or an unreadable object could refuse it. */
+static void test_mapped_by_id(void **state)
+{
+	(void)state;
+	static const char code[] = "not read";
+	struct rdc_bundle_input in[3] = {
+		{ "host-x86_64-unknown-linux", NULL, 0 },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1030", code, sizeof code },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1100", code, sizeof code },
+	};
+	uint8_t *p = NULL;
+	size_t n = 0;
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_bundle_write(in, 3, 8, &p, &n, &d), 0);
+	struct rdc_bundle b;
+	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
+	const struct rdc_tables *bt = rdc_tables_builtin();
+	struct rdc_target g1030 = tgt("gfx1030"), g1031 = tgt("gfx1031"), g1101 = tgt("gfx1101");
+	long k1030 = -1;
+	for (size_t i = 0; i < b.n_entries; i++)
+		if (!strcmp(b.entries[i].parsed.target.proc, "gfx1030"))
+			k1030 = (long)i;
+	assert_true(k1030 >= 0);
+	assert_int_equal(rdc_policy_mapped_by_id(bt, &g1031, &b, 0), k1030);
+	assert_int_equal(rdc_policy_mapped_by_id(bt, &g1030, &b, 0), -1);   /* native */
+	/* a bad-kernel rule for the pair: the kernels must be read */
+	struct rdc_tables t = *bt;
+	static const struct rdc_bad_kernel rule[] = {
+		{ "gfx1031", "gfx1030", "*", "refuse", "test", "t" },
+	};
+	t.bad = rule;
+	t.n_bad = 1;
+	assert_int_equal(rdc_policy_mapped_by_id(&t, &g1031, &b, 0), -1);
+	(void)g1101;
+	rdc_bundle_free(&b);
+	free(p);
+	/* an old-style id keeps its target in the ELF header */
+	in[1].id = "hip-amdgcn-amd-amdhsa-gfx1030";
+	assert_int_equal(rdc_bundle_write(in, 3, 8, &p, &n, &d), 0);
+	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
+	assert_int_equal(rdc_policy_mapped_by_id(bt, &g1031, &b, 0), -1);
+	rdc_bundle_free(&b);
+	free(p);
+
+	/* On real code objects: whenever the ids tell, the policy agrees, and
+	 * the e_flags patch from the header alone is the retarget's own. */
+	static const char *const files[] = { "bundle/iota.bundle", "bundle/iota-1030.bundle" };
+	static const char *const devs[] = { "gfx1030", "gfx1031", "gfx1032", "gfx1034", "gfx1035",
+					    "gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
+					    "gfx1151" };
+	size_t told = 0;
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		struct blob bl;
+		if (!load(files[f], &bl))
+			skip();
+		assert_int_equal(rdc_bundle_parse(bl.p, bl.n, &b, &d), 0);
+		for (size_t v = 0; v < sizeof devs / sizeof devs[0]; v++) {
+			struct rdc_target dev = tgt(devs[v]);
+			long k = rdc_policy_mapped_by_id(bt, &dev, &b, 0);
+			if (k < 0)
+				continue;
+			told++;
+			struct rdc_choice c;
+			assert_int_equal(rdc_policy_choose(bt, &dev, &b, RDC_POLICY_SYMBOLS, &c, &d), 0);
+			assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+			assert_int_equal(c.entry, k);
+			rdc_choice_free(&c);
+			struct rdc_target to = b.entries[k].parsed.target;
+			snprintf(to.proc, sizeof to.proc, "%s", devs[v]);
+			struct rdc_patch all[8], one;
+			size_t np = 8;
+			assert_int_equal(rdc_codeobj_retarget_patches(b.entries[k].data, b.entries[k].size,
+								      &to, all, &np, &d), 0);
+			assert_int_equal(rdc_codeobj_flags_patch(b.entries[k].data, 64, b.entries[k].size,
+								 &to, &one, &d), 0);
+			assert_true(np >= 1);
+			assert_int_equal(one.offset, all[0].offset);
+			assert_int_equal(one.len, all[0].len);
+			assert_memory_equal(one.bytes, all[0].bytes, one.len);
+		}
+		rdc_bundle_free(&b);
+		free(bl.p);
+	}
+	assert_true(told >= 2);   /* gfx1031 on gfx1030 code, in both files */
+}
+
 static void test_fixture_iota_native_mapped_missing(void **state)
 {
 	(void)state;
@@ -625,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_bare_codeobj),
 		cmocka_unit_test(test_fixture_vgpr192),
 		cmocka_unit_test(test_edge_conditions),
+		cmocka_unit_test(test_mapped_by_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
