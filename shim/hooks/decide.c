@@ -381,6 +381,8 @@ bool rdc_decide_by_table(const struct rdc_bundle *t, const char *scope, struct r
 		seen[ns++] = dev->target;
 		if (rdc_policy_native_by_id(tab, &dev->target, t))
 			continue;
+		if (runtime_generic_entry(t, dev) >= 0)
+			return false;   /* the runtime loads that one itself: decide() says so */
 		long k = rdc_policy_mapped_by_id(tab, &dev->target, t, rdc_policy_flags());
 		if (k < 0)
 			return false;

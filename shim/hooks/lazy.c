@@ -522,8 +522,10 @@ bool rdc_lazy_patch_at_load(const void *real)
 {
 	if (!rdc_lazy_enabled() || !real)
 		return false;
+	/* HIP 5.2, and HIP 6.4's plain bundles (decided at registration:
+	 * rdc_lazy_fatbin_ok); HIP 7 leaves every bundle to its lookup */
 	unsigned major = runtime_major(real);
-	return major >= 1 && major < 6;   /* HIP 5.2 (defer.c) */
+	return major >= 1 && major < 7;
 }
 
 struct lazy_obj {

@@ -385,8 +385,9 @@ void rdc_defer_forget(const void *region);
  * noted above, decide its bundle now and patch it.  0 to go on, -1 when
  * that entry must not be loaded (logged). */
 int rdc_defer_load(const void *p);
-/* May HIP 5.2 fat binaries registered with `real` (__hipRegisterFatBinary)
- * be decided at the load (RDNACOMPAT_LAZY, the runtime's soname)? */
+/* May the plain fat binaries registered with `real` (__hipRegisterFatBinary)
+ * be decided at the load (RDNACOMPAT_LAZY; the runtime's soname: HIP 5.2
+ * and 6.4, which keep the bundle handed over at registration)? */
 bool rdc_lazy_patch_at_load(const void *real);
 
 /* ---- compressed bundles, decided when the runtime unbundles them ----------- */
