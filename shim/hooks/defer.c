@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * defer.c — HIP 5.2 fat binaries: the entry added at registration, the
- * decision made when the runtime loads the code.
+ * defer.c — HIP 5.2 and 6.4 plain fat binaries: the entry added at
+ * registration, the decision made when the runtime loads the code.
  *
  * HIP 5.2 walks every registered bundle's entry ids at hipInit and aborts
- * when a device has none it accepts; it reads a device's code object only
+ * when a device has none it accepts (6.4 asks comgr where each ISA's entry
+ * lies, also at hipInit, for every bundle); both keep the bundle handed
+ * over at registration and read a device's code object only
  * when a kernel or variable of that module is first used: ROCclr gives the
  * bytes to comgr (the ISA name, from the ELF header's e_flags, and the
  * kernels' metadata) and then to ROCR (hsa_code_object_reader_create_from_
@@ -17,10 +19,12 @@
  * is made here when HIP hands that entry to ROCR's reader (hook_hsa.c).
  * A library whose bundles are never used costs their table reads only.
  *
- * When the decision made then does not confirm the table's (an entry that
- * cannot be read), the load is refused with the reason logged: HIP then
- * reports its own build failure for that module, as it would for code of
- * another chip.  Records are dropped when HIP unregisters the bundle.
+ * An entry comgr cannot read fails HIP's build of that module before the
+ * reader is reached, exactly as under HSA_OVERRIDE_GFX_VERSION
+ * (41-shim-load-refused).  When the decision made at the reader does not
+ * confirm the ids' choice all the same, the reader is refused with the
+ * reason logged, and HIP reports its own build failure for that module.
+ * Records are dropped when HIP unregisters the bundle.
  */
 #include <errno.h>
 #include <fcntl.h>
