@@ -240,6 +240,18 @@ static void test_features_and_badlist(void **state)
 	assert_true(rdc_check_kernel(&t, row("gfx1102"), &d11, &c11, &k, &v));
 }
 
+/* Bundle `in` (n entries, 8-byte alignment) written and parsed into *b;
+ * *p holds the bytes (free it after rdc_bundle_free). */
+static void fake_bundle(const struct rdc_bundle_input *in, size_t n, struct rdc_bundle *b,
+			uint8_t **p)
+{
+	size_t len = 0;
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_bundle_write(in, n, 8, p, &len, &d), 0);
+	assert_int_equal(rdc_bundle_parse(*p, len, b, &d), 0);
+}
+
 /* "native" from the entry ids alone: the card's own hipv4 entry and no
  * bad-kernel rule for its own code; anything else means "read it whole". */
 static void test_native_by_id(void **state)
@@ -252,12 +264,8 @@ static void test_native_by_id(void **state)
 		{ "hipv4-amdgcn-amd-amdhsa--gfx1102", code, sizeof code },
 	};
 	uint8_t *p = NULL;
-	size_t n = 0;
-	struct rdc_diag d;
-	rdc_diag_clear(&d);
-	assert_int_equal(rdc_bundle_write(in, 3, 8, &p, &n, &d), 0);
 	struct rdc_bundle b;
-	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
+	fake_bundle(in, 3, &b, &p);
 	struct rdc_target g1030 = tgt("gfx1030"), g1031 = tgt("gfx1031"), g1102 = tgt("gfx1102");
 	assert_true(rdc_policy_native_by_id(rdc_tables_builtin(), &g1030, &b));
 	assert_false(rdc_policy_native_by_id(rdc_tables_builtin(), &g1031, &b));
@@ -273,8 +281,7 @@ static void test_native_by_id(void **state)
 	free(p);
 	/* an old-style id names no target by itself: read it whole */
 	in[1].id = "hip-amdgcn-amd-amdhsa-gfx1030";
-	assert_int_equal(rdc_bundle_write(in, 2, 8, &p, &n, &d), 0);
-	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
+	fake_bundle(in, 2, &b, &p);
 	assert_false(rdc_policy_native_by_id(rdc_tables_builtin(), &g1030, &b));
 	rdc_bundle_free(&b);
 	free(p);
@@ -347,12 +354,10 @@ static void test_mapped_by_id(void **state)
 		{ "hipv4-amdgcn-amd-amdhsa--gfx1100", code, sizeof code },
 	};
 	uint8_t *p = NULL;
-	size_t n = 0;
+	struct rdc_bundle b;
+	fake_bundle(in, 3, &b, &p);
 	struct rdc_diag d;
 	rdc_diag_clear(&d);
-	assert_int_equal(rdc_bundle_write(in, 3, 8, &p, &n, &d), 0);
-	struct rdc_bundle b;
-	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
 	const struct rdc_tables *bt = rdc_tables_builtin();
 	struct rdc_target g1030 = tgt("gfx1030"), g1031 = tgt("gfx1031"), g1101 = tgt("gfx1101");
 	long k1030 = -1;
@@ -375,8 +380,7 @@ static void test_mapped_by_id(void **state)
 	free(p);
 	/* an old-style id keeps its target in the ELF header */
 	in[1].id = "hip-amdgcn-amd-amdhsa-gfx1030";
-	assert_int_equal(rdc_bundle_write(in, 3, 8, &p, &n, &d), 0);
-	assert_int_equal(rdc_bundle_parse(p, n, &b, &d), 0);
+	fake_bundle(in, 3, &b, &p);
 	assert_int_equal(rdc_policy_mapped_by_id(bt, &g1031, &b, 0), -1);
 	rdc_bundle_free(&b);
 	free(p);
