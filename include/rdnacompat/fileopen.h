@@ -23,6 +23,9 @@ enum rdc_open_allow {
 	                       (files we write or trust: the log, the decision
 	                       cache), so another user's file planted under the
 	                       name is refused */
+	RDC_OPEN_KEEP_NONBLOCK = 16, /* a regular file keeps O_NONBLOCK (no effect on
+	                       a regular file's reads, pread or mmap): two fcntl
+	                       calls fewer, for files opened once per fat binary */
 };
 
 /* Open `path` with `flags` (O_RDONLY, or O_WRONLY|O_CREAT|O_APPEND ...;
@@ -35,6 +38,10 @@ enum rdc_open_allow {
  * followed)"); errno is set as the failing call left it (ELOOP, ENXIO,
  * EISDIR..., or EINVAL for a refused type).  Never quotes file content. */
 int rdc_open_file(const char *path, int flags, unsigned mode, unsigned allow, struct rdc_diag *d);
+/* The same, and the fstat it did in *st (when not NULL). */
+struct stat;
+int rdc_open_file_st(const char *path, int flags, unsigned mode, unsigned allow, struct stat *st,
+		     struct rdc_diag *d);
 
 /* "a FIFO", "a socket", "a directory", ... for an st_mode. */
 const char *rdc_file_kind(unsigned st_mode);

@@ -53,7 +53,8 @@ static int open_failed(const char *path, int e, bool follow, struct rdc_diag *d)
 	return RDC_E_IO;
 }
 
-int rdc_open_file(const char *path, int flags, unsigned mode, unsigned allow, struct rdc_diag *d)
+int rdc_open_file_st(const char *path, int flags, unsigned mode, unsigned allow, struct stat *out,
+		     struct rdc_diag *d)
 {
 	if (!path || !*path) {
 		errno = EINVAL;
@@ -88,12 +89,19 @@ int rdc_open_file(const char *path, int flags, unsigned mode, unsigned allow, st
 		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: is owned by uid %u, not this user (%u)",
 				    path, (unsigned)st.st_uid, (unsigned)geteuid());
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+	int fl = (allow & RDC_OPEN_KEEP_NONBLOCK) && S_ISREG(st.st_mode) ? 0 : fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_NONBLOCK && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)) {
 		int e = errno;
 		close(fd);
 		errno = e;
 		return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "%s: fcntl: %s", path, strerror(e));
 	}
+	if (out)
+		*out = st;
 	return fd;
+}
+
+int rdc_open_file(const char *path, int flags, unsigned mode, unsigned allow, struct rdc_diag *d)
+{
+	return rdc_open_file_st(path, flags, mode, allow, NULL, d);
 }

@@ -55,6 +55,7 @@ struct pending {
 	const void *orig;
 	uint64_t extent, file_off;
 	char lib[512];
+	char path[512];              /* the file to open (the program: /proc/self/exe) */
 	long index;
 	struct stat st;
 };
@@ -83,8 +84,8 @@ int rdc_defer_patches(const struct rdc_bundle *b, int fd, uint64_t file_off, str
 }
 
 void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_t n_add,
-		    const void *orig, uint64_t extent, uint64_t file_off, const char *lib, long index,
-		    const struct stat *st)
+		    const void *orig, uint64_t extent, uint64_t file_off, const char *lib,
+		    const char *path, long index, const struct stat *st)
 {
 	struct rdc_bundle nb;
 	struct rdc_diag d = { 0 };
@@ -106,6 +107,7 @@ void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_
 					       .st = *st };
 			snprintf(x->proc, sizeof x->proc, "%s", add[k].to.proc);
 			snprintf(x->lib, sizeof x->lib, "%s", lib);
+			snprintf(x->path, sizeof x->path, "%s", path);
 			x->next = pend;
 			pend = x;
 			atomic_fetch_add(&n_pend, 1);
@@ -135,18 +137,11 @@ void rdc_defer_forget(const void *region)
 	pthread_mutex_unlock(&pend_lock);
 }
 
-/* Write patch `p` into the read-only private mapping at `obj`. */
+/* Write patch `p` into the entry at `obj`: a writable private mapping
+ * (remap.c's fill_slot leaves the added entries writable). */
 static bool write_patch(uint8_t *obj, const struct rdc_patch *p)
 {
-	long ps = sysconf(_SC_PAGESIZE);
-	if (ps <= 0 || !p->len)
-		return ps > 0;
-	uintptr_t a = (uintptr_t)(obj + p->offset), lo = a / (uintptr_t)ps * (uintptr_t)ps;
-	size_t len = (size_t)(a + p->len - lo);
-	if (mprotect((void *)lo, len, PROT_READ | PROT_WRITE) != 0)
-		return false;
 	memcpy(obj + p->offset, p->bytes, p->len);
-	mprotect((void *)lo, len, PROT_READ);
 	return true;
 }
 
@@ -171,9 +166,10 @@ static void decide_now(struct pending *x)
 	int rc = RDC_E_IO;
 	/* the entries are read from a private mapping of the file, not
 	 * through the library's own pages */
-	int fd = rdc_open_file(x->lib, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
+	int fd = rdc_open_file_st(x->path, O_RDONLY, 0,
+				  RDC_OPEN_REG | RDC_OPEN_FOLLOW | RDC_OPEN_KEEP_NONBLOCK, &st, NULL);
 	const void *q = NULL;
-	if (fd >= 0 && fstat(fd, &st) == 0 && same_file(&st, &x->st))
+	if (fd >= 0 && same_file(&st, &x->st))
 		q = rdc_map_fd_range(fd, x->file_off, x->extent, &mbase, &mlen);
 	if (!q)
 		rdc_diag_set(&d, RDC_E_IO, RDC_NO_OFFSET, "the library file changed or cannot be read");

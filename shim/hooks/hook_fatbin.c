@@ -90,8 +90,8 @@ static bool patch_at_load(struct fb_entry *e, const struct rdc_bundle *b, int fd
 				 e->lib, e->index, d.msg);
 		return false;
 	}
-	rdc_defer_note(&e->region, add, n_add, e->orig, extent, seg->file_offset, e->lib, e->index,
-		       st);
+	rdc_defer_note(&e->region, add, n_add, e->orig, extent, seg->file_offset, e->lib, seg->path,
+		       e->index, st);
 	rdc_stat_add(RDC_ST_DEFERRED, 1);
 	struct rdc_kv kv[] = {
 		RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
@@ -141,10 +141,10 @@ static void process(struct fb_entry *e, bool at_load)
 			 e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
 		return;
 	}
-	int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
 	struct stat st;
-	bool file_ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		       file_matches(fd, seg.file_offset, e->orig, extent);
+	int fd = rdc_open_file_st(seg.path, O_RDONLY, 0,
+				  RDC_OPEN_REG | RDC_OPEN_FOLLOW | RDC_OPEN_KEEP_NONBLOCK, &st, NULL);
+	bool file_ok = fd >= 0 && file_matches(fd, seg.file_offset, e->orig, extent);
 	if (fd >= 0 && !file_ok)
 		rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file bytes differ from memory; using memory",
 			 e->lib, e->index);

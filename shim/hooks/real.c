@@ -15,8 +15,10 @@
  * costs ~9 syscalls each (ld.so opens its cache and the library file for
  * RTLD_NOLOAD), i.e. ~0.3 ms per exec of every non-ROCm program.  The
  * HIP/HSA entries are resolved together at the first use of any of them —
- * at the top of a hook, before it takes a lock — and a lookup that fails is
- * tried again at the next use (the library may be dlopen'ed later).
+ * at the top of a hook, before it takes a lock — each soname searched once
+ * for all of them, and a lookup that fails is tried again at a later use
+ * once ld.so has loaded another object (the library may be dlopen'ed later;
+ * dl_iterate_phdr's dlpi_adds counts the loads).
  * Resolution is lock-free: racing threads store the same pointer.
  *
  * The table is also the test seam: rdc_real_inject() replaces an entry, and
@@ -24,6 +26,7 @@
  * check that every hook survives a missing real function.
  */
 #include <dlfcn.h>
+#include <stddef.h>
 #include <link.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -84,31 +87,77 @@ static void *next_definition(const char *name, const char *version)
 	return first_after_us(pa, pv) ? pa : pv;
 }
 
-static void *lookup(struct rdc_real_fn *f)
+#define N_LIBS (sizeof lib_sonames / sizeof lib_sonames[0])
+
+/* RTLD_NOLOAD handles of the sonames above that are loaded now: one search
+ * of ld.so's paths per soname per round (a soname not loaded costs ~9
+ * system calls each time it is asked for). */
+struct so_handles {
+	void *h[N_LIBS][4];
+};
+
+static void handles_open(struct so_handles *H)
+{
+	for (size_t l = 0; l < N_LIBS; l++)
+		for (size_t i = 0; i < 4; i++)
+			H->h[l][i] = lib_sonames[l][i] && l != RDC_LIB_C
+					     ? dlopen(lib_sonames[l][i], RTLD_LAZY | RTLD_NOLOAD)
+					     : NULL;
+}
+
+static void handles_close(struct so_handles *H)
+{
+	for (size_t l = 0; l < N_LIBS; l++)
+		for (size_t i = 0; i < 4; i++)
+			if (H->h[l][i])
+				dlclose(H->h[l][i]);   /* NOLOAD handle: only drops the count it added */
+}
+
+static void *lookup(struct rdc_real_fn *f, const struct so_handles *H)
 {
 	void *p = next_definition(f->name, f->version);
 	if (!p && f->lib == RDC_LIB_HIP)
 		atomic_store(&f->local, 1);   /* callers may differ: real_caller.c */
 	for (size_t i = 0; !p && lib_sonames[f->lib][i]; i++) {
-		void *h = dlopen(lib_sonames[f->lib][i], RTLD_LAZY | RTLD_NOLOAD);
-		if (!h)
-			continue;
-		p = f->version ? dlvsym(h, f->name, f->version) : dlsym(h, f->name);
-		dlclose(h);   /* NOLOAD handle: only drops the count it added */
+		/* libc (no handles: always loaded, a cheap NOLOAD) */
+		void *h = H ? H->h[f->lib][i] : dlopen(lib_sonames[f->lib][i], RTLD_LAZY | RTLD_NOLOAD);
+		if (h)
+			p = f->version ? dlvsym(h, f->name, f->version) : dlsym(h, f->name);
+		if (h && !H)
+			dlclose(h);
 	}
 	return p;
 }
 
-static void *resolve_one(struct rdc_real_fn *f)
+static void *resolve_one(struct rdc_real_fn *f, const struct so_handles *H)
 {
 	void *p = atomic_load_explicit(&f->ptr, memory_order_acquire);
 	if (p || atomic_load(&f->injected))
 		return p;
-	p = lookup(f);
+	p = lookup(f, H);
 	if (p)
 		atomic_store_explicit(&f->ptr, p, memory_order_release);
 	return p;
 }
+
+static int count_adds(struct dl_phdr_info *info, size_t size, void *data)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds)
+		*(unsigned long long *)data = info->dlpi_adds;
+	return 1;   /* the counter is the same in every entry */
+}
+
+/* ld.so's count of objects loaded so far (dl_iterate_phdr's dlpi_adds). */
+static unsigned long long loaded_adds(void)
+{
+	unsigned long long adds = 0;
+	dl_iterate_phdr(count_adds, &adds);
+	return adds;
+}
+
+/* The dlpi_adds of the last round over the HIP/HSA entries: an entry not
+ * found then is looked for again only once another object is loaded. */
+static _Atomic unsigned long long round_adds;
 
 void *rdc_real_resolve(enum rdc_fn fn)
 {
@@ -119,15 +168,21 @@ void *rdc_real_resolve(enum rdc_fn fn)
 	if (p || atomic_load(&f->injected))
 		return p;
 	if (f->lib == RDC_LIB_C)
-		return resolve_one(f);
+		return resolve_one(f, NULL);
 	/* First use of a HIP/HSA entry: the whole HIP/HSA part at once, so a
 	 * hook's later calls (under its locks) find theirs resolved.  This
 	 * process reaches a HIP/HSA hook: the time to warn about its
 	 * configuration (once). */
 	rdc_config_report();
+	unsigned long long adds = loaded_adds();
+	if (adds && atomic_exchange(&round_adds, adds) == adds)
+		return NULL;   /* nothing loaded since the last round found nothing */
+	struct so_handles H;
+	handles_open(&H);
 	for (int i = 0; i < RDC_FN_COUNT; i++)
 		if (rdc_real_fns[i].lib != RDC_LIB_C)
-			(void)resolve_one(&rdc_real_fns[i]);
+			(void)resolve_one(&rdc_real_fns[i], &H);
+	handles_close(&H);
 	return atomic_load_explicit(&f->ptr, memory_order_acquire);
 }
 
@@ -136,7 +191,7 @@ size_t rdc_real_resolve_all(void)
 	size_t found = 0;
 	for (int i = 0; i < RDC_FN_COUNT; i++)
 		if (rdc_real_fns[i].lib == RDC_LIB_C)
-			found += resolve_one(&rdc_real_fns[i]) != NULL;
+			found += resolve_one(&rdc_real_fns[i], NULL) != NULL;
 	return found;
 }
 

@@ -213,8 +213,8 @@ static uint64_t place_slots(struct add_plan *plan, size_t n_add, uint64_t file_o
 
 /* Fill one reserved slot: the copy in anonymous pages, or a private
  * mapping of the entry's file range with its patches applied (only the
- * patched pages become private: counted in *private_bytes).  Read-only
- * after.  0, RDC_E_IO (errno) or RDC_E_RANGE. */
+ * patched pages become private: counted in *private_bytes).  0, RDC_E_IO
+ * (errno) or RDC_E_RANGE. */
 static int fill_slot(uint8_t *slot, const struct add_plan *p, int fd, uint64_t file_offset,
 		     size_t ps, size_t *private_bytes, struct rdc_diag *d)
 {
@@ -245,7 +245,11 @@ static int fill_slot(uint8_t *slot, const struct add_plan *p, int fd, uint64_t f
 				}
 		}
 	}
-	mprotect(slot, p->slot_len, PROT_READ);
+	/* Left writable: taking write access away from pages already touched
+	 * costs a TLB shootdown to every CPU running one of the process's
+	 * threads (the runtime's are up by now), for each of hundreds of fat
+	 * binaries; the runtime only reads these pages, and a decision made at
+	 * the load (defer.c) writes its patches here. */
 	return 0;
 }
 

@@ -375,10 +375,11 @@ void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
 int rdc_defer_patches(const struct rdc_bundle *b, int fd, uint64_t file_off, struct rdc_add *add,
 		      size_t n_add, struct rdc_diag *d);
 /* Remember the added entries of rebuilt bundle `r` as not decided yet: the
- * bundle as loaded (`orig`, `extent`), its file (`lib`, `st`, `file_off`). */
+ * bundle as loaded (`orig`, `extent`), its library (`lib` for the log,
+ * `path` to open, `st`, `file_off`). */
 void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_t n_add,
-		    const void *orig, uint64_t extent, uint64_t file_off, const char *lib, long index,
-		    const struct stat *st);
+		    const void *orig, uint64_t extent, uint64_t file_off, const char *lib,
+		    const char *path, long index, const struct stat *st);
 /* The rebuilt bundle whose rdc_region.base is `region` is released. */
 void rdc_defer_forget(const void *region);
 /* The runtime is about to load the code object at `p`: when it is an entry
