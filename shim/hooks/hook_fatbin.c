@@ -165,6 +165,10 @@ static void process(struct fb_entry *e, bool at_load)
 		}
 	}
 	rc = rdc_bundle_parse_as_runtime(e->orig, extent, &b, &d);
+	/* the same for a plain bundle: the table is in the header HIP reads */
+	if (rc == 0 && !b.compressed &&
+	    rdc_decide_native_by_table(&b, e->lib, e->index, "fatbin", e->lib))
+		goto out_b;
 	bool cached = rc == 0 && file_ok && !b.compressed &&
 		      rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset);
 	if (rc == 0 && file_ok && !b.compressed && !cached && at_load && patch_at_load(e, &b, fd, &seg, &st, extent))
