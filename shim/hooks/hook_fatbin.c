@@ -125,6 +125,7 @@ static void process(struct fb_entry *e, bool at_load)
 	}
 	if (!acting)
 		return;
+	rdc_region_drain();   /* what earlier unregistrations let go of */
 	struct rdc_segment seg;
 	if (rdc_segment_find(e->orig, &seg) != 0 || !seg.file_backed) {
 		rdc_logf(RDC_LOG_INFO, "fat binary %p: not inside a file-backed loaded segment; "
@@ -329,7 +330,7 @@ RDC_HOOK void __hipUnregisterFatBinary(void **modules)
 		rdc_lazy_forget(e->orig);
 		rdc_defer_forget(e->region.base);
 		*pp = e->next;
-		rdc_region_free(&e->region);
+		rdc_region_retire(&e->region);
 		free(e);
 		break;
 	}

@@ -31,6 +31,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,38 @@ void rdc_region_free(struct rdc_region *r)
 	rdc_arena_release(r->hdr, r->hdr_len);
 	free(r->heap);
 	memset(r, 0, sizeof *r);
+}
+
+/* Mappings of retired regions, unmapped together (rdc_region_drain). */
+#define RETIRED_MAX 256
+static pthread_mutex_t retired_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	void *base;
+	size_t len;
+} retired[RETIRED_MAX];
+static size_t n_retired;
+
+void rdc_region_drain(void)
+{
+	pthread_mutex_lock(&retired_lock);
+	for (size_t i = 0; i < n_retired; i++)
+		munmap(retired[i].base, retired[i].len);
+	n_retired = 0;
+	pthread_mutex_unlock(&retired_lock);
+}
+
+void rdc_region_retire(struct rdc_region *r)
+{
+	if (r->base) {
+		pthread_mutex_lock(&retired_lock);
+		bool kept = n_retired < RETIRED_MAX;
+		if (kept)
+			retired[n_retired++] = (__typeof__(retired[0])){ r->base, r->len };
+		pthread_mutex_unlock(&retired_lock);
+		if (kept)
+			r->base = NULL;   /* unmapped later */
+	}
+	rdc_region_free(r);
 }
 
 struct add_plan {

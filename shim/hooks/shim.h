@@ -329,6 +329,15 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t n_add,
 		   bool originals, struct rdc_region *out, struct rdc_diag *d);
 void rdc_region_free(struct rdc_region *r);
+/* The same for a region the runtime has let go of (HIP unregistered its
+ * fat binary), except that its mapping is unmapped later, with up to 255
+ * others (rdc_region_drain, or when that many wait): unmapping a region of
+ * more than a few pages flushes the whole TLB of every CPU the process runs
+ * on, and HIP unregisters hundreds of fat binaries at exit, each walking
+ * its table of every registered function. */
+void rdc_region_retire(struct rdc_region *r);
+/* Unmap the retired regions (at the next registration). */
+void rdc_region_drain(void);
 /* Map `len` bytes of `path` at `off` read-only/private (segment copy of the
  * bundle for parsing).  Returns the address of byte `off` or NULL. */
 const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, void **map_base,
