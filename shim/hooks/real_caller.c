@@ -49,7 +49,7 @@ static _Thread_local struct link_map *last_caller;
 
 typedef int (*find_object_fn)(void *, struct dl_find_object *);
 
-static struct link_map *map_of(const void *addr)
+struct link_map *rdc_object_of(const void *addr)
 {
 	static find_object_fn _Atomic find;
 	static _Atomic int looked;
@@ -76,7 +76,7 @@ static struct link_map *self_map(void)
 	static struct link_map *_Atomic self;
 	struct link_map *m = atomic_load(&self);
 	if (!m) {
-		m = map_of((const void *)&slots);
+		m = rdc_object_of((const void *)&slots);
 		atomic_store(&self, m);
 	}
 	return m;
@@ -130,7 +130,7 @@ static void *in_scope_of(struct link_map *m, const struct rdc_real_fn *f, const 
 		return NULL;
 	void *p = f->version ? dlvsym(h, f->name, f->version) : dlsym(h, f->name);
 	dlclose(h);   /* NOLOAD handle: only drops the count it added */
-	struct link_map *o = p ? map_of(p) : NULL;
+	struct link_map *o = p ? rdc_object_of(p) : NULL;
 	if (!o || o == self_map())
 		return NULL;
 	*owner = o->l_name;
@@ -145,7 +145,7 @@ void *rdc_real_resolve_from(enum rdc_fn fn, const void *ret)
 	struct rdc_real_fn *f = &rdc_real_fns[fn];
 	if (!atomic_load(&f->local) || atomic_load(&f->injected))
 		return g;
-	struct link_map *m = ret ? map_of(ret) : NULL;
+	struct link_map *m = ret ? rdc_object_of(ret) : NULL;
 	if (!m || m == self_map())
 		m = last_caller;   /* the shim's own helper: the call it serves */
 	else
@@ -170,7 +170,7 @@ void *rdc_real_resolve_from(enum rdc_fn fn, const void *ret)
 		pthread_mutex_unlock(&fill_lock);
 		if (say) {
 			const char *first = "?";
-			struct link_map *gm = g ? map_of(g) : NULL;
+			struct link_map *gm = g ? rdc_object_of(g) : NULL;
 			if (gm)
 				first = base_name(gm->l_name);
 			struct rdc_kv kv[] = {

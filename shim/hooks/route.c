@@ -19,6 +19,7 @@
 #include "route.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -738,6 +739,13 @@ void *rdc_route_fallback(struct rdc_route *r)
 
 static void object_of(const void *addr, char *buf, size_t n)
 {
+	/* the object's name from its link map: dladdr also looks for the
+	 * nearest symbol, through every symbol of a library of thousands */
+	struct link_map *m = addr ? rdc_object_of(addr) : NULL;
+	if (m && m->l_name && m->l_name[0]) {
+		snprintf(buf, n, "%s", m->l_name);
+		return;
+	}
 	Dl_info info;
 	if (addr && dladdr(addr, &info) && info.dli_fname)
 		snprintf(buf, n, "%s", info.dli_fname);

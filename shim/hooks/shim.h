@@ -345,6 +345,11 @@ const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, voi
 /* The same from a descriptor the caller keeps. */
 const void *rdc_map_fd_range(int fd, uint64_t off, uint64_t len, void **map_base, size_t *map_len);
 
+/* The loaded object holding `addr` (_dl_find_object where glibc has it,
+ * else dladdr1; real_caller.c), or NULL. */
+struct link_map;
+struct link_map *rdc_object_of(const void *addr);
+
 /* ---- decisions (decide.c) ------------------------------------------------- */
 /* True when every device the shim acts for has its own entry in `t` (a
  * table-only bundle will do: rdc_bundle_parse_table) and no bad-kernel or
