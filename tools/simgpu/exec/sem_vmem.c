@@ -275,6 +275,29 @@ static bool one_object(struct rdc_wave *w, const struct vaddr *va, uint64_t m, u
 	return true;
 }
 
+/* A lane's naturally aligned 64-bit access (the dwordx2 forms) is one
+ * indivisible copy, as on the hardware (AMDGPUUsage: aligned accesses of
+ * up to 64 bits are single-copy atomic): another workgroup, running on
+ * another of the engine's threads, sees either all of it or none — the
+ * flag and value that rocPRIM's decoupled look-back publishes in one
+ * 64-bit word.  Unaligned ones are copied bytewise. */
+static inline uint64_t get64(const uint8_t *p)
+{
+	uint64_t x;
+	if (((uintptr_t)p & 7) == 0)
+		return __atomic_load_n((const uint64_t *)(const void *)p, __ATOMIC_RELAXED);
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline void put64(uint8_t *p, uint64_t x)
+{
+	if (((uintptr_t)p & 7) == 0)
+		__atomic_store_n((uint64_t *)(void *)p, x, __ATOMIC_RELAXED);
+	else
+		memcpy(p, &x, 8);
+}
+
 static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct vminfo *vi = &info[in->op];
@@ -289,6 +312,16 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 	uint8_t *cpu;
 	if (vi->bytes == 4 * vi->dwords && one_object(w, &va, m, vi->bytes, &cpu)) {
 		uint64_t b = w->cache.base;
+		if (vi->bytes == 8) {
+			uint32_t *d0 = rdc_vreg(w, dst), *d1 = rdc_vreg(w, (uint16_t)(dst + 1));
+			for (unsigned l = 0; l < w->n; l++)
+				if ((m >> l) & 1) {
+					uint64_t x = get64(cpu + (va.a[l] - b));
+					d0[l] = (uint32_t)x;
+					d1[l] = (uint32_t)(x >> 32);
+				}
+			return;
+		}
 		for (unsigned i = 0; i < vi->dwords; i++) {
 			uint32_t *d = rdc_vreg(w, (uint16_t)(dst + i));
 			for (unsigned l = 0; l < w->n; l++)
@@ -304,8 +337,13 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 		if (!p)
 			return;
 		uint32_t buf[4] = { 0, 0, 0, 0 };
-		if (p != nowhere)
+		if (p != nowhere && vi->bytes == 8) {
+			uint64_t x = get64(p);
+			buf[0] = (uint32_t)x;
+			buf[1] = (uint32_t)(x >> 32);
+		} else if (p != nowhere) {
 			memcpy(buf, p, vi->bytes);
+		}
 		if (vi->bytes < 4) {
 			uint32_t x = buf[0];
 			if (vi->bytes == 1)
@@ -335,6 +373,13 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 	uint8_t *cpu;
 	if (vi->bytes == 4 * vi->dwords && !vi->d16hi && one_object(w, &va, m, vi->bytes, &cpu)) {
 		uint64_t b = w->cache.base;
+		if (vi->bytes == 8) {
+			const uint32_t *s0 = rdc_vreg(w, in->data0), *s1 = rdc_vreg(w, (uint16_t)(in->data0 + 1));
+			for (unsigned l = 0; l < w->n; l++)
+				if ((m >> l) & 1)
+					put64(cpu + (va.a[l] - b), (uint64_t)s1[l] << 32 | s0[l]);
+			return;
+		}
 		for (unsigned i = 0; i < vi->dwords; i++) {
 			const uint32_t *s = rdc_vreg(w, (uint16_t)(in->data0 + i));
 			for (unsigned l = 0; l < w->n; l++)
@@ -354,7 +399,9 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 		uint8_t *p = lane_ptr(w, &va, l, vi->bytes, true);
 		if (!p)
 			return;
-		if (p != nowhere)
+		if (p != nowhere && vi->bytes == 8)
+			put64(p, (uint64_t)buf[1] << 32 | buf[0]);
+		else if (p != nowhere)
 			memcpy(p, buf, vi->bytes);
 	}
 }
