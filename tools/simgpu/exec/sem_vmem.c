@@ -22,6 +22,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "wave.h"
 
@@ -276,8 +279,7 @@ static bool one_object(struct rdc_wave *w, const struct vaddr *va, uint64_t m, u
 }
 
 /* A lane's naturally aligned 64-bit access (the dwordx2 forms) is one
- * indivisible copy, as on the hardware (AMDGPUUsage: aligned accesses of
- * up to 64 bits are single-copy atomic): another workgroup, running on
+ * indivisible copy, as on the hardware: another workgroup, running on
  * another of the engine's threads, sees either all of it or none — the
  * flag and value that rocPRIM's decoupled look-back publishes in one
  * 64-bit word.  Unaligned ones are copied bytewise. */
@@ -296,6 +298,33 @@ static inline void put64(uint8_t *p, uint64_t x)
 		__atomic_store_n((uint64_t *)(void *)p, x, __ATOMIC_RELAXED);
 	else
 		memcpy(p, &x, 8);
+}
+
+/* The dwordx4 forms: an aligned 16-byte access is also one copy on the
+ * hardware in practice, and rocPRIM's look-back relies on it for a flag
+ * next to an 8-byte value (states wider than 64 bits); SSE2's aligned
+ * 16-byte moves are indivisible on the x86-64 processors with AVX (Intel
+ * SDM vol. 3A 9.1.1; AMD APM vol. 2 7.3.2). */
+static inline void get128(const uint8_t *p, uint32_t out[4])
+{
+#if defined(__x86_64__)
+	if (((uintptr_t)p & 15) == 0) {
+		_mm_storeu_si128((__m128i *)(void *)out, _mm_load_si128((const __m128i *)(const void *)p));
+		return;
+	}
+#endif
+	memcpy(out, p, 16);
+}
+
+static inline void put128(uint8_t *p, const uint32_t in[4])
+{
+#if defined(__x86_64__)
+	if (((uintptr_t)p & 15) == 0) {
+		_mm_store_si128((__m128i *)(void *)p, _mm_loadu_si128((const __m128i *)(const void *)in));
+		return;
+	}
+#endif
+	memcpy(p, in, 16);
 }
 
 static void vload(struct rdc_wave *w, const struct rdc_inst *in)
@@ -322,6 +351,19 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 				}
 			return;
 		}
+		if (vi->bytes == 16) {
+			uint32_t *d[4];
+			for (unsigned i = 0; i < 4; i++)
+				d[i] = rdc_vreg(w, (uint16_t)(dst + i));
+			for (unsigned l = 0; l < w->n; l++)
+				if ((m >> l) & 1) {
+					uint32_t x[4];
+					get128(cpu + (va.a[l] - b), x);
+					for (unsigned i = 0; i < 4; i++)
+						d[i][l] = x[i];
+				}
+			return;
+		}
 		for (unsigned i = 0; i < vi->dwords; i++) {
 			uint32_t *d = rdc_vreg(w, (uint16_t)(dst + i));
 			for (unsigned l = 0; l < w->n; l++)
@@ -341,6 +383,8 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 			uint64_t x = get64(p);
 			buf[0] = (uint32_t)x;
 			buf[1] = (uint32_t)(x >> 32);
+		} else if (p != nowhere && vi->bytes == 16) {
+			get128(p, buf);
 		} else if (p != nowhere) {
 			memcpy(buf, p, vi->bytes);
 		}
@@ -380,6 +424,17 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 					put64(cpu + (va.a[l] - b), (uint64_t)s1[l] << 32 | s0[l]);
 			return;
 		}
+		if (vi->bytes == 16) {
+			const uint32_t *sv[4];
+			for (unsigned i = 0; i < 4; i++)
+				sv[i] = rdc_vreg(w, (uint16_t)(in->data0 + i));
+			for (unsigned l = 0; l < w->n; l++)
+				if ((m >> l) & 1) {
+					uint32_t x[4] = { sv[0][l], sv[1][l], sv[2][l], sv[3][l] };
+					put128(cpu + (va.a[l] - b), x);
+				}
+			return;
+		}
 		for (unsigned i = 0; i < vi->dwords; i++) {
 			const uint32_t *s = rdc_vreg(w, (uint16_t)(in->data0 + i));
 			for (unsigned l = 0; l < w->n; l++)
@@ -401,6 +456,8 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 			return;
 		if (p != nowhere && vi->bytes == 8)
 			put64(p, (uint64_t)buf[1] << 32 | buf[0]);
+		else if (p != nowhere && vi->bytes == 16)
+			put128(p, buf);
 		else if (p != nowhere)
 			memcpy(p, buf, vi->bytes);
 	}
