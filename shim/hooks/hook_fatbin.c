@@ -11,7 +11,10 @@
  *
  * When some device's target has no exact entry and the policy maps one, the
  * runtime gets our wrapper pointing at a rebuilt bundle (remap.c) — the
- * caller's wrapper and bundle are never written.  Each bundle pointer is
+ * caller's wrapper and bundle are never written.  When the entry ids alone
+ * tell what a mapped device will load (HIP 5.2, HIP 6.4's plain bundles),
+ * the added entry has only its e_flags patched here and the decision waits
+ * for the runtime's load of that code (defer.c).  Each bundle pointer is
  * processed once (cache below); the rebuilt bundle is released when HIP
  * unregisters the handle (dlclose).  Any doubt: pass the original through
  * and log why.
@@ -172,7 +175,8 @@ static void process(struct fb_entry *e, bool at_load)
 		goto out_b;
 	bool cached = rc == 0 && file_ok && !b.compressed &&
 		      rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset);
-	if (rc == 0 && file_ok && !b.compressed && !cached && at_load && patch_at_load(e, &b, fd, &seg, &st, extent))
+	if (rc == 0 && file_ok && !b.compressed && !cached && at_load &&
+	    patch_at_load(e, &b, fd, &seg, &st, extent))
 		goto out_b;
 	if (rc == 0 && file_ok && !b.compressed && !cached) {
 		/* the policy reads the entries: from a private mapping (a CCOB's
