@@ -60,7 +60,7 @@ struct pending {
 	struct stat st;
 };
 
-static pthread_mutex_t pend_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_defer_lock = PTHREAD_MUTEX_INITIALIZER;   /* shim.h's lock order */
 static struct pending *pend;
 static _Atomic size_t n_pend;    /* not decided, or refused: the hook's fast test */
 static __thread int deciding __attribute__((tls_model("initial-exec")));
@@ -91,7 +91,7 @@ void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_
 	struct rdc_diag d = { 0 };
 	if (rdc_bundle_parse_table(r->bundle, r->bundle_size, &nb, &d) != 0)
 		return;   /* cannot happen for our own header; then nothing is noted */
-	pthread_mutex_lock(&pend_lock);
+	pthread_mutex_lock(&rdc_defer_lock);
 	for (size_t k = 0; k < n_add; k++) {
 		for (size_t i = 0; i < nb.n_entries; i++) {
 			const struct rdc_bundle_entry *e = &nb.entries[i];
@@ -114,7 +114,7 @@ void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_
 			break;
 		}
 	}
-	pthread_mutex_unlock(&pend_lock);
+	pthread_mutex_unlock(&rdc_defer_lock);
 	rdc_bundle_free(&nb);
 }
 
@@ -122,7 +122,7 @@ void rdc_defer_forget(const void *region)
 {
 	if (!region)
 		return;
-	pthread_mutex_lock(&pend_lock);
+	pthread_mutex_lock(&rdc_defer_lock);
 	for (struct pending **pp = &pend; *pp;) {
 		struct pending *x = *pp;
 		if (x->region != region) {
@@ -134,7 +134,7 @@ void rdc_defer_forget(const void *region)
 			atomic_fetch_sub(&n_pend, 1);
 		free(x);
 	}
-	pthread_mutex_unlock(&pend_lock);
+	pthread_mutex_unlock(&rdc_defer_lock);
 }
 
 /* Write patch `p` into the entry at `obj`: a writable private mapping
@@ -153,7 +153,7 @@ static bool same_file(const struct stat *a, const struct stat *b)
 }
 
 /* Decide x's bundle for every device (one log line each, as at
- * registration) and patch each of its pending entries.  pend_lock held. */
+ * registration) and patch each of its pending entries.  rdc_defer_lock held. */
 static void decide_now(struct pending *x)
 {
 	struct rdc_diag d = { 0 };
@@ -233,7 +233,7 @@ int rdc_defer_load(const void *p)
 		return 0;
 	const uint8_t *c = p;
 	int ret = 0;
-	pthread_mutex_lock(&pend_lock);
+	pthread_mutex_lock(&rdc_defer_lock);
 	for (struct pending *x = pend; x; x = x->next) {
 		if (c < x->obj || c >= x->obj + x->size)
 			continue;
@@ -247,6 +247,6 @@ int rdc_defer_load(const void *p)
 		ret = x->refused ? -1 : 0;
 		break;
 	}
-	pthread_mutex_unlock(&pend_lock);
+	pthread_mutex_unlock(&rdc_defer_lock);
 	return ret;
 }

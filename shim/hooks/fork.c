@@ -10,8 +10,8 @@
 #include "shim.h"
 
 static pthread_mutex_t *const locks[] = {
-	&rdc_fatbin_lock, &rdc_module_lock, &rdc_reader_lock, &rdc_diag_lock,
-	&rdc_dcache_lock, &rdc_dev_lock, &rdc_log_lock,
+	&rdc_fatbin_lock, &rdc_module_lock, &rdc_defer_lock, &rdc_reader_lock, &rdc_diag_lock,
+	&rdc_dcache_lock, &rdc_dev_lock, &rdc_log_lock, &rdc_retired_lock,
 };
 #define N_LOCKS (sizeof locks / sizeof locks[0])
 

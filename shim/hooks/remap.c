@@ -101,7 +101,7 @@ void rdc_region_free(struct rdc_region *r)
 
 /* Mappings of retired regions, unmapped together (rdc_region_drain). */
 #define RETIRED_MAX 256
-static pthread_mutex_t retired_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_retired_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
 static struct {
 	void *base;
 	size_t len;
@@ -110,21 +110,21 @@ static size_t n_retired;
 
 void rdc_region_drain(void)
 {
-	pthread_mutex_lock(&retired_lock);
+	pthread_mutex_lock(&rdc_retired_lock);
 	for (size_t i = 0; i < n_retired; i++)
 		munmap(retired[i].base, retired[i].len);
 	n_retired = 0;
-	pthread_mutex_unlock(&retired_lock);
+	pthread_mutex_unlock(&rdc_retired_lock);
 }
 
 void rdc_region_retire(struct rdc_region *r)
 {
 	if (r->base) {
-		pthread_mutex_lock(&retired_lock);
+		pthread_mutex_lock(&rdc_retired_lock);
 		bool kept = n_retired < RETIRED_MAX;
 		if (kept)
 			retired[n_retired++] = (__typeof__(retired[0])){ r->base, r->len };
-		pthread_mutex_unlock(&retired_lock);
+		pthread_mutex_unlock(&rdc_retired_lock);
 		if (kept)
 			r->base = NULL;   /* unmapped later */
 	}

@@ -11,11 +11,12 @@
  * (hook_hsa.c).
  *
  * Lock order (outer first): rdc_fatbin_lock / rdc_module_lock (deciding
- * under them) -> rdc_reader_lock -> rdc_diag_lock (notes ask the tables) ->
+ * under them) -> rdc_defer_lock (entries decided at the load: defer.c) ->
+ * rdc_reader_lock -> rdc_diag_lock (notes ask the tables) ->
  * rdc_dcache_lock (decision cache, dcache.h) -> rdc_dev_lock (registry and
- * tables) -> rdc_log_lock.  Nothing takes an
- * outer lock while holding an inner one; fork.c takes them all in this
- * order.
+ * tables) -> rdc_log_lock -> rdc_retired_lock (a leaf: remap.c).  Nothing
+ * takes an outer lock while holding an inner one; fork.c takes them all in
+ * this order.
  */
 #ifndef RDNACOMPAT_SHIM_H
 #define RDNACOMPAT_SHIM_H
@@ -338,6 +339,7 @@ void rdc_region_free(struct rdc_region *r);
 void rdc_region_retire(struct rdc_region *r);
 /* Unmap the retired regions (at the next registration). */
 void rdc_region_drain(void);
+extern pthread_mutex_t rdc_retired_lock;
 /* Map `len` bytes of `path` at `off` read-only/private (segment copy of the
  * bundle for parsing).  Returns the address of byte `off` or NULL. */
 const void *rdc_map_file_range(const char *path, uint64_t off, uint64_t len, void **map_base,
@@ -400,6 +402,7 @@ void rdc_defer_forget(const void *region);
  * noted above, decide its bundle now and patch it.  0 to go on, -1 when
  * that entry must not be loaded (logged). */
 int rdc_defer_load(const void *p);
+extern pthread_mutex_t rdc_defer_lock;
 /* May the plain fat binaries registered with `real` (__hipRegisterFatBinary)
  * be decided at the load (RDNACOMPAT_LAZY; the runtime's soname: HIP 5.2
  * and 6.4, which keep the bundle handed over at registration)? */
