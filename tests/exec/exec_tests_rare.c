@@ -4,7 +4,8 @@
  * instructions: the SGPR-base-only global_load/store_addtid_b32, the
  * media instructions (v_sad_u8, v_sad_hi_u8, v_msad_u8, v_qsad_pk_u16_u8,
  * v_mqsad_pk_u16_u8, v_mqsad_u32_u8, v_lerp_u8, v_cvt_pk_u8_f32, the cube
- * helpers, v_mullit_f32), gfx11's v_swap_b16.  References follow the ISA guides' pseudocode,
+ * helpers, v_mullit_f32), gfx11's v_swap_b16, the integer clamp of the 32-bit
+ * adds and subtracts.  References follow the ISA guides' pseudocode,
  * written here in plain C.
  */
 #include <math.h>
@@ -179,6 +180,38 @@ static void ref_swz(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[3] = c->in[(lane ^ 7) * c->nin];
 }
 
+/* Integer clamp: the no-carry adds/subtracts and the carry forms saturate
+ * (u32 to [0, 2^32-1], i32 to its range) instead of wrapping.  Lanes 0-3
+ * hold the edges: u32 overflow, u32 borrow, i32 overflow, i32 underflow. */
+static void init_clamp(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	static const uint32_t edge[4][2] = {
+		{ 0xfffffff0u, 0x20u }, { 5u, 10u }, { 0x7fffffffu, 1u }, { 0x80000000u, 1u },
+	};
+	if (lane < 4) {
+		in[0] = edge[lane][0];
+		in[1] = edge[lane][1];
+	}
+}
+static uint32_t sat_i(int64_t v)
+{
+	return (uint32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+}
+static void ref_clamp(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	uint32_t a = c->in[lane * c->nin], b = c->in[lane * c->nin + 1];
+	uint64_t sum = (uint64_t)a + b;
+	out[0] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+	out[1] = a < b ? 0 : a - b;
+	out[2] = b < a ? 0 : b - a;
+	out[3] = sat_i((int64_t)(int32_t)a + (int32_t)b);
+	out[4] = sat_i((int64_t)(int32_t)a - (int32_t)b);
+	out[5] = out[0];
+	out[6] = out[1];
+	out[7] = a + b;   /* no clamp: wraps */
+}
+
 const struct xt_test xt_tests_rare[] = {
 	{ "ds_swizzle_rocprim_reduce", XT_BOTH,
 	  "v_mov_b32 v5, v1\n"
@@ -204,6 +237,12 @@ const struct xt_test xt_tests_rare[] = {
 	  "v_fmaak_f32 v40, 0x40400000, v1, 0x40400000\nv_fmamk_f32 v41, 0x3f000000, 0x3f000000, v2\n"
 	  "v_add_f32 v42, 1.0, v2",
 	  NULL, NULL, 2, 3, xt_init_f, ref_fmak_lit, XT_EXACT },
+	{ "integer_clamp", XT_BOTH,
+	  "v_add_nc_u32_e64 v40, v1, v2 clamp\nv_sub_nc_u32_e64 v41, v1, v2 clamp\n"
+	  "v_subrev_nc_u32_e64 v42, v1, v2 clamp\nv_add_nc_i32 v43, v1, v2 clamp\n"
+	  "v_sub_nc_i32 v44, v1, v2 clamp\nv_add_co_u32 v45, vcc_lo, v1, v2 clamp\n"
+	  "v_sub_co_u32 v46, vcc_lo, v1, v2 clamp\nv_add_nc_u32 v47, v1, v2",
+	  NULL, NULL, 2, 8, init_clamp, ref_clamp, XT_EXACT },
 	{ "v_swap_b16", XT_G11, ".long 0x7e50cda9\n.long 0x7f54cd2b", NULL, NULL, 1, 4, xt_init_u, ref_swap16, XT_EXACT },
 	{ "global_addtid", XT_BOTH,
 	  "v_add_nc_u32 v3, 0x11, v1\nglobal_store_dword_addtid v3, s[6:7]\ns_waitcnt vmcnt(0)\n"

@@ -21,6 +21,9 @@
  *                         like any kernel, so their own code moves the bytes.
  *   RDNACOMPAT_SIM_BUDGET  wave-instructions one wave may run before the
  *                         dispatch fails as a hang (default 2^31).
+ *   RDNACOMPAT_SIM_ITRACE  a debugging aid: for kernels whose symbol holds
+ *                         this text, every instruction workgroup 0 runs, one
+ *                         line on stderr with what it wrote (exec/dispatch.c).
  *
  * CARD is a PCI id ("73df", "1002:73df", "73df:c1" or "1002:73df:c1" with
  * the PCI revision) or a name ("RX 6700 XT"), looked up in the core's card
@@ -363,6 +366,8 @@ static void config_read(void)
 		rdc_sim_log("RDNACOMPAT_SIM_BLITS=%.40s is not emulate|execute (using emulate)", bl);
 	const char *bu = getenv("RDNACOMPAT_SIM_BUDGET");
 	config.budget = bu && *bu ? strtoull(bu, NULL, 10) : 0;
+	const char *it = getenv("RDNACOMPAT_SIM_ITRACE");
+	snprintf(config.itrace, sizeof config.itrace, "%s", it ? it : "");
 	if (trace && *trace) {
 		if (strlen(trace) >= sizeof config.trace_path) {
 			rdc_sim_log("RDNACOMPAT_SIM_TRACE path too long");

@@ -73,6 +73,7 @@ bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t
 		.kernel = kernel,
 		.threads = c->threads,
 		.max_insts = c->budget,
+		.itrace = c->itrace[0] && kernel && strstr(kernel, c->itrace) ? stderr : NULL,
 	};
 	struct rdc_exec_mem mem = { find, NULL, RDC_SIM_LDS_APERTURE, RDC_SIM_SCRATCH_APERTURE };
 	struct rdc_exec_result res;

@@ -57,6 +57,7 @@ struct rdc_sim_config {
 	unsigned threads;         /* RDNACOMPAT_SIM_THREADS */
 	uint64_t budget;          /* RDNACOMPAT_SIM_BUDGET (0: the engine's default) */
 	bool exec_blits;          /* RDNACOMPAT_SIM_BLITS=execute */
+	char itrace[128];         /* RDNACOMPAT_SIM_ITRACE: kernels whose name holds it ("" off) */
 };
 
 /* config.c: parse the environment once; NULL + message on stderr if bad. */

@@ -190,6 +190,30 @@ static void unsupported(struct rdc_wave *w, const struct rdc_inst *in)
 		 w->gfx);
 }
 
+/* One line for an instruction of workgroup 0 that just ran: the wave, the
+ * pc, the mnemonic, exec, SCC, and what a VALU or VMEM destination holds in
+ * the first 16 lanes (hex), or an SGPR destination's value. */
+static void itrace(const struct rdc_wave *w, const struct rdc_inst *in, uint64_t pc)
+{
+	FILE *f = w->disp->req->itrace;
+	char buf[512];
+	int n = snprintf(buf, sizeof buf, "itrace w%llu pc 0x%llx %-24s exec %08x scc %d",
+			 (unsigned long long)w->wave_id, (unsigned long long)pc, in->mnemonic,
+			 w->s[RDC_OPD_EXEC], w->scc);
+	uint16_t dst = in->fmt == RDC_FMT_MUBUF || in->fmt == RDC_FMT_MTBUF ? in->data0 : in->dst;
+	if (dst >= RDC_OPD_VGPR && dst < RDC_OPD_VGPR + 256) {
+		const uint32_t *v = rdc_vreg(w, dst);
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " v%u:", dst - RDC_OPD_VGPR);
+		for (unsigned l = 0; l < 16 && l < w->n && n < (int)sizeof buf - 10; l++)
+			n += snprintf(buf + n, sizeof buf - (size_t)n, " %x", v[l]);
+	} else if (dst < RDC_NSGPR && dst) {
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " s%u: %x", dst, w->s[dst]);
+	}
+	if (!strncmp(in->mnemonic, "v_cmp", 5) && in->sdst < RDC_NSGPR)
+		snprintf(buf + n, sizeof buf - (size_t)n, " sdst s%u: %x", in->sdst, w->s[in->sdst]);
+	fprintf(f, "%s\n", buf);
+}
+
 /* Run w for at most quantum instructions; stops at a barrier or the end. */
 static void run_wave(struct rdc_wave *w, unsigned quantum)
 {
@@ -209,6 +233,8 @@ static void run_wave(struct rdc_wave *w, unsigned quantum)
 		uint64_t pc = w->pc;
 		w->pc += in->len;
 		in->fn(w, in);
+		if (d->req->itrace && w->wg && !w->wg->id[0] && !w->wg->id[1] && !w->wg->id[2])
+			itrace(w, in, pc);
 		if (w->failed) {
 			w->pc = pc;
 			if (w->disp->res->status != RDC_EXEC_OK && w->disp->res->pc == pc + in->len)

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A GPU range backed by CPU memory (a buffer object). */
 struct rdc_exec_range {
@@ -59,6 +60,8 @@ struct rdc_exec_request {
 	const char *kernel;        /* symbol, for messages ("" if unknown) */
 	uint64_t max_insts;        /* wave-instruction budget; 0 = default */
 	unsigned threads;          /* worker threads for workgroups; 0 = one */
+	FILE *itrace;              /* not NULL: each instruction of workgroup 0, one line, with
+	                              the registers it wrote (a debugging aid; slow) */
 };
 
 struct rdc_exec_result {

@@ -724,11 +724,32 @@ U1(v_bfrev_b32, rdc_brev32(a[l]))
 U1(v_clz_i32_u32, a[l] ? (uint32_t)__builtin_clz(a[l]) : ~0u)
 U1(v_ctz_i32_b32, a[l] ? (uint32_t)__builtin_ctz(a[l]) : ~0u)
 U1(v_cls_i32, (a[l] == 0 || a[l] == ~0u) ? ~0u : (uint32_t)__builtin_clz((a[l] >> 31) ? ~a[l] : a[l]))
-U2(v_add_nc_u32, a[l] + b[l])
-U2(v_sub_nc_u32, a[l] - b[l])
-U2(v_subrev_nc_u32, b[l] - a[l])
-U2(v_add_nc_i32, a[l] + b[l])
-U2(v_sub_nc_i32, a[l] - b[l])
+/* The no-carry adds and subtracts: with clamp the result saturates, to
+ * [0, 2^32-1] for the u32 forms and to the i32 range for the i32 ones
+ * (the ISA guides: "clamp ... integer operations saturate"; rocPRIM's merge
+ * path computes max(diag - size, 0) with v_sub_nc_u32 clamp). */
+static inline uint32_t sat_i32(int64_t v)
+{
+	return (uint32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+}
+#define U2K(NAME, EXPR, SAT)                                                    \
+	static void NAME(struct rdc_wave *w, const struct rdc_inst *in)         \
+	{                                                                       \
+		uint32_t ta[RDC_LANES], tb[RDC_LANES], td[RDC_LANES];           \
+		const uint32_t *a = rdc_vsrc32_p(w, in, 0, RDC_TY_B32, ta);     \
+		const uint32_t *b = rdc_vsrc32_p(w, in, 1, RDC_TY_B32, tb);     \
+		uint32_t *d = rdc_vdst32_begin(w, in, td);                      \
+		if (in->clamp)                                                  \
+			LANES d[l] = (SAT);                                     \
+		else                                                            \
+			LANES d[l] = (EXPR);                                    \
+		rdc_vdst32_end(w, in, d, td);                                   \
+	}
+U2K(v_add_nc_u32, a[l] + b[l], (uint32_t)a[l] + b[l] < a[l] ? UINT32_MAX : a[l] + b[l])
+U2K(v_sub_nc_u32, a[l] - b[l], a[l] < b[l] ? 0 : a[l] - b[l])
+U2K(v_subrev_nc_u32, b[l] - a[l], b[l] < a[l] ? 0 : b[l] - a[l])
+U2K(v_add_nc_i32, a[l] + b[l], sat_i32((int64_t)(int32_t)a[l] + (int32_t)b[l]))
+U2K(v_sub_nc_i32, a[l] - b[l], sat_i32((int64_t)(int32_t)a[l] - (int32_t)b[l]))
 U2(v_and_b32, a[l] & b[l])
 U2(v_or_b32, a[l] | b[l])
 U2(v_xor_b32, a[l] ^ b[l])
@@ -812,7 +833,8 @@ static inline __attribute__((always_inline)) void carry_op(struct rdc_wave *w, c
 		}
 		uint64_t r = kind == 0 ? x + y + c : x - y - c;
 		co[l] = kind == 0 ? (r >> 32) != 0 : y + c > x;
-		d[l] = (uint32_t)r;
+		/* clamp: an overflow saturates (the carry is still reported) */
+		d[l] = in->clamp && co[l] ? (kind == 0 ? UINT32_MAX : 0) : (uint32_t)r;
 	}
 	LANES cout |= (uint64_t)co[l] << l;
 	rdc_vdst32_end(w, in, d, td);
