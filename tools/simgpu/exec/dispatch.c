@@ -210,7 +210,13 @@ static void itrace(const struct rdc_wave *w, const struct rdc_inst *in, uint64_t
 		n += snprintf(buf + n, sizeof buf - (size_t)n, " s%u: %x", dst, w->s[dst]);
 	}
 	if (!strncmp(in->mnemonic, "v_cmp", 5) && in->sdst < RDC_NSGPR)
-		snprintf(buf + n, sizeof buf - (size_t)n, " sdst s%u: %x", in->sdst, w->s[in->sdst]);
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " sdst s%u: %x", in->sdst, w->s[in->sdst]);
+	if (in->fn_y && in->dst_y >= RDC_OPD_VGPR && in->dst_y < RDC_OPD_VGPR + 256) {
+		const uint32_t *v = rdc_vreg(w, in->dst_y);   /* VOPD's second result */
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " :: v%u:", in->dst_y - RDC_OPD_VGPR);
+		for (unsigned l = 0; l < 16 && l < w->n && n < (int)sizeof buf - 10; l++)
+			n += snprintf(buf + n, sizeof buf - (size_t)n, " %x", v[l]);
+	}
 	fprintf(f, "%s\n", buf);
 }
 
