@@ -76,7 +76,9 @@ expect_shim_run() { # NAME CARD CHOSEN
   [ "$(targets "$n")" = "$card" ] || fail "$card with the shim: dispatches from code objects for '$(targets "$n")', expected only retargeted $card"
   local d; d=$(ndisp "$n"); [ "$d" -gt 100 ] || fail "$card with the shim: only $d ggml dispatches traced"
   local maps; maps=$(grep -c "map: lib=$ggml .*device=0 target=$card .*verdict=mapped .*chosen=$3" "$tmp/$n.log")
-  [ "$maps" -gt 100 ] || fail "$card with the shim: $maps mapped ggml bundles logged: $(grep -m3 "lib=$ggml" "$tmp/$n.log")"
+  # HIP 6.4 decides a fat binary when it loads its code (docs/SHIM.md): the
+  # bundles of the kernels llama-bench runs, not all of ggml's
+  [ "$maps" -ge 5 ] || fail "$card with the shim: $maps mapped ggml bundles logged: $(grep -m3 "lib=$ggml" "$tmp/$n.log")"
   local other; other=$(grep "map: lib=$ggml " "$tmp/$n.log" | grep -vc 'verdict=mapped')
   [ "$other" = 0 ] || fail "$card with the shim: ggml bundles not mapped: $(grep "map: lib=$ggml " "$tmp/$n.log" | grep -v 'verdict=mapped' | head -3)"
   ok "$card with the shim: pp16/tg4, fa 0 and 1 complete; ggml sees $card; $d ggml dispatches, all from code objects retargeted to $card; $maps ggml bundles mapped (chosen: $(grep "map: lib=$ggml " "$tmp/$n.log" | sed -n "s/.* chosen=\([a-z0-9]*\) .*/\1/p" | sort -u | tr "\n" " "| sed "s/ $//")), each logged"
