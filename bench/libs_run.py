@@ -18,9 +18,10 @@
 # non-blit kernels from gfx1030 code (override) or gfx1031 code (shim); the
 # shim's "repeat" runs must take every decision from the cache.  The shim's
 # extra RSS is set against the bytes of the code objects it chose ("bytes="
-# of its mapped lines).  Targets (issue 9): first <= 1.10x, repeat <= 1.03x
-# of the override, RSS <= override + 5% of the chosen code objects.
-# Simulated card: kernels are retired, not executed.
+# of its mapped lines).  Goals: start-up first <= 1.05x, repeat <= 1.02x of
+# the override; RSS <= override + 5% of the chosen code objects.
+# Simulated card: kernels are executed by the simulator's engine, whose
+# speed is in every wall time.
 import os, re, shutil, statistics, subprocess, sys, time
 
 B, tmp, n, name = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -95,10 +96,15 @@ for k in res:
     print(f"{k:9} {m[0]:14.3f} s {m[1]:8.3f} s {m[4]:6.3f} s {m[2]/2**20:7.0f} MiB" +
           ("" if k == "override" else f"   x{m[0]/o[0]:.3f} / x{m[1]/o[1]:.3f} / x{m[4]/o[4]:.3f}"))
 print(f"load average after: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (wall times include the simulator)")
-for k, lim in (("first", 1.10), ("repeat", 1.03)):
+# Start-up (process start to the first kernel) is what the shim's own work
+# decides: issue 26's goals, first <= 1.05x and repeat <= 1.02x of the
+# override.  The whole run also holds the kernels the libraries choose
+# (rocBLAS picks other Tensile kernels when told the card's true name:
+# docs/PERF.md), so it is printed, not judged.
+for k, lim in (("first", 1.05), ("repeat", 1.02)):
     m = med[k]
-    print(f"{k}: start-up x{m[0]/o[0]:.3f}, whole run x{m[1]/o[1]:.3f} (target <= {lim:.2f}):",
-          "met" if max(m[0]/o[0], m[1]/o[1]) <= lim else "NOT met")
+    print(f"{k}: start-up x{m[0]/o[0]:.3f} (goal <= {lim:.2f}):", "met" if m[0]/o[0] <= lim else "NOT met",
+          f"; whole run x{m[1]/o[1]:.3f}")
 for k in ("first", "repeat"):
     extra, chosen = med[k][2] - o[2], med[k][3]
     print(f"{k}: RSS {extra/2**20:+.1f} MiB vs the override; code objects chosen {chosen/2**20:.1f} MiB;"
