@@ -359,6 +359,19 @@ bool rdc_decide_native_by_table(const struct rdc_bundle *t, const char *lib, lon
 	return true;
 }
 
+/* Is `t` the first of its target among the devices seen so far (seen[],
+ * RDC_MAX_DEVICES long, *ns of them used)?  Then it is recorded. */
+static bool first_of_target(struct rdc_target *seen, size_t *ns, const struct rdc_target *t)
+{
+	for (size_t j = 0; j < *ns; j++)
+		if (!memcmp(&seen[j], t, sizeof *t))
+			return false;
+	if (*ns == RDC_MAX_DEVICES)
+		return false;
+	seen[(*ns)++] = *t;
+	return true;
+}
+
 bool rdc_decide_by_table(const struct rdc_bundle *t, const char *scope, struct rdc_add *add,
 			 size_t *n_add)
 {
@@ -373,12 +386,8 @@ bool rdc_decide_by_table(const struct rdc_bundle *t, const char *scope, struct r
 		acting++;
 		if (dev->mode == RDC_MODE_AUDIT || prefer_possible(tab, &dev->target, scope))
 			return false;   /* audit shows every bundle; a prefer row reads code */
-		size_t j;
-		for (j = 0; j < ns && memcmp(&seen[j], &dev->target, sizeof dev->target); j++)
-			;
-		if (j < ns)
+		if (!first_of_target(seen, &ns, &dev->target))
 			continue;
-		seen[ns++] = dev->target;
 		if (rdc_policy_native_by_id(tab, &dev->target, t))
 			continue;
 		if (runtime_generic_entry(t, dev) >= 0)
@@ -409,12 +418,8 @@ bool rdc_decide_cached(const struct rdc_bundle *b, const char *scope, const char
 		const struct rdc_device *dev = rdc_device_get(i);
 		if (!dev || dev->mode == RDC_MODE_OFF)
 			continue;
-		size_t j;
-		for (j = 0; j < ns && memcmp(&seen[j], &dev->target, sizeof dev->target); j++)
-			;
-		if (j < ns || ns == RDC_MAX_DEVICES)
+		if (!first_of_target(seen, &ns, &dev->target))
 			continue;
-		seen[ns++] = dev->target;
 		if (prefer_possible(rdc_tables(), &dev->target, scope))
 			return false;
 		struct rdc_dc_hit hit;

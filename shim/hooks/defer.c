@@ -83,39 +83,28 @@ int rdc_defer_patches(const struct rdc_bundle *b, int fd, uint64_t file_off, str
 	return 0;
 }
 
-void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_t n_add,
-		    const void *orig, uint64_t extent, uint64_t file_off, const char *lib,
-		    const char *path, long index, const struct stat *st)
+void rdc_defer_note(const struct rdc_region *r, const struct rdc_bundle *b,
+		    const struct rdc_add *add, uint8_t *const *added, size_t n_add, const void *orig,
+		    uint64_t extent, uint64_t file_off, const char *lib, const char *path, long index,
+		    const struct stat *st)
 {
-	struct rdc_bundle nb;
-	struct rdc_diag d = { 0 };
-	if (rdc_bundle_parse_table(r->bundle, r->bundle_size, &nb, &d) != 0)
-		return;   /* cannot happen for our own header; then nothing is noted */
 	pthread_mutex_lock(&rdc_defer_lock);
 	for (size_t k = 0; k < n_add; k++) {
-		for (size_t i = 0; i < nb.n_entries; i++) {
-			const struct rdc_bundle_entry *e = &nb.entries[i];
-			if (e->id_len != strlen(add[k].id) || memcmp(e->id, add[k].id, e->id_len))
-				continue;
-			struct pending *x = calloc(1, sizeof *x);
-			if (!x)
-				break;
-			*x = (struct pending){ .region = r->base,
-					       .obj = (uint8_t *)r->bundle + e->offset,
-					       .size = e->size, .from = add[k].from, .orig = orig,
-					       .extent = extent, .file_off = file_off, .index = index,
-					       .st = *st };
-			snprintf(x->proc, sizeof x->proc, "%s", add[k].to.proc);
-			snprintf(x->lib, sizeof x->lib, "%s", lib);
-			snprintf(x->path, sizeof x->path, "%s", path);
-			x->next = pend;
-			pend = x;
-			atomic_fetch_add(&n_pend, 1);
+		struct pending *x = calloc(1, sizeof *x);
+		if (!x)
 			break;
-		}
+		*x = (struct pending){ .region = r->base, .obj = added[k],
+				       .size = b->entries[add[k].from].size, .from = add[k].from,
+				       .orig = orig, .extent = extent, .file_off = file_off,
+				       .index = index, .st = *st };
+		snprintf(x->proc, sizeof x->proc, "%s", add[k].to.proc);
+		snprintf(x->lib, sizeof x->lib, "%s", lib);
+		snprintf(x->path, sizeof x->path, "%s", path);
+		x->next = pend;
+		pend = x;
+		atomic_fetch_add(&n_pend, 1);
 	}
 	pthread_mutex_unlock(&rdc_defer_lock);
-	rdc_bundle_free(&nb);
 }
 
 void rdc_defer_forget(const void *region)
@@ -135,14 +124,6 @@ void rdc_defer_forget(const void *region)
 		free(x);
 	}
 	pthread_mutex_unlock(&rdc_defer_lock);
-}
-
-/* Write patch `p` into the entry at `obj`: a writable private mapping
- * (remap.c's fill_slot leaves the added entries writable). */
-static bool write_patch(uint8_t *obj, const struct rdc_patch *p)
-{
-	memcpy(obj + p->offset, p->bytes, p->len);
-	return true;
 }
 
 /* The same library file as at registration? */
@@ -193,13 +174,15 @@ static void decide_now(struct pending *x)
 			: a->from != y->from ? "the decision chose another entry than the ids did"
 			: !a->have_patches ? "the retarget cannot be written in place"
 			: NULL;
+		/* the added entries are writable private mappings (remap.c, fill_slot) */
 		bool ok = !why;
 		for (size_t k = 0; ok && k < a->n_patches; k++) {
 			const struct rdc_patch *p = &a->patches[k];
-			ok = rdc_in_bounds(p->offset, p->len, y->size) && p->len <= sizeof p->bytes &&
-			     write_patch(y->obj, p);
-			if (!ok)
-				why = "a patch could not be written";
+			ok = rdc_in_bounds(p->offset, p->len, y->size) && p->len <= sizeof p->bytes;
+			if (ok)
+				memcpy(y->obj + p->offset, p->bytes, p->len);
+			else
+				why = "a patch lies outside the entry";
 		}
 		if (!ok) {
 			y->refused = true;   /* refused at the load (rdc_defer_load) */

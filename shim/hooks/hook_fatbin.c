@@ -75,6 +75,22 @@ static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
 	return pread(fd, buf, n, (off_t)off) == (ssize_t)n && memcmp(buf, mem, n) == 0;
 }
 
+/* The debug line for a rebuilt bundle; `decided` "at-load" when the added
+ * entries wait for the runtime's load (defer.c), NULL when decided now. */
+static void log_rebuilt(const struct fb_entry *e, size_t n_add, const char *decided)
+{
+	struct rdc_kv kv[] = {
+		RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
+		RDC_KV_N("added", n_add), RDC_KV_N("originals", e->region.originals),
+		RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
+		RDC_KV_N("private_bytes", e->region.private_bytes),
+		RDC_KV_S("how", e->region.file_mapped ? "file-mapping" : "copy"),
+		RDC_KV_S("header", e->region.hdr ? "arena" : "in front"),
+		RDC_KV_S("decided", decided),
+	};
+	rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0] - (decided ? 0 : 1));
+}
+
 /* HIP 5.2, a plain bundle whose choices the entry ids tell: the added
  * entries with e_flags patched, the rest decided when HIP loads the code
  * (defer.c).  True when done so. */
@@ -82,29 +98,22 @@ static bool patch_at_load(struct fb_entry *e, const struct rdc_bundle *b, int fd
 			  const struct rdc_segment *seg, const struct stat *st, uint64_t extent)
 {
 	struct rdc_add add[RDC_MAX_DEVICES];
+	uint8_t *added[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	struct rdc_diag d = { 0 };
 	if (!rdc_decide_by_table(b, e->lib, add, &n_add) ||
 	    rdc_defer_patches(b, fd, seg->file_offset, add, n_add, &d) != 0 ||
 	    rdc_remap_file(b, fd, seg->file_offset, add, n_add, rdc_originals_needed(add, n_add),
-			   &e->region, &d) != 0) {
+			   &e->region, added, &d) != 0) {
 		if (d.msg[0])
 			rdc_logf(RDC_LOG_DEBUG, "%s bundle %ld: not left to the load (%s); deciding now",
 				 e->lib, e->index, d.msg);
 		return false;
 	}
-	rdc_defer_note(&e->region, add, n_add, e->orig, extent, seg->file_offset, e->lib, seg->path,
-		       e->index, st);
+	rdc_defer_note(&e->region, b, add, added, n_add, e->orig, extent, seg->file_offset, e->lib,
+		       seg->path, e->index, st);
 	rdc_stat_add(RDC_ST_DEFERRED, 1);
-	struct rdc_kv kv[] = {
-		RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
-		RDC_KV_N("added", n_add), RDC_KV_N("originals", e->region.originals),
-		RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
-		RDC_KV_N("private_bytes", e->region.private_bytes),
-		RDC_KV_S("how", "file-mapping"), RDC_KV_S("header", e->region.hdr ? "arena" : "in front"),
-		RDC_KV_S("decided", "at-load"),
-	};
-	rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
+	log_rebuilt(e, n_add, "at-load");
 	return true;
 }
 
@@ -173,12 +182,13 @@ static void process(struct fb_entry *e, bool at_load)
 	if (rc == 0 && !b.compressed &&
 	    rdc_decide_native_by_table(&b, e->lib, e->index, "fatbin", e->lib))
 		goto out_b;
-	bool cached = rc == 0 && file_ok && !b.compressed &&
-		      rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset);
-	if (rc == 0 && file_ok && !b.compressed && !cached && at_load &&
-	    patch_at_load(e, &b, fd, &seg, &st, extent))
+	/* a plain bundle from the file as loaded whose decision is not cached:
+	 * its entries must be read, now or at the runtime's load */
+	bool uncached = rc == 0 && file_ok && !b.compressed &&
+			!rdc_decide_cached(&b, e->lib, e->lib, &st, seg.file_offset);
+	if (uncached && at_load && patch_at_load(e, &b, fd, &seg, &st, extent))
 		goto out_b;
-	if (rc == 0 && file_ok && !b.compressed && !cached) {
+	if (uncached) {
 		/* the policy reads the entries: from a private mapping (a CCOB's
 		 * entries are already in memory of its own, decompressed once) */
 		const void *q = rdc_map_fd_range(fd, seg.file_offset, extent, &mbase, &mlen);
@@ -205,7 +215,7 @@ static void process(struct fb_entry *e, bool at_load)
 		bool by_file = file_ok && !b.compressed;
 		bool originals = rdc_originals_needed(add, n_add);
 		if (by_file)
-			rc = rdc_remap_file(&b, fd, seg.file_offset, add, n_add, originals, &e->region,
+			rc = rdc_remap_file(&b, fd, seg.file_offset, add, n_add, originals, &e->region, NULL,
 					    &d);
 		if (!by_file || rc != 0) {
 			if (by_file)
@@ -220,15 +230,7 @@ static void process(struct fb_entry *e, bool at_load)
 				 "original through", e->lib, e->index, d.msg[0] ? d.msg : rdc_strerror(rc));
 			rdc_region_free(&e->region);
 		} else {
-			struct rdc_kv kv[] = {
-				RDC_KV_S("lib", e->lib), RDC_KV_N("bundle", e->index),
-				RDC_KV_N("added", n_add), RDC_KV_N("originals", e->region.originals),
-				RDC_KV_N("bundle_bytes", rdc_region_bytes(&e->region)),
-				RDC_KV_N("private_bytes", e->region.private_bytes),
-				RDC_KV_S("how", e->region.file_mapped ? "file-mapping" : "copy"),
-				RDC_KV_S("header", e->region.hdr ? "arena" : "in front"),
-			};
-			rdc_log_event(RDC_LOG_DEBUG, "rebuilt", kv, sizeof kv / sizeof kv[0]);
+			log_rebuilt(e, n_add, NULL);
 		}
 	}
 out_b:

@@ -384,8 +384,9 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 	} else if (rdc_segment_find(p, &seg) == 0 && seg.file_backed) {
 		rdc_segment_lib_name(&seg, lib, sizeof lib);
 		index = rdc_lazy_fatbin_index(p, &seg);
-		int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
-		have_st = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+		int fd = rdc_open_file_st(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &st,
+					  NULL);
+		have_st = fd >= 0;   /* a regular file: RDC_OPEN_REG */
 		if (fd >= 0)
 			close(fd);
 		key = seg.file_offset | LAZY_KEY_BIT;
@@ -632,8 +633,8 @@ static int decide_plain(const void *p)
 		return rc;
 	}
 	struct stat st;
-	int fd = rdc_open_file(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, NULL);
-	bool have_st = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	int fd = rdc_open_file_st(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &st, NULL);
+	bool have_st = fd >= 0;   /* a regular file: RDC_OPEN_REG */
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	rc = rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL,

@@ -87,18 +87,6 @@ uint64_t rdc_region_bytes(const struct rdc_region *r)
 	return r->hdr ? r->hdr_len + r->len : r->bundle_size;
 }
 
-void rdc_region_free(struct rdc_region *r)
-{
-	rdc_image_forget(r->bundle);
-	if (r->hdr)
-		rdc_image_forget(r->base);
-	if (r->base)
-		munmap(r->base, r->len);
-	rdc_arena_release(r->hdr, r->hdr_len);
-	free(r->heap);
-	memset(r, 0, sizeof *r);
-}
-
 /* Mappings of retired regions, unmapped together (rdc_region_drain). */
 #define RETIRED_MAX 256
 pthread_mutex_t rdc_retired_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
@@ -117,18 +105,38 @@ void rdc_region_drain(void)
 	pthread_mutex_unlock(&rdc_retired_lock);
 }
 
+/* Forget r's images, give back its header and heap; its mapping is
+ * unmapped now, or (`later`) queued for rdc_region_drain when there is
+ * room. */
+static void region_release(struct rdc_region *r, bool later)
+{
+	rdc_image_forget(r->bundle);
+	if (r->hdr)
+		rdc_image_forget(r->base);
+	if (r->base && later) {
+		pthread_mutex_lock(&rdc_retired_lock);
+		if (n_retired < RETIRED_MAX) {
+			retired[n_retired].base = r->base;
+			retired[n_retired++].len = r->len;
+			r->base = NULL;
+		}
+		pthread_mutex_unlock(&rdc_retired_lock);
+	}
+	if (r->base)
+		munmap(r->base, r->len);
+	rdc_arena_release(r->hdr, r->hdr_len);
+	free(r->heap);
+	memset(r, 0, sizeof *r);
+}
+
+void rdc_region_free(struct rdc_region *r)
+{
+	region_release(r, false);
+}
+
 void rdc_region_retire(struct rdc_region *r)
 {
-	if (r->base) {
-		pthread_mutex_lock(&rdc_retired_lock);
-		bool kept = n_retired < RETIRED_MAX;
-		if (kept)
-			retired[n_retired++] = (__typeof__(retired[0])){ r->base, r->len };
-		pthread_mutex_unlock(&rdc_retired_lock);
-		if (kept)
-			r->base = NULL;   /* unmapped later */
-	}
-	rdc_region_free(r);
+	region_release(r, true);
 }
 
 struct add_plan {
@@ -288,7 +296,7 @@ static int fill_slot(uint8_t *slot, const struct add_plan *p, int fd, uint64_t f
 
 int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
-		   struct rdc_diag *d)
+		   uint8_t **added, struct rdc_diag *d)
 {
 	size_t ps = page_size();
 	int rc = 0;
@@ -396,6 +404,8 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	out->private_bytes = private_bytes;
 	out->file_mapped = true;
 	out->originals = n_kept;
+	for (size_t k = 0; added && k < n_add; k++)
+		added[k] = B + he[n_kept + k].offset;
 	base = MAP_FAILED;
 	H = NULL;
 	goto out;

@@ -321,18 +321,19 @@ bool rdc_arena_holds(const void *p);
  * `file_offset`; the caller keeps the descriptor) with the added entries.  Original entries
  * (kept only when `originals`: rdc_originals_needed) are a MAP_PRIVATE
  * mapping of the file; each added entry is its own private file mapping
- * with only the changed pages patched.  Never writes the caller's memory. */
+ * with only the changed pages patched.  Never writes the caller's memory.
+ * `added` (NULL, or room for n_add): where each added entry lies. */
 int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
-		   struct rdc_diag *d);
+		   uint8_t **added, struct rdc_diag *d);
 /* Rebuild into one heap buffer (images from hipModuleLoadData); the
  * original entries are copied too only when `originals`. */
 int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t n_add,
 		   bool originals, struct rdc_region *out, struct rdc_diag *d);
 void rdc_region_free(struct rdc_region *r);
 /* The same for a region the runtime has let go of (HIP unregistered its
- * fat binary), except that its mapping is unmapped later, with up to 255
- * others (rdc_region_drain, or when that many wait): unmapping a region of
+ * fat binary), except that its mapping is unmapped later, together with up
+ * to 255 others (rdc_region_drain; at once when 256 wait): unmapping a region of
  * more than a few pages flushes the whole TLB of every CPU the process runs
  * on, and HIP unregisters hundreds of fat binaries at exit, each walking
  * its table of every registered function. */
@@ -390,12 +391,14 @@ void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
  * library file; the bundle starts at `file_off`): add[k].patches[0]. */
 int rdc_defer_patches(const struct rdc_bundle *b, int fd, uint64_t file_off, struct rdc_add *add,
 		      size_t n_add, struct rdc_diag *d);
-/* Remember the added entries of rebuilt bundle `r` as not decided yet: the
- * bundle as loaded (`orig`, `extent`), its library (`lib` for the log,
- * `path` to open, `st`, `file_off`). */
-void rdc_defer_note(const struct rdc_region *r, const struct rdc_add *add, size_t n_add,
-		    const void *orig, uint64_t extent, uint64_t file_off, const char *lib,
-		    const char *path, long index, const struct stat *st);
+/* Remember the entries added to bundle `b`'s rebuild `r` (add[k] lies at
+ * added[k]: rdc_remap_file) as not decided yet: the bundle as loaded
+ * (`orig`, `extent`), its library (`lib` for the log, `path` to open, `st`,
+ * `file_off`). */
+void rdc_defer_note(const struct rdc_region *r, const struct rdc_bundle *b,
+		    const struct rdc_add *add, uint8_t *const *added, size_t n_add, const void *orig,
+		    uint64_t extent, uint64_t file_off, const char *lib, const char *path, long index,
+		    const struct stat *st);
 /* The rebuilt bundle whose rdc_region.base is `region` is released. */
 void rdc_defer_forget(const void *region);
 /* The runtime is about to load the code object at `p`: when it is an entry

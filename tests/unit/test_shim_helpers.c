@@ -328,9 +328,15 @@ static void test_remap_file_and_copy(void **state)
 	assert_true(fd >= 0);
 	uint64_t file_size[2] = { 0, 0 }, copy_size[2] = { 0, 0 };
 	for (int originals = 1; originals >= 0; originals--) {
-		assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, originals, &r, &d), 0);
+		uint8_t *added[1] = { NULL };
+		assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, originals, &r, added, &d), 0);
 		assert_true(r.file_mapped);
 		check_rebuilt(&r, &b, originals);
+		/* `added` says where the added entry lies: the header's own answer */
+		struct rdc_bundle nb;
+		assert_int_equal(rdc_bundle_parse(r.bundle, r.bundle_size, &nb, NULL), 0);
+		assert_ptr_equal(added[0], nb.entries[nb.n_entries - 1].data);
+		rdc_bundle_free(&nb);
 		/* header page + the e_flags/metadata pages: far below a copy */
 		assert_true(r.private_bytes <= 4 * 4096);
 		assert_true(r.private_bytes < r.bundle_size);
@@ -372,7 +378,7 @@ static void test_remap_file_and_copy(void **state)
 	uint8_t *all = rdc_arena_take((size_t)4096 * 4096);
 	assert_non_null(all);
 	assert_null(rdc_arena_take(4096));
-	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, &d), 0);
+	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, NULL, &d), 0);
 	assert_null(r.hdr);
 	assert_ptr_equal(r.bundle, r.base);
 	check_rebuilt(&r, &b, false);
@@ -417,7 +423,7 @@ static void test_remap_multinote(void **state)
 	struct rdc_diag d = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
-	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, &d), 0);
+	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, NULL, &d), 0);
 	check_rebuilt(&r, &b, false);
 	/* header page + the e_flags and note pages, not the 22 KB copy */
 	assert_true(r.private_bytes <= 3 * 4096);
