@@ -22,6 +22,7 @@
  * that says so (docs/SIMGPU.md, "Execution").
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,34 +191,56 @@ static void unsupported(struct rdc_wave *w, const struct rdc_inst *in)
 		 w->gfx);
 }
 
+/* itrace's line: append, never past the end. */
+struct line {
+	char buf[512];
+	size_t n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void line_add(struct line *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(t->buf + t->n, sizeof t->buf - t->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		t->n = t->n + (size_t)k < sizeof t->buf ? t->n + (size_t)k : sizeof t->buf - 1;
+}
+
+/* A VGPR's first 16 lanes, hex. */
+static void line_lanes(struct line *t, const struct rdc_wave *w, const char *sep, uint16_t reg)
+{
+	const uint32_t *v = rdc_vreg(w, reg);
+	line_add(t, "%s v%u:", sep, (unsigned)(reg - RDC_OPD_VGPR));
+	for (unsigned l = 0; l < 16 && l < w->n; l++)
+		line_add(t, " %x", v[l]);
+}
+
+static bool is_vgpr(uint16_t opd)
+{
+	return opd >= RDC_OPD_VGPR && opd < RDC_OPD_VGPR + 256;
+}
+
 /* One line for an instruction of workgroup 0 that just ran: the wave, the
  * pc, the mnemonic, exec, SCC, and what a VALU or VMEM destination holds in
- * the first 16 lanes (hex), or an SGPR destination's value. */
+ * the first 16 lanes (hex), or an SGPR destination's value; a compare's
+ * mask; VOPD's second result. */
 static void itrace(const struct rdc_wave *w, const struct rdc_inst *in, uint64_t pc)
 {
-	FILE *f = w->disp->req->itrace;
-	char buf[512];
-	int n = snprintf(buf, sizeof buf, "itrace w%llu pc 0x%llx %-24s exec %08x scc %d",
-			 (unsigned long long)w->wave_id, (unsigned long long)pc, in->mnemonic,
-			 w->s[RDC_OPD_EXEC], w->scc);
+	struct line t = { .n = 0 };
+	line_add(&t, "itrace w%llu pc 0x%llx %-24s exec %08x scc %d", (unsigned long long)w->wave_id,
+		 (unsigned long long)pc, in->mnemonic, w->s[RDC_OPD_EXEC], w->scc);
 	uint16_t dst = in->fmt == RDC_FMT_MUBUF || in->fmt == RDC_FMT_MTBUF ? in->data0 : in->dst;
-	if (dst >= RDC_OPD_VGPR && dst < RDC_OPD_VGPR + 256) {
-		const uint32_t *v = rdc_vreg(w, dst);
-		n += snprintf(buf + n, sizeof buf - (size_t)n, " v%u:", dst - RDC_OPD_VGPR);
-		for (unsigned l = 0; l < 16 && l < w->n && n < (int)sizeof buf - 10; l++)
-			n += snprintf(buf + n, sizeof buf - (size_t)n, " %x", v[l]);
-	} else if (dst < RDC_NSGPR && dst) {
-		n += snprintf(buf + n, sizeof buf - (size_t)n, " s%u: %x", dst, w->s[dst]);
-	}
+	if (is_vgpr(dst))
+		line_lanes(&t, w, "", dst);
+	else if (dst < RDC_NSGPR && dst)
+		line_add(&t, " s%u: %x", dst, w->s[dst]);
 	if (!strncmp(in->mnemonic, "v_cmp", 5) && in->sdst < RDC_NSGPR)
-		n += snprintf(buf + n, sizeof buf - (size_t)n, " sdst s%u: %x", in->sdst, w->s[in->sdst]);
-	if (in->fn_y && in->dst_y >= RDC_OPD_VGPR && in->dst_y < RDC_OPD_VGPR + 256) {
-		const uint32_t *v = rdc_vreg(w, in->dst_y);   /* VOPD's second result */
-		n += snprintf(buf + n, sizeof buf - (size_t)n, " :: v%u:", in->dst_y - RDC_OPD_VGPR);
-		for (unsigned l = 0; l < 16 && l < w->n && n < (int)sizeof buf - 10; l++)
-			n += snprintf(buf + n, sizeof buf - (size_t)n, " %x", v[l]);
-	}
-	fprintf(f, "%s\n", buf);
+		line_add(&t, " sdst s%u: %x", in->sdst, w->s[in->sdst]);
+	if (in->fn_y && is_vgpr(in->dst_y))
+		line_lanes(&t, w, " ::", in->dst_y);
+	fprintf(w->disp->req->itrace, "%s\n", t.buf);
 }
 
 /* Run w for at most quantum instructions; stops at a barrier or the end. */

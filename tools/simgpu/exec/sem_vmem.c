@@ -327,6 +327,31 @@ static inline void put128(uint8_t *p, const uint32_t in[4])
 	memcpy(p, in, 16);
 }
 
+/* One lane's `bytes` at p, as the hardware copies them: a 64- or 128-bit
+ * access in one piece (get64/get128), anything else bytewise. */
+static inline void lane_get(const uint8_t *p, unsigned bytes, uint32_t buf[4])
+{
+	if (bytes == 8) {
+		uint64_t x = get64(p);
+		buf[0] = (uint32_t)x;
+		buf[1] = (uint32_t)(x >> 32);
+	} else if (bytes == 16) {
+		get128(p, buf);
+	} else {
+		memcpy(buf, p, bytes);
+	}
+}
+
+static inline void lane_put(uint8_t *p, unsigned bytes, const uint32_t buf[4])
+{
+	if (bytes == 8)
+		put64(p, (uint64_t)buf[1] << 32 | buf[0]);
+	else if (bytes == 16)
+		put128(p, buf);
+	else
+		memcpy(p, buf, bytes);
+}
+
 static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct vminfo *vi = &info[in->op];
@@ -341,25 +366,15 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 	uint8_t *cpu;
 	if (vi->bytes == 4 * vi->dwords && one_object(w, &va, m, vi->bytes, &cpu)) {
 		uint64_t b = w->cache.base;
-		if (vi->bytes == 8) {
-			uint32_t *d0 = rdc_vreg(w, dst), *d1 = rdc_vreg(w, (uint16_t)(dst + 1));
-			for (unsigned l = 0; l < w->n; l++)
-				if ((m >> l) & 1) {
-					uint64_t x = get64(cpu + (va.a[l] - b));
-					d0[l] = (uint32_t)x;
-					d1[l] = (uint32_t)(x >> 32);
-				}
-			return;
-		}
-		if (vi->bytes == 16) {
+		if (vi->bytes == 8 || vi->bytes == 16) {   /* one copy per lane */
 			uint32_t *d[4];
-			for (unsigned i = 0; i < 4; i++)
+			for (unsigned i = 0; i < vi->dwords; i++)
 				d[i] = rdc_vreg(w, (uint16_t)(dst + i));
 			for (unsigned l = 0; l < w->n; l++)
 				if ((m >> l) & 1) {
 					uint32_t x[4];
-					get128(cpu + (va.a[l] - b), x);
-					for (unsigned i = 0; i < 4; i++)
+					lane_get(cpu + (va.a[l] - b), vi->bytes, x);
+					for (unsigned i = 0; i < vi->dwords; i++)
 						d[i][l] = x[i];
 				}
 			return;
@@ -379,15 +394,8 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 		if (!p)
 			return;
 		uint32_t buf[4] = { 0, 0, 0, 0 };
-		if (p != nowhere && vi->bytes == 8) {
-			uint64_t x = get64(p);
-			buf[0] = (uint32_t)x;
-			buf[1] = (uint32_t)(x >> 32);
-		} else if (p != nowhere && vi->bytes == 16) {
-			get128(p, buf);
-		} else if (p != nowhere) {
-			memcpy(buf, p, vi->bytes);
-		}
+		if (p != nowhere)
+			lane_get(p, vi->bytes, buf);
 		if (vi->bytes < 4) {
 			uint32_t x = buf[0];
 			if (vi->bytes == 1)
@@ -417,21 +425,16 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 	uint8_t *cpu;
 	if (vi->bytes == 4 * vi->dwords && !vi->d16hi && one_object(w, &va, m, vi->bytes, &cpu)) {
 		uint64_t b = w->cache.base;
-		if (vi->bytes == 8) {
-			const uint32_t *s0 = rdc_vreg(w, in->data0), *s1 = rdc_vreg(w, (uint16_t)(in->data0 + 1));
-			for (unsigned l = 0; l < w->n; l++)
-				if ((m >> l) & 1)
-					put64(cpu + (va.a[l] - b), (uint64_t)s1[l] << 32 | s0[l]);
-			return;
-		}
-		if (vi->bytes == 16) {
+		if (vi->bytes == 8 || vi->bytes == 16) {   /* one copy per lane */
 			const uint32_t *sv[4];
-			for (unsigned i = 0; i < 4; i++)
+			for (unsigned i = 0; i < vi->dwords; i++)
 				sv[i] = rdc_vreg(w, (uint16_t)(in->data0 + i));
 			for (unsigned l = 0; l < w->n; l++)
 				if ((m >> l) & 1) {
-					uint32_t x[4] = { sv[0][l], sv[1][l], sv[2][l], sv[3][l] };
-					put128(cpu + (va.a[l] - b), x);
+					uint32_t x[4];
+					for (unsigned i = 0; i < vi->dwords; i++)
+						x[i] = sv[i][l];
+					lane_put(cpu + (va.a[l] - b), vi->bytes, x);
 				}
 			return;
 		}
@@ -454,12 +457,8 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 		uint8_t *p = lane_ptr(w, &va, l, vi->bytes, true);
 		if (!p)
 			return;
-		if (p != nowhere && vi->bytes == 8)
-			put64(p, (uint64_t)buf[1] << 32 | buf[0]);
-		else if (p != nowhere && vi->bytes == 16)
-			put128(p, buf);
-		else if (p != nowhere)
-			memcpy(p, buf, vi->bytes);
+		if (p != nowhere)
+			lane_put(p, vi->bytes, buf);
 	}
 }
 
