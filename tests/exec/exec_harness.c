@@ -461,6 +461,12 @@ int main(int argc, char **argv)
 		{ xt_tests_v16, xt_ntests_v16 }, { xt_tests_valu, xt_ntests_valu },
 		{ xt_tests_f64, xt_ntests_f64 }, { xt_tests_rare, xt_ntests_rare },
 		{ xt_tests_buf, xt_ntests_buf },
+		{ xt_tests_salu, xt_ntests_salu },
+		{ xt_tests_vop, xt_ntests_vop },
+		{ xt_tests_vcmp, xt_ntests_vcmp },
+		{ xt_tests_ds, xt_ntests_ds },
+		{ xt_tests_mubuf, xt_ntests_mubuf },
+		{ xt_tests_flat, xt_ntests_flat },
 	};
 	unsigned run = 0, failed = 0;
 	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {

@@ -88,6 +88,18 @@ extern const struct xt_test xt_tests_rare[];  /* exec_tests_rare.c */
 extern const unsigned xt_ntests_rare;
 extern const struct xt_test xt_tests_buf[];   /* exec_tests_buf.c */
 extern const unsigned xt_ntests_buf;
+extern const struct xt_test xt_tests_salu[];  /* exec_tests_salu.c */
+extern const unsigned xt_ntests_salu;
+extern const struct xt_test xt_tests_vop[];  /* exec_tests_vop.c */
+extern const unsigned xt_ntests_vop;
+extern const struct xt_test xt_tests_vcmp[];  /* exec_tests_vcmp.c */
+extern const unsigned xt_ntests_vcmp;
+extern const struct xt_test xt_tests_ds[];  /* exec_tests_ds.c */
+extern const unsigned xt_ntests_ds;
+extern const struct xt_test xt_tests_mubuf[];  /* exec_tests_mubuf.c */
+extern const unsigned xt_ntests_mubuf;
+extern const struct xt_test xt_tests_flat[];  /* exec_tests_flat.c */
+extern const unsigned xt_ntests_flat;
 
 /* exec_optable.c — the opcode table's check (0 pass, 1 fail): tested10/11
  * are indexed by enum rdc_op; notyet is tests/exec/not-yet.txt; out_md, if
