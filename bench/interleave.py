@@ -18,7 +18,10 @@
 # Printed per command: median, spread (p10-p90 and min) of wall and CPU time,
 # median peak RSS; per command against --base (default: the first): the
 # ratio of medians and the median of the per-round paired ratios with its
-# p10-p90, and the median absolute delta.
+# p10-p90 and a 95% confidence interval (distribution-free: the order
+# statistics a binomial(n, 1/2) count brackets), and the median absolute
+# delta.
+import math
 import os
 import shlex
 import statistics as st
@@ -81,6 +84,24 @@ def q(xs, p):
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
+def median_ci(xs, level=0.95):
+    """The distribution-free confidence interval of a median: the sorted
+    sample's j-th and (n-1-j)-th values, j the largest index with
+    P(Binomial(n, 1/2) < j+1) <= (1 - level) / 2.  None below 6 values."""
+    xs = sorted(xs)
+    n = len(xs)
+    if n < 6:
+        return None
+    tail, j, cum = (1 - level) / 2, -1, 0.0
+    for i in range(n):
+        cum += math.comb(n, i) / 2 ** n
+        if cum > tail:
+            break
+        j = i
+    j = max(j, 0)
+    return xs[j], xs[n - 1 - j]
+
+
 def ms(x):
     return f"{x * 1000:8.2f}"
 
@@ -122,8 +143,10 @@ def main():
         pc = [a / b for a, b in zip(c, bc) if b > 0]
         dw = [a - b for a, b in zip(w, bw)]
         dm = [a[2] - b[2] for a, b in zip(res[n], res[base])]
+        ci = median_ci(pw)
+        cis = f", 95% CI {ci[0]:.3f}-{ci[1]:.3f}" if ci else ""
         print(f"{n} / {base}: wall ratio of medians {st.median(w) / st.median(bw):.3f}x, "
-              f"paired median {st.median(pw):.3f}x (p10 {q(pw, .1):.3f} p90 {q(pw, .9):.3f}); "
+              f"paired median {st.median(pw):.3f}x (p10 {q(pw, .1):.3f} p90 {q(pw, .9):.3f}{cis}); "
               f"wall delta median {st.median(dw) * 1000:+.2f} ms (p10 {q(dw, .1) * 1000:+.2f} "
               f"p90 {q(dw, .9) * 1000:+.2f})")
         if pc:

@@ -103,6 +103,7 @@ void rdc_region_drain(void)
 		munmap(retired[i].base, retired[i].len);
 	n_retired = 0;
 	pthread_mutex_unlock(&rdc_retired_lock);
+	rdc_arena_drain();
 }
 
 /* Forget r's images, give back its header and heap; its mapping is
@@ -124,7 +125,7 @@ static void region_release(struct rdc_region *r, bool later)
 	}
 	if (r->base)
 		munmap(r->base, r->len);
-	rdc_arena_release(r->hdr, r->hdr_len);
+	rdc_arena_release(r->hdr, r->hdr_len, later);
 	free(r->heap);
 	memset(r, 0, sizeof *r);
 }
@@ -359,7 +360,7 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 			break;
 		munmap(base, total);
 		base = MAP_FAILED;
-		rdc_arena_release(H, (size_t)hdr_len);
+		rdc_arena_release(H, (size_t)hdr_len, false);
 		H = NULL;
 	}
 	uint8_t *R = base;
@@ -414,7 +415,7 @@ io_err:
 out:
 	if (base != MAP_FAILED)
 		munmap(base, total);
-	rdc_arena_release(H, (size_t)hdr_len);
+	rdc_arena_release(H, (size_t)hdr_len, false);
 	for (size_t k = 0; plan && k < n_add; k++) {
 		free(plan[k].copy);
 		free(plan[k].patches);

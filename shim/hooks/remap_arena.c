@@ -19,7 +19,14 @@
  * sanitizer's mmap) places the arena anywhere else it is given back and not
  * used, and remap.c keeps the header in front of its entries.  Pages are
  * handed out one bundle at a time (a bitmap, reused after a bundle is
- * released) and given back to the kernel (MADV_DONTNEED) when released.
+ * released) and given back to the kernel (MADV_DONTNEED) when released —
+ * or, for a bundle HIP unregisters (rdc_arena_release with `later`), at the
+ * next registration's rdc_arena_drain, in one call per run of pages: at
+ * exit HIP unregisters every fat binary and walks its whole function table
+ * after each, and a madvise of a touched page between two walks flushes the
+ * TLB of every CPU running the process (librocsparse's 111 bundles: 111
+ * flushes, each followed by a walk over 12 344 entries that refills it).
+ * A page handed out again before it was given back is zeroed first.
  * The arena stays writable, like the heap buffers rdc_remap_copy makes:
  * changing its protection around every header cost two system calls per
  * bundle, and doing it for a part of it would split it into many mappings.
@@ -41,6 +48,8 @@ static struct {
 	bool tried;
 	size_t ps;
 	uint64_t used[ARENA_PAGES / 64];
+	uint64_t stale[ARENA_PAGES / 64];  /* free, but still holding a released header */
+	bool any_stale;
 } arena = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static bool page_used(size_t i)
@@ -48,13 +57,18 @@ static bool page_used(size_t i)
 	return arena.used[i / 64] >> (i % 64) & 1;
 }
 
-static void mark(size_t first, size_t n, bool used)
+static bool page_stale(size_t i)
+{
+	return arena.stale[i / 64] >> (i % 64) & 1;
+}
+
+static void set_bits(uint64_t *map, size_t first, size_t n, bool on)
 {
 	for (size_t i = first; i < first + n; i++) {
-		if (used)
-			arena.used[i / 64] |= 1ull << (i % 64);
+		if (on)
+			map[i / 64] |= 1ull << (i % 64);
 		else
-			arena.used[i / 64] &= ~(1ull << (i % 64));
+			map[i / 64] &= ~(1ull << (i % 64));
 	}
 }
 
@@ -93,8 +107,14 @@ uint8_t *rdc_arena_take(size_t len)
 	for (size_t i = 0, run = 0; i < ARENA_PAGES; i++) {
 		run = page_used(i) ? 0 : run + 1;
 		if (run == n) {
-			mark(i + 1 - n, n, true);
-			p = arena.base + (i + 1 - n) * arena.ps;
+			size_t first = i + 1 - n;
+			p = arena.base + first * arena.ps;
+			set_bits(arena.used, first, n, true);
+			for (size_t k = first; k <= i; k++) {
+				if (page_stale(k))
+					memset(arena.base + k * arena.ps, 0, arena.ps);
+			}
+			set_bits(arena.stale, first, n, false);
 			break;
 		}
 	}
@@ -109,13 +129,36 @@ bool rdc_arena_holds(const void *p)
 	return arena.base && a >= b && a < b + ARENA_PAGES * arena.ps;
 }
 
-void rdc_arena_release(uint8_t *at, size_t len)
+void rdc_arena_release(uint8_t *at, size_t len, bool later)
 {
 	if (!at || !rdc_arena_holds(at))
 		return;
 	pthread_mutex_lock(&arena.lock);
-	size_t n = (len + arena.ps - 1) / arena.ps;
-	madvise(at, n * arena.ps, MADV_DONTNEED);
-	mark((size_t)(at - arena.base) / arena.ps, n, false);
+	size_t n = (len + arena.ps - 1) / arena.ps, first = (size_t)(at - arena.base) / arena.ps;
+	if (later) {
+		set_bits(arena.stale, first, n, true);
+		arena.any_stale = true;
+	} else {
+		madvise(at, n * arena.ps, MADV_DONTNEED);
+	}
+	set_bits(arena.used, first, n, false);
+	pthread_mutex_unlock(&arena.lock);
+}
+
+void rdc_arena_drain(void)
+{
+	pthread_mutex_lock(&arena.lock);
+	for (size_t i = 0; arena.any_stale && i < ARENA_PAGES;) {
+		if (!page_stale(i)) {
+			i++;
+			continue;
+		}
+		size_t first = i;
+		while (i < ARENA_PAGES && page_stale(i))
+			i++;
+		madvise(arena.base + first * arena.ps, (i - first) * arena.ps, MADV_DONTNEED);
+		set_bits(arena.stale, first, i - first, false);
+	}
+	arena.any_stale = false;
 	pthread_mutex_unlock(&arena.lock);
 }

@@ -314,7 +314,10 @@ struct rdc_region {
  * bundle header low in the address space, or NULL (no arena: the header
  * stays in front of its entries); writable. */
 uint8_t *rdc_arena_take(size_t len);
-void rdc_arena_release(uint8_t *at, size_t len);
+/* Give `at`'s pages back: to the kernel now, or (`later`: a bundle HIP
+ * unregistered) at the next rdc_arena_drain, which rdc_region_drain calls. */
+void rdc_arena_release(uint8_t *at, size_t len, bool later);
+void rdc_arena_drain(void);
 bool rdc_arena_holds(const void *p);
 
 /* Rebuild `b` (whose bytes are those of the file open on `fd` at
@@ -338,7 +341,8 @@ void rdc_region_free(struct rdc_region *r);
  * on, and HIP unregisters hundreds of fat binaries at exit, each walking
  * its table of every registered function. */
 void rdc_region_retire(struct rdc_region *r);
-/* Unmap the retired regions (at the next registration). */
+/* Unmap the retired regions and give back the arena pages of their headers
+ * (at the next registration). */
 void rdc_region_drain(void);
 extern pthread_mutex_t rdc_retired_lock;
 /* Map `len` bytes of `path` at `off` read-only/private (segment copy of the
