@@ -69,8 +69,10 @@ if [ -s "$DEMO/trace.jsonl" ]; then
   grep -v '"rocr-blit' "$DEMO/trace.jsonl" | sed -n 's/.*"gpu":\([0-9]*\).*"target":"\([^"]*\)","kernel":"\([^"]*\)".*"executed":"\([a-z-]*\)","insts":\([0-9]*\).*/  gpu \1: \3 from a \2 code object, executed: \4, \5 wave-instructions/p' | sort -u
 fi
 rm -f "$DEMO/trace.jsonl"
-echo "The card keeps saying gfx1031; only this program's gfx1030 code object was"
-echo "checked kernel by kernel and retargeted, and the log says which and why; the"
+echo "The card keeps saying gfx1031 (rocminfo, HIP itself); only this program's gfx1030"
+echo "code object was checked kernel by kernel and retargeted, and the log says which"
+echo "and why. The program, whose own device code is gfx1030's, is told gfx1030 (the"
+echo "\"name\" line): host code chooses by that name for the code it launches. The"
 echo "retargeted kernels computed what the CPU reference says (\"kernels: ... ok\")."
 echo "(Simulated card (executed): the ABI and numerics of the code as compiled, not hardware.)"
 # ---- end of (3) -------------------------------------------------------------

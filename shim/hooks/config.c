@@ -128,6 +128,7 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 	c->redirect_files = true;
 	c->cache = true;
 	c->lazy = true;
+	c->name_follows_code = true;
 	memset(c->device_mode, -1, sizeof c->device_mode);
 
 	c->mode = (enum rdc_mode)get_enum(c, get, arg, "RDNACOMPAT_MODE", mode_names, 4,
@@ -170,6 +171,7 @@ void rdc_config_parse(struct rdc_config *c, const char *(*get)(const char *, voi
 	get_bool(c, get, arg, "RDNACOMPAT_OPT_IN", &c->opt_in);   /* fails safe: off */
 	get_bool(c, get, arg, "RDNACOMPAT_CACHE", &c->cache);
 	get_bool(c, get, arg, "RDNACOMPAT_LAZY", &c->lazy);
+	get_bool(c, get, arg, "RDNACOMPAT_NAME_FOLLOWS_CODE", &c->name_follows_code);
 	get_bool(c, get, arg, "RDNACOMPAT_FALLBACK", &c->prefer_fallback);
 	copy_str(c->fallback_bundle, sizeof c->fallback_bundle, get("RDNACOMPAT_FALLBACK_BUNDLE", arg));
 	c->isa_filter_native = get_enum(c, get, arg, "RDNACOMPAT_ISA_FILTER", filters, 2, 0,

@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,17 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 	rdc_guard_leave();
 	errno = saved;
 	return h;
+}
+
+const void *rdc_fatbin_of_object(const struct link_map *m)
+{
+	const void *fb = NULL;
+	pthread_mutex_lock(&rdc_fatbin_lock);
+	for (struct fb_entry *e = entries; e && !fb; e = e->next)
+		if (rdc_object_of(e->orig) == m)
+			fb = e->orig;
+	pthread_mutex_unlock(&rdc_fatbin_lock);
+	return fb;
 }
 
 RDC_HOOK void __hipUnregisterFatBinary(void **modules)

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hook_props.c — hipGetDeviceProperties (and HIP 6's R0600 form), for
- * spoof mode only.
+ * hook_props.c — hipGetDeviceProperties (and HIP 6's R0600 form): the
+ * gcnArchName (and gcnArch) a caller is told.
  *
- * Map mode keeps every device's true identity.  Spoof mode additionally
- * tells the libraries named in RDNACOMPAT_SPOOF_FOR (default librocblas.so
- * and libMIOpen.so, which pick data files by gcnArchName) that a device is
- * its most preferred compatible target, e.g. gfx1031 -> gfx1030.  The
- * caller is the object containing __builtin_return_address(0) (dladdr);
- * everyone else, HIP itself included, still sees the truth.  The code those
- * libraries then load for the spoofed target is retargeted by the module and
- * HSA hooks.
+ * HIP itself and every object without a reason to be told otherwise see the
+ * truth.  Map mode tells an object whose own device code the shim maps from
+ * another target that target's name (codename.c: its host code chooses
+ * launch configurations and kernels by the name, for the code it runs).
+ * Spoof mode tells the libraries named in RDNACOMPAT_SPOOF_FOR (default
+ * librocblas.so and libMIOpen.so, which pick data files by gcnArchName) that
+ * a device is its most preferred compatible target, e.g. gfx1031 -> gfx1030.
+ * The caller is the object containing __builtin_return_address(0).  The code
+ * those libraries then load for the reported target is retargeted by the
+ * module and HSA hooks.
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <errno.h>
@@ -21,28 +23,31 @@
 #include "shim.h"
 
 /* Rewrite the gcnArchName (and gcnArch when given) the real call returned
- * for deviceId, in spoof mode, for a listed caller.  Only a name that begins
- * with the device's true processor is touched. */
+ * for deviceId when the caller is to be told another target
+ * (rdc_spoof_target).  Only a name that begins with the device's true
+ * processor is touched. */
 static void spoof_props(char *arch, size_t len, int *gcn, int deviceId, void *caller)
 {
 	if (!arch || rdc_guard_active() || deviceId < 0)
 		return;
 	rdc_init();
 	const struct rdc_device *dev = rdc_device_by_hip(deviceId);
-	if (!dev || dev->mode != RDC_MODE_SPOOF || !dev->spoof_as[0])
+	if (!dev || (dev->mode != RDC_MODE_SPOOF && dev->mode != RDC_MODE_MAP))
 		return;
 	size_t plen = strlen(dev->target.proc);
 	if (strnlen(arch, len) == len || strncmp(arch, dev->target.proc, plen) != 0 ||
 	    (arch[plen] && arch[plen] != ':'))
 		return;
 	int saved = errno;
-	const char *who = rdc_spoof_caller(dev, caller);
-	if (who) {
+	const char *who = NULL;
+	char buf[RDC_PROC_MAX];
+	const char *as = rdc_spoof_target(dev, caller, buf, sizeof buf, &who);
+	if (as && as[0]) {
 		/* Keep the feature suffix ("gfx90a:sramecc+:xnack-"). */
 		char name[256];
-		snprintf(name, sizeof name, "%s%s", dev->spoof_as, arch + plen);
+		snprintf(name, sizeof name, "%s%s", as, arch + plen);
 		snprintf(arch, len, "%s", name);
-		int g = rdc_proc_gcn_arch(dev->spoof_as);
+		int g = rdc_proc_gcn_arch(as);
 		if (gcn && g > 0)
 			*gcn = g;
 		rdc_spoof_log_once(dev, RDC_SPOOF_VIA_PROPS, name, who);

@@ -5,7 +5,10 @@
  *
  * Truthful by default: every call goes to ROCR and its answer comes back
  * unchanged (the registry, devices.c, learns each agent's ISAs through the
- * real functions, not through these hooks).  Two exceptions, both opt-in:
+ * real functions, not through these hooks).  The exceptions:
+ *
+ * Map mode (codename.c): an object whose own device code is mapped from
+ * another target is told that target's name, as below for spoof mode.
  *
  * Spoof mode (spoof.c): an object named in RDNACOMPAT_SPOOF_FOR asking for
  * HSA_AGENT_INFO_NAME of a spoofed device gets the spoof target ("gfx1030"
@@ -35,18 +38,20 @@
 
 #include "shim.h"
 
-/* The device `agent` is, when its caller is to be lied to (else NULL). */
+/* The device `agent` is, when its caller is to be told another target
+ * (*as, in buf; else NULL). */
 static const struct rdc_device *spoofed(uint64_t agent, uint64_t isa, const void *caller,
-					const char **who)
+					const char **who, const char **as, char *buf, size_t n)
 {
+	*who = *as = NULL;
 	if (rdc_guard_active())
 		return NULL;
 	rdc_init();
 	if (rdc_cfg.mode == RDC_MODE_OFF && !rdc_devices_count())
 		return NULL;
 	const struct rdc_device *dev = agent ? rdc_device_by_agent(agent) : rdc_device_by_isa(isa);
-	*who = dev ? rdc_spoof_caller(dev, caller) : NULL;
-	return *who ? dev : NULL;
+	*as = dev ? rdc_spoof_target(dev, caller, buf, n, who) : NULL;
+	return *as && (*as)[0] ? dev : NULL;
 }
 
 RDC_HOOK hsa_status_t hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value)
@@ -59,11 +64,12 @@ RDC_HOOK hsa_status_t hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t att
 	if (st != HSA_STATUS_SUCCESS || attribute != HSA_AGENT_INFO_NAME || !value)
 		return st;
 	int saved = errno;
-	const char *who = NULL;
-	const struct rdc_device *dev = spoofed(agent.handle, 0, caller, &who);
+	const char *who = NULL, *as = NULL;
+	char buf[RDC_PROC_MAX];
+	const struct rdc_device *dev = spoofed(agent.handle, 0, caller, &who, &as, buf, sizeof buf);
 	char name[64];
-	if (dev && strlen(dev->spoof_as) < sizeof name &&
-	    rdc_spoof_rename(value, dev->target.proc, dev->spoof_as, name, sizeof name) == 0) {
+	if (dev && strlen(as) < sizeof name &&
+	    rdc_spoof_rename(value, dev->target.proc, as, name, sizeof name) == 0) {
 		memset(value, 0, sizeof name);   /* ROCR fills all 64 bytes */
 		memcpy(value, name, strlen(name));
 		rdc_spoof_log_once(dev, RDC_SPOOF_VIA_AGENT, name, who);
@@ -81,16 +87,17 @@ RDC_HOOK hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribu
 	if ((attribute != HSA_ISA_INFO_NAME && attribute != HSA_ISA_INFO_NAME_LENGTH) || !value)
 		return real(isa, attribute, value);
 	int saved = errno;
-	const char *who = NULL;
-	const struct rdc_device *dev = spoofed(0, isa.handle, caller, &who);
+	const char *who = NULL, *to = NULL;
+	char buf[RDC_PROC_MAX];
+	const struct rdc_device *dev = spoofed(0, isa.handle, caller, &who, &to, buf, sizeof buf);
 	char name[256], as[256];
 	if (!dev)
 		goto truth;
 	rdc_guard_enter();
 	int rc = rdc_isa_name_of(isa.handle, name, sizeof name);
 	rdc_guard_leave();
-	if (rc != 0 || strlen(dev->spoof_as) > strlen(dev->target.proc) ||
-	    rdc_spoof_rename(name, dev->target.proc, dev->spoof_as, as, sizeof as) != 0)
+	if (rc != 0 || strlen(to) > strlen(dev->target.proc) ||
+	    rdc_spoof_rename(name, dev->target.proc, to, as, sizeof as) != 0)
 		goto truth;
 	if (attribute == HSA_ISA_INFO_NAME_LENGTH) {
 		uint32_t len = 0;

@@ -121,6 +121,9 @@ struct rdc_config {
 	bool cache;                         /* RDNACOMPAT_CACHE (default 1) */
 	bool lazy;                          /* RDNACOMPAT_LAZY (default 1): compressed bundles
 	                                       decided at the runtime's unbundling */
+	bool name_follows_code;             /* RDNACOMPAT_NAME_FOLLOWS_CODE (default 1): map
+	                                       mode tells an object running mapped code
+	                                       that code's target (codename.c) */
 	bool isa_filter_native;             /* RDNACOMPAT_ISA_FILTER=native: GPU agents
 	                                       list only their native ISA */
 	bool prefer_fallback;               /* RDNACOMPAT_FALLBACK (default 0): a fallback
@@ -244,6 +247,21 @@ enum rdc_spoof_via { RDC_SPOOF_VIA_PROPS, RDC_SPOOF_VIA_AGENT, RDC_SPOOF_VIA_ISA
  * must see `dev` as dev->spoof_as (spoof mode, RDNACOMPAT_SPOOF_FOR), else
  * NULL. */
 const char *rdc_spoof_caller(const struct rdc_device *dev, const void *caller);
+/* The processor the code at `caller` must be told `dev` is, or NULL (the
+ * truth): dev->spoof_as in spoof mode for a listed caller; in map mode the
+ * target whose code the caller's object runs (rdc_codename).  *who names the
+ * caller for the log; buf (n bytes) may hold the answer. */
+const char *rdc_spoof_target(const struct rdc_device *dev, const void *caller, char *buf, size_t n,
+			     const char **who);
+/* Map mode (codename.c): the target `caller`'s object is told `dev` is — the
+ * one its own fat binary's entry for dev is mapped from — written to proc;
+ * NULL when it sees the truth (RDNACOMPAT_NAME_FOLLOWS_CODE=0, no device
+ * code, its own entry, or the entry ids do not tell). */
+const char *rdc_codename(const struct rdc_device *dev, const void *caller, char *proc, size_t n);
+/* The first registered fat binary (the bundle as the object holds it) that
+ * lies in object m, or NULL (hook_fatbin.c). */
+struct link_map;
+const void *rdc_fatbin_of_object(const struct link_map *m);
 /* The "spoof" event, once per device and API. */
 void rdc_spoof_log_once(const struct rdc_device *dev, enum rdc_spoof_via via, const char *reported,
 			const char *caller);

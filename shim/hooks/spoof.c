@@ -6,9 +6,13 @@
  * wherever they ask for its name: hipGetDeviceProperties (hook_props.c),
  * hsa_agent_get_info(HSA_AGENT_INFO_NAME) and hsa_isa_get_info_alt
  * (HSA_ISA_INFO_NAME, _LENGTH) (hook_query.c).  The caller is the object
- * holding the hook's return address (dladdr).  Everyone else sees the truth.
+ * holding the hook's return address (dladdr).  In map mode an object whose
+ * own device code is mapped from another target is told that target
+ * (codename.c).  Everyone else sees the truth.
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +34,24 @@ const char *rdc_spoof_caller(const struct rdc_device *dev, const void *caller)
 	if (!dladdr(caller, &info) || !rdc_config_spoof_matches(&rdc_cfg, info.dli_fname))
 		return NULL;
 	return info.dli_fname;
+}
+
+const char *rdc_spoof_target(const struct rdc_device *dev, const void *caller, char *buf, size_t n,
+			     const char **who)
+{
+	*who = NULL;
+	if (!dev)
+		return NULL;
+	if (dev->mode == RDC_MODE_SPOOF) {
+		*who = rdc_spoof_caller(dev, caller);
+		return *who ? dev->spoof_as : NULL;
+	}
+	const char *as = rdc_codename(dev, caller, buf, n);
+	if (as) {
+		const struct link_map *m = rdc_object_of(caller);
+		*who = m && m->l_name && m->l_name[0] ? m->l_name : program_invocation_name;
+	}
+	return as;
 }
 
 void rdc_spoof_log_once(const struct rdc_device *dev, enum rdc_spoof_via via, const char *reported,

@@ -9,8 +9,10 @@
 # hipLaunchKernel after "No compatible code objects found"); under
 # HSA_OVERRIDE_GFX_VERSION it runs under the borrowed name; with the shim it
 # runs, every kernel is dispatched from a code object loaded as the card's
-# own target, gcnArchName stays true, and the log names the mapping (text
-# and JSON).  Modes off and audit leave the runtime's behaviour alone; a
+# own target, and the log names the mapping (text and JSON); the program,
+# whose own device code is the sibling's, is told the sibling's name (its
+# host code chooses for that code; codename.c), HIP keeps the truth, and
+# RDNACOMPAT_NAME_FOLLOWS_CODE=0 tells the program the truth too.  Modes off and audit leave the runtime's behaviour alone; a
 # program with no compatible code gets the diagnosis block, worded for the
 # release's failure.
 . "$(dirname "$0")/shim/common.sh"
@@ -40,12 +42,15 @@ for pair in $pairs; do
 done
 echo "ok: no-code failure of HIP $REL and HSA_OVERRIDE_GFX_VERSION under the borrowed name ($pairs)"
 
-# 2. With it: runs, truthful name, kernels from gfx1031 code, mapping logged.
+# 2. With it: runs, kernels from gfx1031 code, mapping logged, the program
+#    told the name of the code it runs (and why).
 rm -f "$T/b.trace"
 rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/b.trace" shim gfx1031 "$T/vadd1030" \
   >"$T/b.out" 2>"$T/b.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/b.err" >&2; fail "with the shim: rc=$rc"; }
-grep -qx "device0 gfx1031" "$T/b.out" || fail "gcnArchName is not gfx1031: $(cat "$T/b.out")"
+grep -qx "device0 gfx1030" "$T/b.out" || fail "gcnArchName is not gfx1030 (the code's): $(cat "$T/b.out")"
+grep -qE "info: name: lib=\"?$T/vadd1030\"? device=0 target=gfx1031 reported=gfx1030 why=\"its device code is mapped from that target's entry\"" \
+  "$T/b.err" || { cat "$T/b.err" >&2; fail "no name line for the program"; }
 launch_ok "$T/b.out" || fail "launch failed: $(cat "$T/b.out")"
 kernels_on "$T/b.trace" gfx1031 || fail "trace"
 grep -E "info: map: lib=$T/vadd1030 bundle=0 .*device=0 target=gfx1031 .*chosen=gfx1030 kernels=1 refused=0" \
@@ -57,11 +62,15 @@ if [ "$REL" != 5.2 ]; then
   rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/c.trace" shim gfx1101 "$T/vadd1100" \
     >"$T/b.out" 2>"$T/b.err" || rc=$?
   [ "$rc" -eq 0 ] && launch_ok "$T/b.out" || fail "gfx1100 code on gfx1101 with the shim: rc=$rc $(cat "$T/b.out" "$T/b.err")"
-  grep -qx "device0 gfx1101" "$T/b.out" || fail "gcnArchName is not gfx1101: $(cat "$T/b.out")"
+  grep -qx "device0 gfx1100" "$T/b.out" || fail "gcnArchName is not gfx1100 (the code's): $(cat "$T/b.out")"
   kernels_on "$T/c.trace" gfx1101 || fail "trace gfx1101"
   grep -q "info: map: lib=$T/vadd1100 .*target=gfx1101 .*chosen=gfx1100" "$T/b.err" || fail "no gfx1100->gfx1101 mapping logged"
 fi
-echo "ok: with the shim, each program on its card: true name, every kernel from a retargeted code object"
+echo "ok: with the shim, each program on its card: told its code's name, every kernel from a retargeted code object"
+rc=0; RDNACOMPAT_NAME_FOLLOWS_CODE=0 shim gfx1031 "$T/vadd1030" >"$T/b.out" 2>"$T/b.err" || rc=$?
+[ "$rc" -eq 0 ] && launch_ok "$T/b.out" || fail "RDNACOMPAT_NAME_FOLLOWS_CODE=0: rc=$rc $(cat "$T/b.out" "$T/b.err")"
+grep -qx "device0 gfx1031" "$T/b.out" || fail "RDNACOMPAT_NAME_FOLLOWS_CODE=0: gcnArchName is not gfx1031: $(cat "$T/b.out")"
+echo "ok: RDNACOMPAT_NAME_FOLLOWS_CODE=0: the true name"
 
 # 3. JSON lines.
 rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_LOG_FORMAT=json RDNACOMPAT_LOG_FILE="$T/b.json" \

@@ -20,7 +20,7 @@ K=_Z8vgpr_hogPfPKfi
 rm -f "$T/v.trace"
 rc=0; RDNACOMPAT_LOG=info RDNACOMPAT_SIM_TRACE="$T/v.trace" shim gfx1101 "$T/vgprhog1100" >"$T/v.out" 2>"$T/v.err" || rc=$?
 [ "$rc" -eq 0 ] && launch_ok "$T/v.out" || fail "gfx1101: rc=$rc $(cat "$T/v.out" "$T/v.err")"
-grep -qx "device0 gfx1101" "$T/v.out" || fail "gfx1101: gcnArchName is not gfx1101"
+grep -qx "device0 gfx1100" "$T/v.out" || fail "gfx1101: gcnArchName is not gfx1100 (the name of the code it runs)"
 grep -q "info: map: lib=$T/vgprhog1100 .*target=gfx1101 .*verdict=mapped .*chosen=gfx1100 kernels=1 refused=0" "$T/v.err" ||
   fail "gfx1101: no mapping logged: $(cat "$T/v.err")"
 kernels_on "$T/v.trace" gfx1101 || fail "gfx1101: trace"
