@@ -24,6 +24,7 @@
 #define XT_G10 1u
 #define XT_G11 2u
 #define XT_BOTH (XT_G10 | XT_G11)
+#define XT_W64 4u /* in gens: run as one wave64 (lanes 32-63 inactive), not wave32 */
 #define XT_MAXIN 32
 #define XT_MAXOUT 32
 
@@ -37,11 +38,14 @@ enum xt_tol {
 	XT_EXACT = 0,
 	XT_H1,   /* each 16-bit half: within 1 f16 ulp (transcendentals) */
 	XT_F64NAN, /* exact, but an f64 NaN (output dwords 2i, 2i+1) matches any NaN */
+	XT_FNAN, /* exact, but an f32 NaN matches any NaN */
+	XT_F1,   /* f32: within 1 ulp (the guides' bound for v_rcp/v_rsq/v_sqrt/v_exp/v_log_f32),
+		  * +0 and -0 alike, a NaN matches any NaN; infinities and zeros stay exact */
 };
 
 struct xt_test {
 	const char *name;
-	unsigned gens;           /* XT_G10 | XT_G11 */
+	unsigned gens;           /* XT_G10 | XT_G11, XT_W64 */
 	const char *body10;      /* the snippet for gfx1030 */
 	const char *body11;      /* for gfx1100 (NULL: body10) */
 	const char *mattr11;     /* extra -mattr for gfx1100 ("+real-true16"), or NULL */
