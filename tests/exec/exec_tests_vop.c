@@ -620,7 +620,8 @@ static void ref_64(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 
 /* ---- lane operations ----------------------------------------------------------------------- */
 /* v_readlane (constant and SGPR lane: only the low 5 bits count in wave32),
- * v_readfirstlane under a partial EXEC, v_writelane, mbcnt, permlane16 and
+ * v_readfirstlane under a partial EXEC and under none (lane 0), v_writelane
+ * (EXEC does not apply), mbcnt, permlane16 and
  * permlanex16 (lane selects from s14:s15; under a partial EXEC plain, with
  * FI (op_sel[0]: read inactive lanes) and with BOUND_CTRL (op_sel[1]: 0 for
  * an inactive source)), v_swap. */
@@ -656,6 +657,9 @@ static void ref_lanes(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	/* v_swap_b32 under the same partial EXEC */
 	out[13] = act ? in[1] : in[0];
 	out[14] = act ? in[0] : in[1];
+	/* with EXEC = 0: readfirstlane reads lane 0, writelane writes anyway */
+	out[15] = IN(0, 0);
+	out[16] = lane == 9 ? IN(5, 0) : in[1];
 #undef IN
 }
 
@@ -690,12 +694,97 @@ static void ref_pl64(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[0] = h64(lane + 32);
 	out[1] = lane & 1 ? out[1] : h64(lane + 32);
 	out[2] = h64(lane + 32);
+	out[3] = h64(40); /* v_readlane_b32 of lane 40: S1[5:0] in wave64 */
 }
 static void ref_pl64_w32(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 {
 	(void)c;
 	(void)out;
 	(void)lane;
+}
+
+/* ---- V_DIV_SCALE_F32 and V_DIV_FMAS_F32 alone ---------------------------------------------- */
+/* Lanes 0-7 steer div_scale through each branch of the guides' pseudocode
+ * (num, den): 0/x and x/0; exponent(num) - exponent(den) >= 96; a denormal
+ * den; num/den denormal; a tiny num (exponent <= 23); an ordinary pair; an
+ * infinite den.  Its 1/den test is made in f64 as the guides write it
+ * (64'F(S1)), so it never holds for an f32 den.  div_fmas runs with VCC
+ * clear (a plain fused multiply-add); with VCC set the guides print a 2^32
+ * factor that LLVM's division sequence contradicts (the engine scales by
+ * 2^+-64): that path is checked through the sequence above. */
+static void init_dscale(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_f(lane, in, out, nin, nout);
+	static const uint32_t pairs[8][2] = {
+		{ 0x00000000u, 0x40400000u }, { 0x3f800000u, 0x80000000u }, { 0x71800000u, 0x3a800000u },
+		{ 0x2b800000u, 0x00000100u }, { 0x03800000u, 0x44800000u }, { 0x08800000u, 0x0d800000u },
+		{ 0x3f800000u, 0x40400000u }, { 0x40000000u, 0xff800000u },
+	};
+	if (lane < 8) {
+		in[0] = pairs[lane][0];
+		in[1] = pairs[lane][1];
+	}
+}
+static int expo(float f) { return (int)((U(f) >> 23) & 0xff); }
+static bool denorm(float f) { return fpclassify(f) == FP_SUBNORMAL; }
+/* D0 and VCC of v_div_scale_f32 D0, VCC, S0, S1 (den), S2 (num) */
+static uint32_t div_scale(float s0, float den, float num, uint32_t *vcc)
+{
+	*vcc = 0;
+	if (num == 0 || den == 0)
+		return 0x7fc00000u;
+	if (expo(num) - expo(den) >= 96) {
+		*vcc = 1;
+		return s0 == den ? U(ldexpf(s0, 64)) : U(s0);
+	}
+	if (denorm(den))
+		return U(ldexpf(s0, 64));
+	if (denorm(num / den)) {
+		*vcc = 1;
+		return s0 == num ? U(ldexpf(s0, 64)) : U(s0);
+	}
+	if (expo(num) <= 23)
+		return U(ldexpf(s0, 64));
+	return U(s0);
+}
+static void ref_dscale(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	const uint32_t *in = c->in + lane * c->nin;
+	float num = F(in[0]), den = F(in[1]);
+	out[0] = div_scale(den, den, num, &out[1]);
+	out[2] = div_scale(num, den, num, &out[3]);
+	out[4] = U(fmaf(num, den, F(in[2])));
+}
+
+/* ---- EXEC-masked lanes, VOP3 modifiers, scalar and constant sources ---------------------- */
+/* Under EXEC = 0x5a5a0ff0: xad; sub with clamp (DX10 clamp mode: NaN gives
+ * 0); ldexp of a negated source; fract of |S0| with omod *2; ubyte1 with
+ * omod /2; an SGPR, an inline constant and two inline offsets as sources.
+ * v1 is an integer, v4 and v5 floats. */
+static const uint32_t mask_exec = 0x5a5a0ff0u;
+static void init_mask(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	init_int(lane, in, out, nin, nout);
+	in[3] = edge_f[(lane + 3) % NEDGE_F];
+	in[4] = edge_f[(lane * 2 + 1) % NEDGE_F];
+}
+static float clamp01(float x) { return isnan(x) || x <= 0 ? 0.0f : x >= 1 ? 1.0f : x; }
+static void ref_mask(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	const uint32_t *in = c->in + lane * c->nin;
+	if (!((mask_exec >> lane) & 1))
+		return;
+	uint32_t fa[1] = { U(fabsf(F(in[3]))) };
+	out[0] = (in[0] ^ in[1]) + in[2];
+	out[1] = U(clamp01(F(in[3]) - F(in[4])));
+	out[2] = U(ldexpf(-F(in[3]), (int32_t)in[0]));
+	out[3] = r_fract(fa, 0);
+	if (!isnan(F(out[3])))
+		out[3] = U(F(out[3]) * 2.0f);
+	out[4] = U((float)((in[0] >> 8) & 0xff) * 0.5f);
+	out[5] = (uint32_t)((uint64_t)0x123456u * (in[0] & 0xffffff) >> 32);
+	out[6] = in[0] & 63;
+	out[7] = (in[0] >> 4) & 0xff;
 }
 
 /* ---- the table ----------------------------------------------------------------------------- */
@@ -752,6 +841,27 @@ const struct xt_test xt_tests_vop[] = {
 	  "v_div_fixup_f32 v40, v11, v2, v1\n"
 	  "v_div_fixup_f32 v41, v3, v2, v1",
 	  NULL, NULL, 3, 2, init_div, ref_div, XT_EXACT },
+	{ "vop_f32_div_scale_fmas", XT_BOTH,
+	  "v_div_scale_f32 v40, vcc_lo, v2, v2, v1\n"
+	  "v_cndmask_b32 v41, 0, 1, vcc_lo\n"
+	  "v_div_scale_f32 v42, s10, v1, v2, v1\n"
+	  "v_cndmask_b32 v43, 0, 1, s10\n"
+	  "s_mov_b32 vcc_lo, 0\n"
+	  "v_div_fmas_f32 v44, v1, v2, v3",
+	  NULL, NULL, 3, 5, init_dscale, ref_dscale, XT_EXACT },
+	{ "vop_exec_mask_modifiers", XT_BOTH,
+	  "s_mov_b32 s20, 0x123456\n"
+	  "s_mov_b32 exec_lo, 0x5a5a0ff0\n"
+	  "v_xad_u32 v40, v1, v2, v3\n"
+	  "v_sub_f32_e64 v41, v4, v5 clamp\n"
+	  "v_ldexp_f32 v42, -v4, v1\n"
+	  "v_fract_f32_e64 v43, |v4| mul:2\n"
+	  "v_cvt_f32_ubyte1_e64 v44, v1 div:2\n"
+	  "v_mul_hi_u32_u24 v45, s20, v1\n"
+	  "v_and_b32 v46, 63, v1\n"
+	  "v_bfe_u32 v47, v1, 4, 8\n"
+	  "s_mov_b32 exec_lo, -1",
+	  NULL, NULL, 5, 8, init_mask, ref_mask, XT_FNAN },
 	{ "vop_b64_shift_mad_i64_subrev_co_ci", XT_BOTH,
 	  "v_lshlrev_b64 v[40:41], v1, v[2:3]\n"
 	  "v_lshrrev_b64 v[42:43], v1, v[2:3]\n"
@@ -793,8 +903,14 @@ const struct xt_test xt_tests_vop[] = {
 	  "v_mov_b32 v54, v2\n"
 	  "s_mov_b32 exec_lo, 0x0ff0f00f\n"
 	  "v_swap_b32 v53, v54\n"
-	  "s_mov_b32 exec_lo, -1",
-	  NULL, NULL, 2, 15, xt_init_u, ref_lanes, XT_EXACT },
+	  "s_mov_b32 exec_lo, -1\n"
+	  "v_mov_b32 v56, v2\n"
+	  "s_mov_b32 exec_lo, 0\n"
+	  "v_readfirstlane_b32 s16, v1\n"
+	  "v_writelane_b32 v56, s10, 9\n"
+	  "s_mov_b32 exec_lo, -1\n"
+	  "v_mov_b32 v55, s16",
+	  NULL, NULL, 2, 17, xt_init_u, ref_lanes, XT_EXACT },
 	{ "vop_movrel", XT_BOTH,
 	  "s_mov_b32 m0, 2\n"
 	  "v_movrels_b32 v40, v1\n"
@@ -822,13 +938,15 @@ const struct xt_test xt_tests_vop[] = {
 	  "v_mov_b32 v12, v11\n"
 	  "v_permlane64_b32 v12, v12\n"
 	  "v_mov_b32 v42, v12\n"
+	  "v_readlane_b32 s22, v11, 40\n"
+	  "v_mov_b32 v43, s22\n"
 	  "s_mov_b32 exec_lo, s20\n"
 	  "s_mov_b32 exec_hi, s21\n"
 	  "v_permlane64_b32 v40, v11\n"
 	  "s_mov_b32 exec_lo, 0x55555555\n"
 	  "v_permlane64_b32 v41, v11\n"
 	  "s_mov_b32 exec_lo, s20",
-	  NULL, NULL, 1, 3, xt_init_u, ref_pl64, XT_EXACT },
+	  NULL, NULL, 1, 4, xt_init_u, ref_pl64, XT_EXACT },
 	{ "vop_permlane64_wave32_nop", XT_G11, "v_permlane64_b32 v40, v1", NULL, NULL, 1, 1, xt_init_u, ref_pl64_w32,
 	  XT_EXACT },
 };
