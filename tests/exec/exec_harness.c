@@ -482,6 +482,7 @@ int main(int argc, char **argv)
 		{ xt_tests_buf, xt_ntests_buf },
 		{ xt_tests_salu, xt_ntests_salu },
 		{ xt_tests_vop, xt_ntests_vop },
+		{ xt_tests_vop_2, xt_ntests_vop_2 },
 		{ xt_tests_vcmp, xt_ntests_vcmp },
 		{ xt_tests_ds, xt_ntests_ds },
 		{ xt_tests_mubuf, xt_ntests_mubuf },

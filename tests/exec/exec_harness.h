@@ -96,6 +96,13 @@ extern const struct xt_test xt_tests_salu[];  /* exec_tests_salu.c */
 extern const unsigned xt_ntests_salu;
 extern const struct xt_test xt_tests_vop[];  /* exec_tests_vop.c */
 extern const unsigned xt_ntests_vop;
+extern const struct xt_test xt_tests_vop_2[];  /* exec_tests_vop_2.c */
+extern const unsigned xt_ntests_vop_2;
+/* exec_tests_vop.c's inputs, shared with exec_tests_vop_2.c: edge integers
+ * and edge floats in rotating combinations; one of the edge floats */
+void xt_init_vop_int(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+void xt_init_vop_flt(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+uint32_t xt_vop_edge_f(unsigned i);
 extern const struct xt_test xt_tests_vcmp[];  /* exec_tests_vcmp.c */
 extern const unsigned xt_ntests_vcmp;
 extern const struct xt_test xt_tests_ds[];  /* exec_tests_ds.c */
