@@ -10,7 +10,8 @@
  * v40.. back and ends.  The kernel is assembled at test time by
  * llvm-mc-19 for gfx1030 and/or gfx1100, put behind a kernel descriptor
  * built here and run through rdc_exec_dispatch on one wave32 workgroup
- * of 32 lanes.  Each lane's outputs are compared with ref(), which the
+ * of 32 lanes (XT_W64 in gens: one wave64 whose lanes 32-63 hold no
+ * work-item and start inactive).  Each lane's outputs are compared with ref(), which the
  * test writes from the ISA guide's definition of the instruction — never
  * from the engine's own helpers.
  */

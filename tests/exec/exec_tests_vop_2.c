@@ -84,6 +84,10 @@ static void ref_64(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	unsigned ci = (0x5a5ac3c3u >> lane) & 1;
 	out[8] = in[2] - in[1] - ci;
 	out[9] = (uint64_t)in[1] + ci > in[2];
+	/* the VOP3 form: carry in and out in SGPRs, operands the other way round */
+	ci = (0xc3c35a5au >> lane) & 1;
+	out[10] = in[1] - in[2] - ci;
+	out[11] = (uint64_t)in[2] + ci > in[1];
 }
 
 /* ---- lane operations ----------------------------------------------------------------------- */
@@ -142,6 +146,8 @@ static void ref_rel(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[3] = in[1];  /* v_movrelsd_2_b32 v40, v1, M0 = 3 << 16 | 1: v43 = v2 */
 	out[5] = in[3];  /* v_swaprel_b32 v44, v50, M0 = 1 << 16 | 1: v45 <-> v51 (= v4) */
 	out[6] = init5;  /* v51 afterwards, copied to v46 */
+	if (lane < 16)   /* v_movrelsd_2_b32 v44, v2 under EXEC = 0xffff: v47 = v3 */
+		out[7] = in[2];
 }
 
 /* ---- v_nop, v_pipeflush, v_clrexcp: nothing changes ---------------------------------------- */
@@ -298,8 +304,11 @@ const struct xt_test xt_tests_vop_2[] = {
 	  "v_mad_i64_i32 v[46:47], s10, v2, v3, v[8:9]\n"
 	  "s_mov_b32 vcc_lo, 0x5a5ac3c3\n"
 	  "v_subrev_co_ci_u32 v48, vcc_lo, v2, v3, vcc_lo\n"
-	  "v_cndmask_b32 v49, 0, 1, vcc_lo",
-	  NULL, NULL, 4, 10, init_64, ref_64, XT_EXACT },
+	  "v_cndmask_b32 v49, 0, 1, vcc_lo\n"
+	  "s_mov_b32 s13, 0xc3c35a5a\n"
+	  "v_subrev_co_ci_u32_e64 v50, s12, v3, v2, s13\n"
+	  "v_cndmask_b32_e64 v51, 0, 1, s12",
+	  NULL, NULL, 4, 12, init_64, ref_64, XT_EXACT },
 	{ "vop_lanes", XT_BOTH,
 	  "v_readlane_b32 s10, v1, 5\n"
 	  "v_mov_b32 v40, s10\n"
@@ -349,8 +358,12 @@ const struct xt_test xt_tests_vop_2[] = {
 	  "v_mov_b32 v51, v4\n"
 	  "s_mov_b32 m0, 0x10001\n"
 	  "v_swaprel_b32 v44, v50\n"
-	  "v_mov_b32 v46, v51",
-	  NULL, NULL, 4, 7, xt_init_u, ref_rel, XT_EXACT },
+	  "v_mov_b32 v46, v51\n"
+	  "s_mov_b32 exec_lo, 0xffff\n"
+	  "s_mov_b32 m0, 0x30001\n"
+	  "v_movrelsd_2_b32 v44, v2\n"
+	  "s_mov_b32 exec_lo, -1",
+	  NULL, NULL, 4, 8, xt_init_u, ref_rel, XT_EXACT },
 	{ "vop_nop_pipeflush_clrexcp", XT_BOTH, "v_nop\nv_pipeflush\nv_clrexcp\nv_mov_b32 v40, v1",
 	  "v_nop\nv_pipeflush\nv_mov_b32 v40, v1", NULL, 1, 1, xt_init_u, ref_nop, XT_EXACT },
 	{ "vop_permlane64_wave64", XT_G11 | XT_W64,
