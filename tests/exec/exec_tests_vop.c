@@ -262,6 +262,35 @@ static const struct vcase c_int2[] = {
 	{ "v_bcnt_u32_b32", NULL, "v1, v2", r_bcnt },
 };
 
+/* VOP3 forms of VOP2 operations and VOP3 operations with inline constants
+ * and literals as sources (shift and field widths out of range too) */
+static uint32_t r_and_k(const uint32_t *s, uint32_t d) { (void)d; return s[0] & 0x0f0f0f0fu; }
+static uint32_t r_min_i32_k(const uint32_t *s, uint32_t d) { (void)d; return smin((uint32_t)-4, s[0]); }
+static uint32_t r_max_u32_k(const uint32_t *s, uint32_t d) { (void)d; return umax(s[0], 64); }
+static uint32_t r_mul_i24_k(const uint32_t *s, uint32_t d) { (void)d; return (uint32_t)((int64_t)i24(s[0]) * -7); }
+static uint32_t r_xnor_self(const uint32_t *s, uint32_t d) { (void)d; return ~(s[0] ^ s[0]); }
+static uint32_t r_add3_k(const uint32_t *s, uint32_t d) { (void)d; return s[0] + 0x12345u + 0xffffffffu; }
+static uint32_t r_med3_i_k(const uint32_t *s, uint32_t d)
+{
+	uint32_t k[3] = { s[0], (uint32_t)-16, 64 };
+	return r_med3_i(k, d);
+}
+static uint32_t r_bfe_k(const uint32_t *s, uint32_t d) { (void)d; return (s[0] >> (s[1] & 31)) & ((1u << (33 & 31)) - 1); }
+static uint32_t r_lshl_add_k(const uint32_t *s, uint32_t d) { (void)d; return (s[0] << (35 & 31)) + s[2]; }
+static uint32_t r_alignbyte_k(const uint32_t *s, uint32_t d) { (void)d; return (uint32_t)(((uint64_t)s[0] << 32 | s[1]) >> (8 * (7 & 3))); }
+static const struct vcase c_intk[] = {
+	{ "v_and_b32_e64", NULL, "v1, 0x0f0f0f0f", r_and_k },
+	{ "v_min_i32_e64", NULL, "-4, v1", r_min_i32_k },
+	{ "v_max_u32_e64", NULL, "v1, 64", r_max_u32_k },
+	{ "v_mul_i32_i24_e64", NULL, "v1, -7", r_mul_i24_k },
+	{ "v_xnor_b32_e64", NULL, "v1, v1", r_xnor_self },
+	{ "v_add3_u32", NULL, "v1, 0x12345, -1", r_add3_k },
+	{ "v_med3_i32", NULL, "v1, -16, 64", r_med3_i_k },
+	{ "v_bfe_u32", NULL, "v1, v2, 33", r_bfe_k },
+	{ "v_lshl_add_u32", NULL, "v1, 35, v3", r_lshl_add_k },
+	{ "v_alignbyte_b32", NULL, "v1, v2, 7", r_alignbyte_k },
+};
+
 static const struct vcase c_int3[] = {
 	{ "v_add3_u32", NULL, "v1, v2, v3", r_add3 },
 	{ "v_lshl_add_u32", NULL, "v1, v2, v3", r_lshl_add },
@@ -560,6 +589,7 @@ static void init_trans(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin,
 #define FAM(name, cases) static struct vfam name = { cases, NCASES(cases), { "", "" } };
 FAM(f_int2, c_int2)
 FAM(f_int3, c_int3)
+FAM(f_intk, c_intk)
 FAM(f_int3_g11, c_int3_g11)
 FAM(f_int1, c_int1)
 FAM(f_f2, c_f2)
@@ -570,6 +600,7 @@ FAM(f_trans, c_trans)
 	static void ref_##name(const struct xt_ctx *c, unsigned lane, uint32_t *out) { fam_ref(&name, c, lane, out); }
 FAMREF(f_int2)
 FAMREF(f_int3)
+FAMREF(f_intk)
 FAMREF(f_int3_g11)
 FAMREF(f_int1)
 FAMREF(f_f2)
@@ -579,7 +610,7 @@ FAMREF(f_trans)
 
 __attribute__((constructor)) static void build_bodies(void)
 {
-	struct vfam *all[] = { &f_int2, &f_int3, &f_int3_g11, &f_int1, &f_f2, &f_f1, &f_frexp, &f_trans };
+	struct vfam *all[] = { &f_int2, &f_int3, &f_intk, &f_int3_g11, &f_int1, &f_f2, &f_f1, &f_frexp, &f_trans };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		fam_build(all[i]);
 }
@@ -590,6 +621,7 @@ __attribute__((constructor)) static void build_bodies(void)
 const struct xt_test xt_tests_vop[] = {
 	FAMTEST("vop_int2", XT_BOTH, f_int2, c_int2, 2, xt_init_vop_int, XT_EXACT),
 	FAMTEST("vop_int3", XT_BOTH, f_int3, c_int3, 3, xt_init_vop_int, XT_EXACT),
+	FAMTEST("vop_int_vop3_constants", XT_BOTH, f_intk, c_intk, 3, xt_init_vop_int, XT_EXACT),
 	FAMTEST("vop_int3_maxmin_u32", XT_G11, f_int3_g11, c_int3_g11, 3, xt_init_vop_int, XT_EXACT),
 	FAMTEST("vop_int1_cvt_to_f32", XT_BOTH, f_int1, c_int1, 4, xt_init_vop_int, XT_EXACT),
 	FAMTEST("vop_f32_arith", XT_BOTH, f_f2, c_f2, 4, xt_init_vop_flt, XT_EXACT),
