@@ -9,8 +9,9 @@
  * to-nearest-even with denormals kept (what HIP's kernels ask for: rsrc1
  * FLOAT_MODE 0xF0); fma is fused (fmaf); min/max follow IEEE mode (a NaN
  * operand yields the other).  Transcendentals use libm (exp2f, log2f,
- * sqrtf, sinf/cosf of 2*pi*x): hardware is within about 1 ulp of those, so
- * results can differ in the last bits.  Every handler loops over the lanes
+ * sqrtf; sin/cos of the angle in revolutions, reduced exactly) with the
+ * f32 unit's denormal flushing: hardware is within 1 ulp of those (the ISA
+ * guides' bound), so results can differ in the last bit.  Every handler loops over the lanes
  * and writes through rdc_vdst*, which applies EXEC.
  */
 #include <math.h>
