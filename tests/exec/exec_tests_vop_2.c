@@ -160,7 +160,8 @@ static void ref_nop(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 /* In wave64 (lanes 32-63 hold no work-item): v10 = lane * 0x9e3779b1 + 7
  * is built in all 64 lanes, then permlane64 under EXEC = lanes 0-31 reads
  * the inactive upper half; with EXEC 0x5555... only the even lanes are
- * written; in place (D = S0) with all lanes on.  In wave32 it does nothing. */
+ * written; in place (D = S0) with all lanes on.  Also readlane,
+ * readfirstlane and writelane on upper lanes.  In wave32 it does nothing. */
 static uint32_t h64(unsigned l) { return l * 0x9e3779b1u + 7; }
 static void ref_pl64(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 {
@@ -169,6 +170,8 @@ static void ref_pl64(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[1] = lane & 1 ? out[1] : h64(lane + 32);
 	out[2] = h64(lane + 32);
 	out[3] = h64(40); /* v_readlane_b32 of lane 40: S1[5:0] in wave64 */
+	out[4] = h64(36); /* v_readfirstlane_b32 with EXEC = lane 36 alone */
+	out[5] = lane == 18 ? h64(40) : 0; /* v_writelane_b32 to lane 50, brought down */
 }
 static void ref_pl64_w32(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 {
@@ -380,13 +383,22 @@ const struct xt_test xt_tests_vop_2[] = {
 	  "v_mov_b32 v42, v12\n"
 	  "v_readlane_b32 s22, v11, 40\n"
 	  "v_mov_b32 v43, s22\n"
+	  "v_mov_b32 v13, 0\n"
+	  "v_writelane_b32 v13, s22, 50\n"
+	  "s_mov_b32 exec_lo, 0\n"
+	  "s_mov_b32 exec_hi, 0x10\n"
+	  "v_readfirstlane_b32 s23, v11\n"
+	  "s_mov_b32 exec_lo, -1\n"
+	  "s_mov_b32 exec_hi, -1\n"
+	  "v_mov_b32 v44, s23\n"
 	  "s_mov_b32 exec_lo, s20\n"
 	  "s_mov_b32 exec_hi, s21\n"
 	  "v_permlane64_b32 v40, v11\n"
 	  "s_mov_b32 exec_lo, 0x55555555\n"
 	  "v_permlane64_b32 v41, v11\n"
-	  "s_mov_b32 exec_lo, s20",
-	  NULL, NULL, 1, 4, xt_init_u, ref_pl64, XT_EXACT },
+	  "s_mov_b32 exec_lo, s20\n"
+	  "v_permlane64_b32 v45, v13",
+	  NULL, NULL, 1, 6, xt_init_u, ref_pl64, XT_EXACT },
 	{ "vop_permlane64_wave32_nop", XT_G11, "v_permlane64_b32 v40, v1", NULL, NULL, 1, 1, xt_init_u, ref_pl64_w32,
 	  XT_EXACT },
 };
