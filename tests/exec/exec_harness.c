@@ -230,7 +230,7 @@ static uint8_t *elf_text(const uint8_t *f, size_t n, size_t *len)
 	return NULL;
 }
 
-static uint8_t *assemble(const char *src, const char *mcpu, const char *mattr, size_t *len)
+static uint8_t *assemble(const char *src, const char *mcpu, const char *mattr, bool wave64, size_t *len)
 {
 	char sfile[] = "/tmp/rdc-exec-XXXXXX";
 	int fd = mkstemp(sfile);
@@ -242,8 +242,8 @@ static uint8_t *assemble(const char *src, const char *mcpu, const char *mattr, s
 	char ofile[64], efile[64], cmd[512];
 	snprintf(ofile, sizeof ofile, "%s.o", sfile);
 	snprintf(efile, sizeof efile, "%s.err", sfile);
-	snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=+wavefrontsize32%s%s -filetype=obj -o %s %s 2>%s",
-		 llvm_mc, mcpu, mattr ? "," : "", mattr ? mattr : "", ofile, sfile, efile);
+	snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=+wavefrontsize%s%s%s -filetype=obj -o %s %s 2>%s",
+		 llvm_mc, mcpu, wave64 ? "64" : "32", mattr ? "," : "", mattr ? mattr : "", ofile, sfile, efile);
 	int rc = system(cmd);
 	uint8_t *text = NULL;
 	if (rc == 0) {
@@ -329,10 +329,27 @@ static bool f64_nan(const uint32_t *v, unsigned j)
 	return (u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (u & 0xfffffffffffffull);
 }
 
+/* f32 patterns on one integer line (sign-magnitude to two's complement):
+ * neighbours differ by 1, +0 and -0 are both 0. */
+static int64_t f_line(uint32_t u) { return u >> 31 ? -(int64_t)(u & 0x7fffffffu) : (int64_t)u; }
+static bool f_nan(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu); }
+static bool f_exactly(uint32_t u) { return (u & 0x7fffffffu) == 0 || (u & 0x7fffffffu) == 0x7f800000u; }
+
 static bool close_enough(enum xt_tol tol, uint32_t got, uint32_t want)
 {
 	if (got == want)
 		return true;
+	if (tol == XT_FNAN)
+		return f_nan(got) && f_nan(want);
+	if (tol == XT_F1) {
+		if (f_nan(got) || f_nan(want))
+			return f_nan(got) && f_nan(want);
+		if (f_exactly(want) && (want & 0x7fffffffu))
+			return false; /* infinities exact */
+		if (f_exactly(want))
+			return (got & 0x7fffffffu) == 0 || llabs(f_line(got) - f_line(want)) <= 1;
+		return llabs(f_line(got) - f_line(want)) <= 1;
+	}
 	if (tol == XT_H1)
 		return h_ulps(xt_lo(got), xt_lo(want)) <= 1 && h_ulps(xt_hi(got), xt_hi(want)) <= 1;
 	return false;
@@ -344,7 +361,8 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	char src[16384];
 	kernel_text(t, gfx, src, sizeof src);
 	size_t clen = 0;
-	uint8_t *code = assemble(src, gfx == 10 ? "gfx1030" : "gfx1100", gfx == 11 ? t->mattr11 : NULL, &clen);
+	uint8_t *code = assemble(src, gfx == 10 ? "gfx1030" : "gfx1100", gfx == 11 ? t->mattr11 : NULL,
+				 (t->gens & XT_W64) != 0, &clen);
 	if (!code) {
 		printf("FAIL %s gfx%u: the snippet does not assemble\n", t->name, gfx);
 		return 1;
@@ -364,7 +382,8 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	memcpy(kd + 16, &entry, 8);
 	uint32_t rsrc1 = 0xF0u << 12 | 1u << 21 | 1u << 23; /* denormals kept, DX10 clamp, IEEE */
 	uint32_t rsrc2 = 2u << 1;                            /* USER_SGPR_COUNT = 2: the kernarg pointer */
-	uint16_t props = 1u << 3 | 1u << 10;                 /* kernarg pointer, wave32 */
+	/* the kernarg pointer; wave32 unless the test asks for wave64 */
+	uint16_t props = (uint16_t)(1u << 3 | ((t->gens & XT_W64) ? 0 : 1u << 10));
 	uint32_t ksize = 16;
 	memcpy(kd + 8, &ksize, 4);
 	memcpy(kd + 48, &rsrc1, 4);
@@ -463,6 +482,7 @@ int main(int argc, char **argv)
 		{ xt_tests_buf, xt_ntests_buf },
 		{ xt_tests_salu, xt_ntests_salu },
 		{ xt_tests_vop, xt_ntests_vop },
+		{ xt_tests_vop_2, xt_ntests_vop_2 },
 		{ xt_tests_vcmp, xt_ntests_vcmp },
 		{ xt_tests_ds, xt_ntests_ds },
 		{ xt_tests_mubuf, xt_ntests_mubuf },

@@ -10,7 +10,8 @@
  * v40.. back and ends.  The kernel is assembled at test time by
  * llvm-mc-19 for gfx1030 and/or gfx1100, put behind a kernel descriptor
  * built here and run through rdc_exec_dispatch on one wave32 workgroup
- * of 32 lanes.  Each lane's outputs are compared with ref(), which the
+ * of 32 lanes (XT_W64 in gens: one wave64 whose lanes 32-63 hold no
+ * work-item and start inactive).  Each lane's outputs are compared with ref(), which the
  * test writes from the ISA guide's definition of the instruction — never
  * from the engine's own helpers.
  */
@@ -24,6 +25,7 @@
 #define XT_G10 1u
 #define XT_G11 2u
 #define XT_BOTH (XT_G10 | XT_G11)
+#define XT_W64 4u /* in gens: run as one wave64 (lanes 32-63 inactive), not wave32 */
 #define XT_MAXIN 32
 #define XT_MAXOUT 32
 
@@ -37,11 +39,14 @@ enum xt_tol {
 	XT_EXACT = 0,
 	XT_H1,   /* each 16-bit half: within 1 f16 ulp (transcendentals) */
 	XT_F64NAN, /* exact, but an f64 NaN (output dwords 2i, 2i+1) matches any NaN */
+	XT_FNAN, /* exact, but an f32 NaN matches any NaN */
+	XT_F1,   /* f32: within 1 ulp (the guides' bound for v_rcp/v_rsq/v_sqrt/v_exp/v_log_f32),
+		  * +0 and -0 alike, a NaN matches any NaN; infinities and zeros stay exact */
 };
 
 struct xt_test {
 	const char *name;
-	unsigned gens;           /* XT_G10 | XT_G11 */
+	unsigned gens;           /* XT_G10 | XT_G11, XT_W64 */
 	const char *body10;      /* the snippet for gfx1030 */
 	const char *body11;      /* for gfx1100 (NULL: body10) */
 	const char *mattr11;     /* extra -mattr for gfx1100 ("+real-true16"), or NULL */
@@ -92,6 +97,13 @@ extern const struct xt_test xt_tests_salu[];  /* exec_tests_salu.c */
 extern const unsigned xt_ntests_salu;
 extern const struct xt_test xt_tests_vop[];  /* exec_tests_vop.c */
 extern const unsigned xt_ntests_vop;
+extern const struct xt_test xt_tests_vop_2[];  /* exec_tests_vop_2.c */
+extern const unsigned xt_ntests_vop_2;
+/* exec_tests_vop.c's inputs, shared with exec_tests_vop_2.c: edge integers
+ * and edge floats in rotating combinations; one of the edge floats */
+void xt_init_vop_int(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+void xt_init_vop_flt(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout);
+uint32_t xt_vop_edge_f(unsigned i);
 extern const struct xt_test xt_tests_vcmp[];  /* exec_tests_vcmp.c */
 extern const unsigned xt_ntests_vcmp;
 extern const struct xt_test xt_tests_ds[];  /* exec_tests_ds.c */

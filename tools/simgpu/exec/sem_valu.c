@@ -9,8 +9,9 @@
  * to-nearest-even with denormals kept (what HIP's kernels ask for: rsrc1
  * FLOAT_MODE 0xF0); fma is fused (fmaf); min/max follow IEEE mode (a NaN
  * operand yields the other).  Transcendentals use libm (exp2f, log2f,
- * sqrtf, sinf/cosf of 2*pi*x): hardware is within about 1 ulp of those, so
- * results can differ in the last bits.  Every handler loops over the lanes
+ * sqrtf; sin/cos of the angle in revolutions, reduced exactly) with the
+ * f32 unit's denormal flushing: hardware is within 1 ulp of those (the ISA
+ * guides' bound), so results can differ in the last bit.  Every handler loops over the lanes
  * and writes through rdc_vdst*, which applies EXEC.
  */
 #include <math.h>
@@ -131,11 +132,14 @@ __attribute__((constructor)) static void fma_init(void) { fma_lanes = pick_fma()
 		rdc_vdstd(w, in, d);                                            \
 	}
 
+/* The guides' v_med3_f32: a NaN operand gives min3; else the max of the two
+ * operands that are not the max3 (so (+0, -0, +0) gives +0). */
 static inline float med3f(float a, float b, float c)
 {
 	if (isnan(a) || isnan(b) || isnan(c))
-		return fminf(fminf(a, b), c);
-	return fmaxf(fminf(a, b), fminf(fmaxf(a, b), c));
+		return rdc_minf(rdc_minf(a, b), c);
+	float m = rdc_maxf(rdc_maxf(a, b), c);
+	return m == a ? rdc_maxf(b, c) : m == b ? rdc_maxf(a, c) : rdc_maxf(a, b);
 }
 static inline float dx9_mul(float a, float b) { return (a == 0.0f || b == 0.0f) ? 0.0f : a * b; }
 static inline float fractf(float a)
@@ -143,7 +147,7 @@ static inline float fractf(float a)
 	if (isinf(a))
 		return NAN;
 	float f = a - floorf(a);
-	return f < 0x1.fffffep-1f ? f : 0x1.fffffep-1f;
+	return f > 0x1.fffffep-1f ? 0x1.fffffep-1f : f; /* NaN stays NaN */
 }
 static inline int32_t cvt_i32d(double a)
 {
@@ -268,13 +272,38 @@ F3(v_max3_f32, rdc_maxf(rdc_maxf(a[l], b[l]), c[l]))
 F3(v_med3_f32, med3f(a[l], b[l], c[l]))
 F3(v_maxmin_f32, rdc_minf(rdc_maxf(a[l], b[l]), c[l]))
 F3(v_minmax_f32, rdc_maxf(rdc_minf(a[l], b[l]), c[l]))
-F1(v_rcp_f32, 1.0f / a[l])
-F1(v_rsq_f32, 1.0f / sqrtf(a[l]))
-F1(v_sqrt_f32, sqrtf(a[l]))
-F1(v_exp_f32, exp2f(a[l]))
-F1(v_log_f32, log2f(a[l]))
-F1(v_sin_f32, sinf(a[l] * 6.2831853071795864f))
-F1(v_cos_f32, cosf(a[l] * 6.2831853071795864f))
+/* The f32 transcendental unit flushes denormals whatever the mode (the ISA
+ * guides' notes on v_exp/v_log/v_rcp/v_rsq/v_sqrt_f32: "denormals are
+ * flushed"): a denormal source reads as a zero of its sign and a denormal
+ * result is written as one (LLVM scales sources around it when the kernel
+ * keeps denormals). */
+static inline float ftz(float x) { return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x; }
+F1(v_rcp_f32, ftz(1.0f / ftz(a[l])))
+F1(v_rsq_f32, ftz(1.0f / sqrtf(ftz(a[l]))))
+F1(v_sqrt_f32, ftz(sqrtf(ftz(a[l]))))
+F1(v_exp_f32, ftz(exp2f(ftz(a[l]))))
+F1(v_log_f32, log2f(ftz(a[l])))
+/* sin/cos take the angle in revolutions over the full float range (the
+ * guides: "full range input is supported"; sin(-MaxFloat) = +0 and
+ * cos(-MaxFloat) = 1): the fraction of a revolution is exact in float, its
+ * quadrant is taken out exactly, and the rest goes through libm in double.
+ * A signed zero keeps its sign through sin (sin(-0) = -0). */
+static float sin_rev(float x, bool cosine)
+{
+	if (isnan(x) || isinf(x))
+		return isnan(x) ? x : NAN;
+	float r = x - truncf(x);                /* exact: (-1, 1) */
+	float q = rintf(r * 4.0f);              /* exact: a quadrant in [-4, 4] */
+	double f = (double)r - (double)q * 0.25; /* exact: [-1/8, 1/8] */
+	int k = ((int)q + (cosine ? 1 : 0)) & 3;
+	double s = k == 0 ? sin(f * 6.283185307179586) : k == 1 ? cos(f * 6.283185307179586)
+		 : k == 2 ? -sin(f * 6.283185307179586) : -cos(f * 6.283185307179586);
+	if (!cosine && x == 0.0f)
+		return x;
+	return s == 0.0 ? 0.0f : (float)s;
+}
+F1(v_sin_f32, sin_rev(a[l], false))
+F1(v_cos_f32, sin_rev(a[l], true))
 F1(v_floor_f32, floorf(a[l]))
 F1(v_ceil_f32, ceilf(a[l]))
 F1(v_trunc_f32, truncf(a[l]))
@@ -410,6 +439,17 @@ CVT_UBYTE(1)
 CVT_UBYTE(2)
 CVT_UBYTE(3)
 
+/* v_cvt_off_f32_i4: S0[3:0] as a signed 4-bit integer in sixteenths
+ * (the guides' CVT_OFF_TABLE: 0 .. +0.4375, then -0.5 .. -0.0625). */
+static void v_cvt_off_f32_i4(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	uint32_t a[RDC_LANES];
+	float d[RDC_LANES];
+	rdc_vsrc32(w, in, 0, RDC_TY_B32, a);
+	LANES d[l] = (float)((int32_t)(a[l] << 28) >> 28) * 0.0625f;
+	rdc_vdstf(w, in, d);
+}
+
 /* ---- division helpers (ISA pseudocode, with the hardware's VCC use) ---- */
 static int exp_f32(float f) { return (int)((rdc_f2u(f) >> 23) & 0xff); }
 static int exp_f64(double f) { return (int)((rdc_d2u(f) >> 52) & 0x7ff); }
@@ -478,23 +518,22 @@ static void v_div_fmas_f32(struct rdc_wave *w, const struct rdc_inst *in)
 	rdc_vdstf(w, in, d);
 }
 
+/* The guides' V_DIV_FIXUP_F32: NaN sources come back quieted, 0/0 and
+ * inf/inf give 0xffc00000, and otherwise the quotient takes the sign of
+ * num/den (a NaN quotient too: the guides have no special case for it). */
 static float div_fixup(float q, float den, float num)
 {
 	bool neg = signbit(den) != signbit(num);
 	if (isnan(num))
-		return num;
+		return rdc_u2f(rdc_f2u(num) | 0x400000u);
 	if (isnan(den))
-		return den;
-	if (den == 0.0f && num == 0.0f)
-		return NAN;
-	if (isinf(den) && isinf(num))
-		return NAN;
+		return rdc_u2f(rdc_f2u(den) | 0x400000u);
+	if ((den == 0.0f && num == 0.0f) || (isinf(den) && isinf(num)))
+		return rdc_u2f(0xffc00000u);
 	if (den == 0.0f || isinf(num))
 		return neg ? -INFINITY : INFINITY;
 	if (isinf(den) || num == 0.0f)
 		return neg ? -0.0f : 0.0f;
-	if (isnan(q))
-		return neg ? -INFINITY : INFINITY;
 	return neg ? -fabsf(q) : fabsf(q);
 }
 F3(v_div_fixup_f32, div_fixup(a[l], b[l], c[l]))
@@ -963,6 +1002,18 @@ static void permlane(struct rdc_wave *w, const struct rdc_inst *in, bool x)
 static void v_permlane16_b32(struct rdc_wave *w, const struct rdc_inst *in) { permlane(w, in, false); }
 static void v_permlanex16_b32(struct rdc_wave *w, const struct rdc_inst *in) { permlane(w, in, true); }
 
+/* v_permlane64_b32 (wave64 only; a no-op in wave32): each active lane reads
+ * the source of the lane 32 away, active or not. */
+static void v_permlane64_b32(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	if (w->n != 64)
+		return;
+	const uint32_t *src = rdc_vreg(w, in->src[0]);
+	uint32_t d[RDC_LANES];
+	LANES d[l] = src[l ^ 32];
+	rdc_vdst32(w, in, d);
+}
+
 static void v_swap_b32(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	uint32_t *a = rdc_vreg(w, in->dst), *b = rdc_vreg(w, in->src[0]);
@@ -995,6 +1046,31 @@ static void movrel(struct rdc_wave *w, const struct rdc_inst *in, bool rel_src, 
 	rdc_vsrc32(w, &x, 0, RDC_TY_B32, v);
 	rdc_vdst32(w, &x, v);
 }
+/* movrelsd_2 and swaprel: the source index is offset by M0[9:0], the
+ * destination's by M0[25:16]; swaprel exchanges the two registers in the
+ * active lanes. */
+static void rel2(struct rdc_wave *w, const struct rdc_inst *in, bool swap)
+{
+	uint32_t m0 = w->s[RDC_OPD_M0];
+	if (in->src[0] < RDC_OPD_VGPR) {
+		rdc_fail(w, RDC_EXEC_BAD, in, "M0-relative read of a non-VGPR source");
+		return;
+	}
+	uint32_t *s = rdc_vreg(w, (uint16_t)(RDC_OPD_VGPR + ((in->src[0] - RDC_OPD_VGPR + (m0 & 0x3ff)) & 0xff)));
+	uint32_t *d = rdc_vreg(w, (uint16_t)(RDC_OPD_VGPR + ((in->dst - RDC_OPD_VGPR + ((m0 >> 16) & 0x3ff)) & 0xff)));
+	uint64_t m = rdc_exec_mask(w);
+	LANES {
+		if ((m >> l) & 1) {
+			uint32_t t = d[l];
+			d[l] = s[l];
+			if (swap)
+				s[l] = t;
+		}
+	}
+}
+static void v_movrelsd_2_b32(struct rdc_wave *w, const struct rdc_inst *in) { rel2(w, in, false); }
+static void v_swaprel_b32(struct rdc_wave *w, const struct rdc_inst *in) { rel2(w, in, true); }
+
 static void v_movrels_b32(struct rdc_wave *w, const struct rdc_inst *in) { movrel(w, in, true, false); }
 static void v_movreld_b32(struct rdc_wave *w, const struct rdc_inst *in) { movrel(w, in, false, true); }
 static void v_movrelsd_b32(struct rdc_wave *w, const struct rdc_inst *in) { movrel(w, in, true, true); }
@@ -1203,7 +1279,13 @@ rdc_sem_fn rdc_sem_valu(uint16_t op)
 	case RDC_OP_V_PERMLANE16_B32: return v_permlane16_b32;
 	case RDC_OP_V_PERMLANEX16_B32: return v_permlanex16_b32;
 	case RDC_OP_V_SWAP_B32: return v_swap_b32;
-	case RDC_OP_V_NOP: case RDC_OP_V_PIPEFLUSH: return v_nop;
+	case RDC_OP_V_SWAPREL_B32: return v_swaprel_b32;
+	case RDC_OP_V_MOVRELSD_2_B32: return v_movrelsd_2_b32;
+	case RDC_OP_V_PERMLANE64_B32: return v_permlane64_b32;
+	case RDC_OP_V_CVT_OFF_F32_I4: return v_cvt_off_f32_i4;
+	/* v_clrexcp clears the SIMD's exception state, which the engine does
+	 * not keep */
+	case RDC_OP_V_NOP: case RDC_OP_V_PIPEFLUSH: case RDC_OP_V_CLREXCP: return v_nop;
 	default: return NULL;
 	}
 }
