@@ -2,8 +2,346 @@
 /*
  * exec_tests_vcmp.c — single-instruction tests of the vector compares v_cmp_* and v_cmpx_* of every type, in VOPC and VOP3 forms.
  * References follow the ISA guides' pseudocode, written here in plain C.
+ *
+ * The compares of one type come from a table of {condition, predicate}:
+ * the snippets are built from the tables when the program starts (a
+ * constructor fills the bodies), the references read the same tables.  Every compare's lane mask is copied to an SGPR (VCC
+ * after a VOPC compare, the VOP3 form's own SGPR, EXEC after a v_cmpx)
+ * and from there into one output dword, so each output holds the whole
+ * wave's mask: lanes that EXEC leaves out (XP_OFF) must read 0.  The VOP3
+ * forms take their sources swapped, so they check the operand order too.
  */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "exec_harness.h"
 
-const struct xt_test xt_tests_vcmp[] = { { 0 } };
-const unsigned xt_ntests_vcmp = 0;
+/* EXEC while the compares run: lanes 5 and 30 are off (both hold inputs
+ * that make most conditions true). */
+#define XP_OFF ((1u << 5) | (1u << 30))
+#define XP_EXEC (~XP_OFF)
+
+enum vty { T_F16, T_F32, T_F64, T_I16, T_U16, T_I32, T_U32, T_I64, T_U64 };
+static const char *const tyname[] = { "f16", "f32", "f64", "i16", "u16", "i32", "u32", "i64", "u64" };
+static bool is_float(enum vty t) { return t <= T_F64; }
+static bool is_64(enum vty t) { return t == T_F64 || t == T_I64 || t == T_U64; }
+
+/* ---- the conditions, from the guides' pseudocode ---------------------------------------- */
+/* Float compares on the sources' values (a = S0, b = S1); C's relational
+ * operators are false for NaN, as the guides' are. */
+static bool f_f(double a, double b) { (void)a, (void)b; return false; }
+static bool f_lt(double a, double b) { return a < b; }
+static bool f_eq(double a, double b) { return a == b; }
+static bool f_le(double a, double b) { return a <= b; }
+static bool f_gt(double a, double b) { return a > b; }
+static bool f_lg(double a, double b) { return a < b || a > b; } /* S0 <> S1: ordered and not equal */
+static bool f_ge(double a, double b) { return a >= b; }
+static bool f_o(double a, double b) { return !isnan(a) && !isnan(b); }
+static bool f_u(double a, double b) { return isnan(a) || isnan(b); }
+static bool f_nge(double a, double b) { return !(a >= b); }
+static bool f_nlg(double a, double b) { return !(a < b || a > b); }
+static bool f_ngt(double a, double b) { return !(a > b); }
+static bool f_nle(double a, double b) { return !(a <= b); }
+static bool f_neq(double a, double b) { return !(a == b); }
+static bool f_nlt(double a, double b) { return !(a < b); }
+static bool f_t(double a, double b) { (void)a, (void)b; return true; }
+
+/* Integer compares: c is the sign of S0 - S1, taken as signed or unsigned
+ * values of the type's width. */
+static bool i_f(int c) { (void)c; return false; }
+static bool i_lt(int c) { return c < 0; }
+static bool i_eq(int c) { return c == 0; }
+static bool i_le(int c) { return c <= 0; }
+static bool i_gt(int c) { return c > 0; }
+static bool i_ne(int c) { return c != 0; }
+static bool i_ge(int c) { return c >= 0; }
+static bool i_t(int c) { (void)c; return true; }
+
+struct cond {
+	const char *name; /* gfx11 spelling; gfx10 spells the float "t" as "tru" */
+	bool (*f)(double a, double b);
+	bool (*i)(int c);
+};
+static const struct cond fconds[] = {
+	{ "f", f_f, NULL },     { "lt", f_lt, NULL },   { "eq", f_eq, NULL },   { "le", f_le, NULL },
+	{ "gt", f_gt, NULL },   { "lg", f_lg, NULL },   { "ge", f_ge, NULL },   { "o", f_o, NULL },
+	{ "u", f_u, NULL },     { "nge", f_nge, NULL }, { "nlg", f_nlg, NULL }, { "ngt", f_ngt, NULL },
+	{ "nle", f_nle, NULL }, { "neq", f_neq, NULL }, { "nlt", f_nlt, NULL }, { "t", f_t, NULL },
+};
+static const struct cond iconds[] = {
+	{ "f", NULL, i_f },   { "lt", NULL, i_lt }, { "eq", NULL, i_eq }, { "le", NULL, i_le },
+	{ "gt", NULL, i_gt }, { "ne", NULL, i_ne }, { "ge", NULL, i_ge }, { "t", NULL, i_t },
+};
+/* the 16-bit integer compares have no f and t */
+static const struct cond iconds16[] = {
+	{ "lt", NULL, i_lt }, { "eq", NULL, i_eq }, { "le", NULL, i_le },
+	{ "gt", NULL, i_gt }, { "ne", NULL, i_ne }, { "ge", NULL, i_ge },
+};
+#define NCOND(t) (sizeof(t) / sizeof(t)[0])
+
+/* ---- operands --------------------------------------------------------------------------- */
+/* Source k (0: S0 in v1 or v[1:2], 1: S1 in v3 or v[3:4]) of one lane. */
+static uint64_t src_bits(const uint32_t *in, unsigned k, enum vty t)
+{
+	uint64_t v = in[2 * k];
+	if (is_64(t))
+		v |= (uint64_t)in[2 * k + 1] << 32;
+	else if (t == T_F16 || t == T_I16 || t == T_U16)
+		v &= 0xffff;
+	return v;
+}
+
+static double fval(uint64_t bits, enum vty t)
+{
+	if (t == T_F16)
+		return xt_h2d((uint16_t)bits);
+	if (t == T_F32)
+		return (double)xt_u2f((uint32_t)bits);
+	double d;
+	memcpy(&d, &bits, 8);
+	return d;
+}
+
+/* The sign of a - b for integer type t. */
+static int icmp3(uint64_t a, uint64_t b, enum vty t)
+{
+	if (t == T_I16 || t == T_I32 || t == T_I64) {
+		int64_t x = t == T_I16 ? (int16_t)a : t == T_I32 ? (int32_t)a : (int64_t)a;
+		int64_t y = t == T_I16 ? (int16_t)b : t == T_I32 ? (int32_t)b : (int64_t)b;
+		return x < y ? -1 : x > y;
+	}
+	return a < b ? -1 : a > b;
+}
+
+static bool holds(const struct cond *c, enum vty t, uint64_t a, uint64_t b)
+{
+	return is_float(t) ? c->f(fval(a, t), fval(b, t)) : c->i(icmp3(a, b, t));
+}
+
+/* ---- inputs ----------------------------------------------------------------------------- */
+/* Float kinds, and their bit patterns per type. */
+enum { K_PZ, K_NZ, K_P1, K_N1, K_PINF, K_NINF, K_QNAN, K_SNAN, K_NQNAN, K_NSNAN, K_PDEN, K_NDEN, K_BDEN, K_MINN, K_MAXF, K_NMAX, K_P15, K_NKIND };
+static const uint16_t kh[K_NKIND] = { 0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01,
+				   0xfd00, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3e00 };
+static const uint32_t kf[K_NKIND] = { 0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,
+				   0x7fc00000, 0x7f800001, 0xffc00001, 0xffa00000, 0x00000001, 0x80000001,
+				   0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3fc00000 };
+static const uint64_t kd[K_NKIND] = {
+	0x0000000000000000ull, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
+	0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull, 0x7ff0000000000001ull,
+	0xfff8000000000001ull, 0xfff4000000000000ull, 0x0000000000000001ull, 0x8000000000000001ull,
+	0x000fffffffffffffull, 0x0010000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull,
+	0x3ff8000000000000ull,
+};
+
+/* One lane's (S0, S1) kinds: signed zeros, NaNs either side, infinities,
+ * denormals against zero and each other, the largest values.  Lanes 5
+ * and 30 (off while compares run) hold pairs most conditions accept. */
+static const uint8_t fpair[XT_LANES][2] = {
+	{ K_PZ, K_NZ },     { K_NZ, K_PZ },   { K_P1, K_P1 },     { K_P1, K_N1 },     { K_N1, K_P1 },     { K_P1, K_P1 },
+	{ K_PINF, K_NINF }, { K_NINF, K_PINF }, { K_PINF, K_MAXF }, { K_MAXF, K_PINF }, { K_QNAN, K_P1 },   { K_P1, K_QNAN },
+	{ K_QNAN, K_QNAN }, { K_SNAN, K_PZ }, { K_PZ, K_SNAN },   { K_NQNAN, K_NINF }, { K_PDEN, K_PZ },   { K_PDEN, K_NDEN },
+	{ K_NDEN, K_PDEN }, { K_PDEN, K_BDEN }, { K_BDEN, K_MINN }, { K_MINN, K_BDEN }, { K_P15, K_P1 },   { K_P1, K_P15 },
+	{ K_NMAX, K_NINF }, { K_NINF, K_NINF }, { K_PDEN, K_PDEN }, { K_NZ, K_NDEN },   { K_NSNAN, K_SNAN }, { K_MAXF, K_MAXF },
+	{ K_QNAN, K_QNAN }, { K_NMAX, K_MAXF },
+};
+
+static uint64_t kind_bits(unsigned k, enum vty t)
+{
+	return t == T_F16 ? kh[k] : t == T_F32 ? kf[k] : kd[k];
+}
+
+/* S0 in in[0] (and in[1]), S1 in in[2] (and in[3]); the 16-bit types get
+ * random upper halves, which the compares must not see. */
+static void put(uint32_t *in, unsigned k, uint64_t v, enum vty t, unsigned lane)
+{
+	in[2 * k] = (uint32_t)v;
+	if (t == T_F16 || t == T_I16 || t == T_U16)
+		in[2 * k] |= xt_rand(lane, 10 + k, 7) << 16;
+	if (is_64(t))
+		in[2 * k + 1] = (uint32_t)(v >> 32);
+}
+
+static void init_float(unsigned lane, uint32_t *in, enum vty t)
+{
+	for (unsigned k = 0; k < 2; k++)
+		put(in, k, kind_bits(fpair[lane][k], t), t, lane);
+}
+
+/* Integer specials, the same list per width: 0, 1, -1, the most negative
+ * and most positive values, and values near them; for 64 bits, values
+ * whose halves compare the other way from the whole. */
+static const uint64_t ispec16[8] = { 0, 1, 0xffff, 0x8000, 0x7fff, 0x8001, 0xfffe, 2 };
+static const uint64_t ispec32[8] = { 0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x80000001u, 0xfffffffeu, 2 };
+static const uint64_t ispec64[8] = { 0, 1, ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull,
+				     0x0000000100000000ull, 0x00000000ffffffffull, 0xffffffff00000000ull };
+static const uint8_t ipair[20][2] = {
+	{ 0, 0 }, { 0, 1 }, { 1, 0 }, { 2, 1 }, { 1, 2 }, { 3, 4 }, { 4, 3 }, { 3, 3 }, { 2, 2 }, { 5, 3 },
+	{ 3, 5 }, { 6, 2 }, { 2, 6 }, { 0, 2 }, { 2, 0 }, { 4, 4 }, { 7, 5 }, { 5, 7 }, { 6, 7 }, { 7, 6 },
+};
+
+static void init_int(unsigned lane, uint32_t *in, enum vty t)
+{
+	const uint64_t *sp = t == T_I16 || t == T_U16 ? ispec16 : is_64(t) ? ispec64 : ispec32;
+	uint64_t a, b;
+	if (lane < 20) {
+		a = sp[ipair[lane][0]];
+		b = sp[ipair[lane][1]];
+	} else {
+		a = (uint64_t)xt_rand(lane, 0, 8) << 32 | xt_rand(lane, 1, 8);
+		b = lane % 3 == 2 ? a : (uint64_t)xt_rand(lane, 2, 8) << 32 | xt_rand(lane, 3, 8);
+		if (lane == 21)
+			b = a ^ 0x8000000000000000ull; /* only the 64-bit sign differs */
+	}
+	put(in, 0, a, t, lane);
+	put(in, 1, b, t, lane);
+}
+
+/* ---- compares of one or two types, every condition, VOPC and VOP3 ----------------------- */
+struct group {
+	enum vty t;
+	const struct cond *c;
+	unsigned n;
+};
+struct cmp_spec {
+	bool x; /* v_cmpx: the mask goes to EXEC */
+	unsigned ng;
+	struct group g[2];
+};
+
+static const char *opnd(enum vty t, unsigned k)
+{
+	return is_64(t) ? (k ? "v[3:4]" : "v[1:2]") : (k ? "v3" : "v1");
+}
+
+static const char *spell(const struct cond *c, enum vty t, unsigned gfx)
+{
+	return gfx == 10 && is_float(t) && !strcmp(c->name, "t") ? "tru" : c->name;
+}
+
+#define EMIT(...) (n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__))
+
+/* s8 keeps EXEC, s9 the partial EXEC; output j's mask lies in s[10 + j]. */
+static void build_cmp(const struct cmp_spec *s, unsigned gfx, char *buf, size_t cap)
+{
+	size_t n = 0;
+	unsigned j = 0;
+	EMIT("s_mov_b32 s8, exec_lo\ns_mov_b32 s9, 0x%x\ns_mov_b32 exec_lo, s9\n", XP_EXEC);
+	for (unsigned g = 0; g < s->ng; g++) {
+		enum vty ty = s->g[g].t;
+		const char *a = opnd(ty, 0), *b = opnd(ty, 1);
+		for (unsigned form = 0; form < 2; form++) {
+			for (unsigned i = 0; i < s->g[g].n; i++, j++) {
+				const char *c = spell(&s->g[g].c[i], ty, gfx);
+				if (s->x && !form)
+					EMIT("s_mov_b32 exec_lo, s9\nv_cmpx_%s_%s %s, %s\ns_mov_b32 s%u, exec_lo\n", c,
+					     tyname[ty], a, b, 10 + j);
+				else if (s->x)
+					EMIT("s_mov_b32 exec_lo, s9\nv_cmpx_%s_%s_e64 %s, %s\ns_mov_b32 s%u, exec_lo\n", c,
+					     tyname[ty], b, a, 10 + j);
+				else if (!form)
+					EMIT("v_cmp_%s_%s vcc_lo, %s, %s\ns_mov_b32 s%u, vcc_lo\n", c, tyname[ty], a, b,
+					     10 + j);
+				else
+					EMIT("v_cmp_%s_%s_e64 s%u, %s, %s\n", c, tyname[ty], 10 + j, b, a);
+			}
+		}
+	}
+	EMIT("s_mov_b32 exec_lo, s8\n");
+	for (unsigned k = 0; k < j; k++)
+		EMIT("v_mov_b32 v%u, s%u\n", 40 + k, 10 + k);
+}
+
+static void ref_cmp(const struct cmp_spec *s, const struct xt_ctx *c, uint32_t *out)
+{
+	unsigned j = 0;
+	for (unsigned g = 0; g < s->ng; g++) {
+		enum vty ty = s->g[g].t;
+		for (unsigned form = 0; form < 2; form++) {
+			for (unsigned i = 0; i < s->g[g].n; i++, j++) {
+				uint32_t m = 0;
+				for (unsigned l = 0; l < XT_LANES; l++) {
+					const uint32_t *in = c->in + l * c->nin;
+					uint64_t a = src_bits(in, form, ty), b = src_bits(in, !form, ty);
+					if (((XP_EXEC >> l) & 1) && holds(&s->g[g].c[i], ty, a, b))
+						m |= 1u << l;
+				}
+				out[j] = m;
+			}
+		}
+	}
+}
+
+static void init_f16(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	init_float(lane, in, T_F16);
+}
+static void init_f32(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	init_float(lane, in, T_F32);
+}
+static void init_f64(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	init_float(lane, in, T_F64);
+}
+static void init_i16(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	init_int(lane, in, T_I16);
+}
+static void init_i32(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	init_int(lane, in, T_I32);
+}
+static void init_i64(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	init_int(lane, in, T_I64);
+}
+
+#define FSPEC(x, ty) { x, 1, { { ty, fconds, NCOND(fconds) } } }
+#define ISPEC(x, ty, tbl) { x, 2, { { T_I##ty, tbl, NCOND(tbl) }, { T_U##ty, tbl, NCOND(tbl) } } }
+static const struct cmp_spec s_cmp_f16 = FSPEC(false, T_F16), s_cmpx_f16 = FSPEC(true, T_F16);
+static const struct cmp_spec s_cmp_f32 = FSPEC(false, T_F32), s_cmpx_f32 = FSPEC(true, T_F32);
+static const struct cmp_spec s_cmp_f64 = FSPEC(false, T_F64), s_cmpx_f64 = FSPEC(true, T_F64);
+static const struct cmp_spec s_cmp_iu16 = ISPEC(false, 16, iconds16), s_cmpx_iu16 = ISPEC(true, 16, iconds16);
+static const struct cmp_spec s_cmp_iu32 = ISPEC(false, 32, iconds), s_cmpx_iu32 = ISPEC(true, 32, iconds);
+static const struct cmp_spec s_cmp_iu64 = ISPEC(false, 64, iconds), s_cmpx_iu64 = ISPEC(true, 64, iconds);
+
+/* The table-built tests: id, inputs, outputs.  Each gets two bodies (gfx10
+ * and gfx11 spellings) and a reference bound to its spec. */
+#define CMP_TESTS(X) \
+	X(cmp_f16, init_f16, 32) X(cmpx_f16, init_f16, 32) X(cmp_f32, init_f32, 32) X(cmpx_f32, init_f32, 32) \
+	X(cmp_f64, init_f64, 32) X(cmpx_f64, init_f64, 32) X(cmp_iu16, init_i16, 24) X(cmpx_iu16, init_i16, 24) \
+	X(cmp_iu32, init_i32, 32) X(cmpx_iu32, init_i32, 32) X(cmp_iu64, init_i64, 32) X(cmpx_iu64, init_i64, 32)
+#define BODYCAP 4096
+
+#define CMP_DEF(id, init, nout) \
+	static char b10_##id[BODYCAP], b11_##id[BODYCAP]; \
+	static void ref_##id(const struct xt_ctx *c, unsigned lane, uint32_t *out) \
+	{ \
+		(void)lane; \
+		ref_cmp(&s_##id, c, out); \
+	}
+CMP_TESTS(CMP_DEF)
+
+__attribute__((constructor)) static void build_bodies(void)
+{
+#define CMP_BUILD(id, init, nout) \
+	build_cmp(&s_##id, 10, b10_##id, BODYCAP); \
+	build_cmp(&s_##id, 11, b11_##id, BODYCAP);
+	CMP_TESTS(CMP_BUILD)
+}
+
+#define CMP_ENTRY(id, init, nout) { "v" #id, XT_BOTH, b10_##id, b11_##id, NULL, 4, nout, init, ref_##id, XT_EXACT },
+
+const struct xt_test xt_tests_vcmp[] = {
+	CMP_TESTS(CMP_ENTRY)
+};
+const unsigned xt_ntests_vcmp = sizeof xt_tests_vcmp / sizeof xt_tests_vcmp[0];
