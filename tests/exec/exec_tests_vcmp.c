@@ -314,6 +314,92 @@ static const struct cmp_spec s_cmp_iu16 = ISPEC(false, 16, iconds16), s_cmpx_iu1
 static const struct cmp_spec s_cmp_iu32 = ISPEC(false, 32, iconds), s_cmpx_iu32 = ISPEC(true, 32, iconds);
 static const struct cmp_spec s_cmp_iu64 = ISPEC(false, 64, iconds), s_cmpx_iu64 = ISPEC(true, 64, iconds);
 
+/* ---- v_cmp_class / v_cmpx_class ------------------------------------------------------- */
+/* The class bit the guides' pseudocode picks from S1: 0 signalling NaN,
+ * 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal,
+ * 8 +normal, 9 +inf; from the raw bits (a quiet NaN has the top fraction
+ * bit set). */
+static unsigned class_of(uint64_t bits, enum vty t)
+{
+	unsigned fb = t == T_F16 ? 10 : t == T_F32 ? 23 : 52, eb = t == T_F16 ? 5 : t == T_F32 ? 8 : 11;
+	uint64_t frac = bits & ((1ull << fb) - 1), ex = (bits >> fb) & ((1ull << eb) - 1);
+	bool neg = (bits >> (fb + eb)) & 1;
+	if (ex == (1ull << eb) - 1 && frac)
+		return (frac >> (fb - 1)) & 1 ? 1 : 0;
+	if (ex == (1ull << eb) - 1)
+		return neg ? 2 : 9;
+	if (ex)
+		return neg ? 3 : 8;
+	if (frac)
+		return neg ? 4 : 7;
+	return neg ? 5 : 6;
+}
+
+/* Inputs: S0 as f64 in v[1:2], f32 in v3, f16 in v4's low half (the same
+ * kind of value in each), the class mask in v5: the value's own class bit
+ * with garbage above bit 9, every bit but its own, or random. */
+static void init_class(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	unsigned k = lane < K_NKIND ? lane : (lane * 5) % K_NKIND;
+	in[0] = (uint32_t)kd[k];
+	in[1] = (uint32_t)(kd[k] >> 32);
+	in[2] = kf[k];
+	in[3] = kh[k] | xt_rand(lane, 4, 9) << 16;
+	uint32_t own = 1u << class_of(kd[k], T_F64);
+	in[4] = lane < K_NKIND ? own | (xt_rand(lane, 5, 9) & ~0x3ffu) : lane < 25 ? ~own : xt_rand(lane, 5, 9);
+}
+
+/* Per type (f64, f32, f16): VOPC, VOP3, VOP3 with -S0, VOP3 with |S0|,
+ * v_cmpx VOPC, v_cmpx VOP3. */
+#define CLASS_FORMS 6
+static const enum vty class_ty[3] = { T_F64, T_F32, T_F16 };
+static const char *const class_src[3] = { "v[1:2]", "v3", "v4" };
+
+static void build_class(const void *unused, unsigned gfx, char *buf, size_t cap)
+{
+	size_t n = 0;
+	unsigned j = 10;
+	(void)unused, (void)gfx;
+	EMIT("s_mov_b32 s8, exec_lo\ns_mov_b32 s9, 0x%x\ns_mov_b32 exec_lo, s9\n", XP_EXEC);
+	for (unsigned i = 0; i < 3; i++) {
+		const char *ty = tyname[class_ty[i]], *a = class_src[i];
+		EMIT("v_cmp_class_%s vcc_lo, %s, v5\ns_mov_b32 s%u, vcc_lo\n", ty, a, j++);
+		EMIT("v_cmp_class_%s_e64 s%u, %s, v5\n", ty, j++, a);
+		EMIT("v_cmp_class_%s_e64 s%u, -%s, v5\n", ty, j++, a);
+		EMIT("v_cmp_class_%s_e64 s%u, |%s|, v5\n", ty, j++, a);
+		EMIT("v_cmpx_class_%s %s, v5\ns_mov_b32 s%u, exec_lo\ns_mov_b32 exec_lo, s9\n", ty, a, j++);
+		EMIT("v_cmpx_class_%s_e64 %s, v5\ns_mov_b32 s%u, exec_lo\ns_mov_b32 exec_lo, s9\n", ty, a, j++);
+	}
+	EMIT("s_mov_b32 exec_lo, s8\n");
+	for (unsigned k = 10; k < j; k++)
+		EMIT("v_mov_b32 v%u, s%u\n", 30 + k, k);
+}
+
+static void ref_class(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	for (unsigned i = 0; i < 3; i++) {
+		enum vty t = class_ty[i];
+		unsigned w = t == T_F16 ? 16 : t == T_F32 ? 32 : 64;
+		uint64_t sign = 1ull << (w - 1);
+		for (unsigned f = 0; f < CLASS_FORMS; f++) {
+			uint32_t m = 0;
+			for (unsigned l = 0; l < XT_LANES; l++) {
+				const uint32_t *in = c->in + l * c->nin;
+				uint64_t v = t == T_F64 ? (uint64_t)in[1] << 32 | in[0] : t == T_F32 ? in[2] : in[3] & 0xffff;
+				if (f == 2)
+					v ^= sign; /* -S0 */
+				if (f == 3)
+					v &= ~sign; /* |S0| */
+				if (((XP_EXEC >> l) & 1) && ((in[4] >> class_of(v, t)) & 1))
+					m |= 1u << l;
+			}
+			out[i * CLASS_FORMS + f] = m;
+		}
+	}
+}
+
 /* The table-built tests: id, inputs, outputs.  Each gets two bodies (gfx10
  * and gfx11 spellings) and a reference bound to its spec. */
 #define CMP_TESTS(X) \
@@ -330,6 +416,7 @@ static const struct cmp_spec s_cmp_iu64 = ISPEC(false, 64, iconds), s_cmpx_iu64 
 		ref_cmp(&s_##id, c, out); \
 	}
 CMP_TESTS(CMP_DEF)
+static char b10_class[BODYCAP], b11_class[BODYCAP];
 
 __attribute__((constructor)) static void build_bodies(void)
 {
@@ -337,11 +424,14 @@ __attribute__((constructor)) static void build_bodies(void)
 	build_cmp(&s_##id, 10, b10_##id, BODYCAP); \
 	build_cmp(&s_##id, 11, b11_##id, BODYCAP);
 	CMP_TESTS(CMP_BUILD)
+	build_class(NULL, 10, b10_class, BODYCAP);
+	build_class(NULL, 11, b11_class, BODYCAP);
 }
 
 #define CMP_ENTRY(id, init, nout) { "v" #id, XT_BOTH, b10_##id, b11_##id, NULL, 4, nout, init, ref_##id, XT_EXACT },
 
 const struct xt_test xt_tests_vcmp[] = {
 	CMP_TESTS(CMP_ENTRY)
+	{ "vcmp_class", XT_BOTH, b10_class, b11_class, NULL, 5, 3 * CLASS_FORMS, init_class, ref_class, XT_EXACT },
 };
 const unsigned xt_ntests_vcmp = sizeof xt_tests_vcmp / sizeof xt_tests_vcmp[0];

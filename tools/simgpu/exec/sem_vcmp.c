@@ -102,23 +102,58 @@ static bool icmp(unsigned c, int64_t a, int64_t b, bool sgn, unsigned bits)
 	}
 }
 
-static bool fclass(double v, uint32_t m, unsigned bits)
+/* V_CMP_CLASS's index into S1 for a float's raw bits (fb fraction bits,
+ * eb exponent bits): 0 signalling NaN, 1 quiet NaN (top fraction bit set),
+ * 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal,
+ * 9 +inf.  From the bits, not a converted value: a conversion to double
+ * would quiet a signalling NaN and make f16/f32 denormals normal. */
+static unsigned fclass(uint64_t u, unsigned fb, unsigned eb)
 {
-	int c;
-	if (isnan(v)) {
-		/* a signalling NaN has the top mantissa bit clear */
-		(void)bits;
-		return (m & 3) != 0;
+	uint64_t frac = u & ((1ull << fb) - 1), ex = (u >> fb) & ((1ull << eb) - 1), ones = (1ull << eb) - 1;
+	bool neg = (u >> (fb + eb)) & 1;
+	if (ex == ones)
+		return frac ? ((frac >> (fb - 1)) & 1) : neg ? 2 : 9;
+	if (ex)
+		return neg ? 3 : 8;
+	if (frac)
+		return neg ? 4 : 7;
+	return neg ? 5 : 6;
+}
+
+/* The class compares: S0's raw bits after the abs/neg modifiers, S1 the
+ * mask (16 bits for f16, whose true16 forms may name a high half). */
+static uint64_t class_mask(struct rdc_wave *w, const struct rdc_inst *in, unsigned bits)
+{
+	uint64_t r = 0;
+	if (bits == 64) {
+		double d[RDC_LANES];
+		uint32_t m[RDC_LANES];
+		rdc_vsrcd(w, in, 0, d);
+		rdc_vsrc32(w, in, 1, RDC_TY_B32, m);
+		for (unsigned l = 0; l < w->n; l++) {
+			uint64_t u;
+			memcpy(&u, &d[l], 8);
+			r |= (uint64_t)((m[l] >> fclass(u, 52, 11)) & 1) << l;
+		}
+	} else if (bits == 32) {
+		float f[RDC_LANES];
+		uint32_t m[RDC_LANES];
+		rdc_vsrcf(w, in, 0, f);
+		rdc_vsrc32(w, in, 1, RDC_TY_B32, m);
+		for (unsigned l = 0; l < w->n; l++) {
+			uint32_t u;
+			memcpy(&u, &f[l], 4);
+			r |= (uint64_t)((m[l] >> fclass(u, 23, 8)) & 1) << l;
+		}
+	} else {
+		uint16_t h[RDC_LANES], m[RDC_LANES];
+		rdc_vsrc16(w, in, 0, h);
+		rdc_vsrc16(w, in, 1, m);
+		uint16_t clr = (in->abs & 1) ? 0x7fff : 0xffff, flip = (in->neg & 1) ? 0x8000 : 0;
+		for (unsigned l = 0; l < w->n; l++)
+			r |= (uint64_t)((m[l] >> fclass((h[l] & clr) ^ flip, 10, 5)) & 1) << l;
 	}
-	bool neg = signbit(v);
-	switch (fpclassify(v)) {
-	case FP_INFINITE: c = neg ? 2 : 9; break;
-	case FP_NORMAL: c = neg ? 3 : 8; break;
-	case FP_SUBNORMAL: c = neg ? 4 : 7; break;
-	case FP_ZERO: c = neg ? 5 : 6; break;
-	default: c = 1; break;
-	}
-	return (m >> c) & 1;
+	return r;
 }
 
 /* Source k of lane values as double (floats), or sign/zero-extended ints. */
@@ -128,11 +163,8 @@ static void read_src(struct rdc_wave *w, const struct rdc_inst *in, int k, const
 	unsigned n = w->n;
 	if (ci->bits == 64) {
 		uint64_t v[RDC_LANES];
-		if (ci->kind == K_F || (ci->kind == K_CLASS && k == 0)) {
-			double d[RDC_LANES];
-			rdc_vsrcd(w, in, k, d);
-			for (unsigned l = 0; l < n; l++)
-				fd[l] = d[l];
+		if (ci->kind == K_F) {
+			rdc_vsrcd(w, in, k, fd);
 		} else {
 			rdc_vsrc64(w, in, k, false, v);
 			for (unsigned l = 0; l < n; l++)
@@ -141,7 +173,7 @@ static void read_src(struct rdc_wave *w, const struct rdc_inst *in, int k, const
 		return;
 	}
 	if (ci->bits == 16) {
-		if (ci->kind == K_F || (ci->kind == K_CLASS && k == 0)) {
+		if (ci->kind == K_F) {
 			float f[RDC_LANES];
 			rdc_vsrch(w, in, k, f);
 			for (unsigned l = 0; l < n; l++)
@@ -154,7 +186,7 @@ static void read_src(struct rdc_wave *w, const struct rdc_inst *in, int k, const
 		}
 		return;
 	}
-	if (ci->kind == K_F || (ci->kind == K_CLASS && k == 0)) {
+	if (ci->kind == K_F) {
 		float f[RDC_LANES];
 		rdc_vsrcf(w, in, k, f);
 		for (unsigned l = 0; l < n; l++)
@@ -170,28 +202,20 @@ static void read_src(struct rdc_wave *w, const struct rdc_inst *in, int k, const
 static void vcmp(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct cmpinfo *ci = &info[in->op];
-	double fa[RDC_LANES], fb[RDC_LANES];
-	int64_t ia[RDC_LANES], ib[RDC_LANES];
-	read_src(w, in, 0, ci, fa, ia);
-	if (ci->kind == K_CLASS) {
-		uint32_t m[RDC_LANES];
-		rdc_vsrc32(w, in, 1, RDC_TY_B32, m);
-		for (unsigned l = 0; l < w->n; l++)
-			ib[l] = m[l];
-	} else {
-		read_src(w, in, 1, ci, fb, ib);
-	}
 	uint64_t exec = rdc_exec_mask(w) & ~w->dpp_off, r = 0;
-	for (unsigned l = 0; l < w->n; l++) {
-		bool v;
-		if (ci->kind == K_F)
-			v = fcmp(ci->cond, fa[l], fb[l]);
-		else if (ci->kind == K_CLASS)
-			v = fclass(fa[l], (uint32_t)ib[l], ci->bits);
-		else
-			v = icmp(ci->cond, ia[l], ib[l], ci->kind == K_I, ci->bits);
-		if (v)
-			r |= 1ull << l;
+	if (ci->kind == K_CLASS) {
+		r = class_mask(w, in, ci->bits);
+	} else {
+		double fa[RDC_LANES], fb[RDC_LANES];
+		int64_t ia[RDC_LANES], ib[RDC_LANES];
+		read_src(w, in, 0, ci, fa, ia);
+		read_src(w, in, 1, ci, fb, ib);
+		for (unsigned l = 0; l < w->n; l++) {
+			bool v = ci->kind == K_F ? fcmp(ci->cond, fa[l], fb[l])
+						 : icmp(ci->cond, ia[l], ib[l], ci->kind == K_I, ci->bits);
+			if (v)
+				r |= 1ull << l;
+		}
 	}
 	r &= exec;
 	if (ci->x)
