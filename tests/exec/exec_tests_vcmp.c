@@ -400,6 +400,103 @@ static void ref_class(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	}
 }
 
+/* ---- source operands: modifiers, constants, literals, SGPRs; VCC and v_cmpx ------------- */
+/* v1/v2 f32 S0/S1, v[3:4]/v[5:6] f64 S0/S1, v7/v10 f16 S0/S1 (low halves),
+ * v[8:9] a 64-bit integer whose halves are also compared as 32- and
+ * 16-bit values. */
+static void init_opnd(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	unsigned a = fpair[lane][0], b = fpair[lane][1];
+	in[0] = kf[a];
+	in[1] = kf[b];
+	in[2] = (uint32_t)kd[a];
+	in[3] = (uint32_t)(kd[a] >> 32);
+	in[4] = (uint32_t)kd[b];
+	in[5] = (uint32_t)(kd[b] >> 32);
+	in[6] = kh[a] | xt_rand(lane, 6, 10) << 16;
+	in[9] = kh[b] | xt_rand(lane, 9, 10) << 16;
+	if (lane < 20) {
+		in[7] = (uint32_t)ispec32[ipair[lane][1]];
+		in[8] = (uint32_t)ispec32[ipair[lane][0]];
+	}
+}
+
+static const char body_opnd[] =
+	"s_mov_b32 s8, exec_lo\ns_mov_b32 s9, 0xbfffffdf\ns_mov_b32 exec_lo, s9\n"
+	"v_cmp_lt_f32_e64 s10, -v1, |v2|\n"
+	"v_cmp_eq_f32_e64 s11, -|v1|, v2\n"
+	"v_cmp_nge_f64_e64 s12, |v[3:4]|, -v[5:6]\n"
+	"v_cmp_lt_f16_e64 s13, -v7, |v10|\n"
+	"v_cmp_gt_f32 vcc_lo, 0.5, v2\ns_mov_b32 s14, vcc_lo\n"
+	"v_cmp_le_f16 vcc_lo, -2.0, v10\ns_mov_b32 s15, vcc_lo\n"
+	"v_cmp_lt_f64 vcc_lo, 1.0, v[5:6]\ns_mov_b32 s16, vcc_lo\n"
+	"v_cmp_eq_f32 vcc_lo, 0x3fc00000, v2\ns_mov_b32 s17, vcc_lo\n"
+	"v_cmp_lt_i32 vcc_lo, -1, v9\ns_mov_b32 s18, vcc_lo\n"
+	"v_cmp_gt_u32 vcc_lo, 0x80000000, v9\ns_mov_b32 s19, vcc_lo\n"
+	"v_cmp_eq_i16 vcc_lo, -1, v9\ns_mov_b32 s20, vcc_lo\n"
+	"v_cmp_lt_i64 vcc_lo, -1, v[8:9]\ns_mov_b32 s21, vcc_lo\n"
+	"v_cmp_ge_u64_e64 s22, v[8:9], 64\n"
+	"s_mov_b32 s40, 0x7fffffff\nv_cmp_lt_i32 vcc_lo, s40, v9\ns_mov_b32 s23, vcc_lo\n"
+	"v_cmp_lt_u32_e64 vcc_lo, v8, v9\ns_mov_b32 s24, vcc_lo\n"
+	"s_mov_b32 vcc_lo, 0x5a5a5a5a\n"
+	"v_cmpx_lt_f32 v1, v2\ns_mov_b32 s25, exec_lo\ns_mov_b32 exec_lo, s9\ns_mov_b32 s26, vcc_lo\n"
+	"v_cmpx_eq_u32_e64 v8, v9\ns_mov_b32 s27, exec_lo\ns_mov_b32 exec_lo, s9\ns_mov_b32 s28, vcc_lo\n"
+	"s_mov_b32 exec_lo, s8\n"
+	"v_mov_b32 v40, s10\nv_mov_b32 v41, s11\nv_mov_b32 v42, s12\nv_mov_b32 v43, s13\nv_mov_b32 v44, s14\n"
+	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16\nv_mov_b32 v47, s17\nv_mov_b32 v48, s18\nv_mov_b32 v49, s19\n"
+	"v_mov_b32 v50, s20\nv_mov_b32 v51, s21\nv_mov_b32 v52, s22\nv_mov_b32 v53, s23\nv_mov_b32 v54, s24\n"
+	"v_mov_b32 v55, s25\nv_mov_b32 v56, s26\nv_mov_b32 v57, s27\nv_mov_b32 v58, s28";
+
+static float in_f(const uint32_t *in, unsigned k) { return xt_u2f(in[k]); }
+static double in_d(const uint32_t *in, unsigned k)
+{
+	uint64_t u = (uint64_t)in[k + 1] << 32 | in[k];
+	double d;
+	memcpy(&d, &u, 8);
+	return d;
+}
+static double in_h(const uint32_t *in, unsigned k) { return xt_h2d(xt_lo(in[k])); }
+
+/* Compare j of body_opnd on one lane's inputs (modifiers applied by hand). */
+static bool opnd_holds(unsigned j, const uint32_t *in)
+{
+	int64_t x64 = (int64_t)((uint64_t)in[8] << 32 | in[7]);
+	switch (j) {
+	case 0: return -in_f(in, 0) < fabsf(in_f(in, 1));
+	case 1: return -fabsf(in_f(in, 0)) == in_f(in, 1);
+	case 2: return !(fabs(in_d(in, 2)) >= -in_d(in, 4));
+	case 3: return -in_h(in, 6) < fabs(in_h(in, 9));
+	case 4: return 0.5f > in_f(in, 1);
+	case 5: return -2.0 <= in_h(in, 9);
+	case 6: return 1.0 < in_d(in, 4);
+	case 7: return 1.5f == in_f(in, 1);
+	case 8: return -1 < (int32_t)in[8];
+	case 9: return 0x80000000u > in[8];
+	case 10: return (int16_t)-1 == (int16_t)in[8];
+	case 11: return -1 < x64;
+	case 12: return (uint64_t)x64 >= 64;
+	case 13: return 0x7fffffff < (int32_t)in[8];
+	case 14: return in[7] < in[8];
+	case 15: return in_f(in, 0) < in_f(in, 1);
+	case 17: return in[7] == in[8];
+	default: return false;
+	}
+}
+
+static void ref_opnd(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	for (unsigned j = 0; j < 19; j++) {
+		uint32_t m = 0;
+		for (unsigned l = 0; l < XT_LANES; l++)
+			if (((XP_EXEC >> l) & 1) && opnd_holds(j, c->in + l * c->nin))
+				m |= 1u << l;
+		out[j] = m;
+	}
+	out[16] = out[18] = 0x5a5a5a5a; /* v_cmpx writes EXEC only, VCC keeps its value */
+}
+
 /* The table-built tests: id, inputs, outputs.  Each gets two bodies (gfx10
  * and gfx11 spellings) and a reference bound to its spec. */
 #define CMP_TESTS(X) \
@@ -432,6 +529,7 @@ __attribute__((constructor)) static void build_bodies(void)
 
 const struct xt_test xt_tests_vcmp[] = {
 	CMP_TESTS(CMP_ENTRY)
+	{ "vcmp_operands", XT_BOTH, body_opnd, NULL, NULL, 10, 19, init_opnd, ref_opnd, XT_EXACT },
 	{ "vcmp_class", XT_BOTH, b10_class, b11_class, NULL, 5, 3 * CLASS_FORMS, init_class, ref_class, XT_EXACT },
 };
 const unsigned xt_ntests_vcmp = sizeof xt_tests_vcmp / sizeof xt_tests_vcmp[0];
