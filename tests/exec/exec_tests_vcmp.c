@@ -497,6 +497,154 @@ static void ref_opnd(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[16] = out[18] = 0x5a5a5a5a; /* v_cmpx writes EXEC only, VCC keeps its value */
 }
 
+/* ---- encodings: gfx10 SDWA, gfx11 DPP and true16 halves -------------------------------------- */
+/* body_opnd's inputs, with f16 values in v7's and v10's high halves too. */
+static void init_enc(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	init_opnd(lane, in, out, nin, nout);
+	unsigned o = (lane + 7) % XT_LANES;
+	in[6] = xt_lo(in[6]) | (uint32_t)kh[fpair[o][0]] << 16;
+	in[9] = xt_lo(in[9]) | (uint32_t)kh[fpair[o][1]] << 16;
+}
+
+/* Every mask below is the compare on active lanes (XP_EXEC); holds(j, c, l)
+ * says whether compare j is true for lane l. */
+static void ref_masks(const struct xt_ctx *c, uint32_t *out, unsigned nout,
+		      bool (*holds_at)(unsigned j, const struct xt_ctx *c, unsigned l))
+{
+	for (unsigned j = 0; j < nout; j++) {
+		uint32_t m = 0;
+		for (unsigned l = 0; l < XT_LANES; l++)
+			if (((XP_EXEC >> l) & 1) && holds_at(j, c, l))
+				m |= 1u << l;
+		out[j] = m;
+	}
+}
+
+static uint32_t lane_in(const struct xt_ctx *c, unsigned l, unsigned k) { return c->in[l * c->nin + k]; }
+
+/* SDWA source select: byte or word n, zero- or sign-extended to 32 bits. */
+static uint32_t sel_byte(uint32_t v, unsigned n, bool sx)
+{
+	uint32_t b = (v >> (8 * n)) & 0xff;
+	return sx ? (uint32_t)(int32_t)(int8_t)b : b;
+}
+static uint32_t sel_word(uint32_t v, unsigned n) { return (v >> (16 * n)) & 0xffff; }
+
+static const char body_sdwa[] =
+	"s_mov_b32 s8, exec_lo\ns_mov_b32 s9, 0xbfffffdf\ns_mov_b32 exec_lo, s9\ns_mov_b32 s40, 1\n"
+	"v_cmp_lt_f16_sdwa s10, v7, v10 src0_sel:WORD_1 src1_sel:WORD_1\n"
+	"v_cmp_eq_u32_sdwa vcc_lo, v8, v9 src0_sel:BYTE_1 src1_sel:BYTE_0\ns_mov_b32 s11, vcc_lo\n"
+	"v_cmp_lt_i32_sdwa s12, sext(v8), v9 src0_sel:BYTE_0 src1_sel:WORD_1\n"
+	"v_cmp_gt_i16_sdwa s13, sext(v8), sext(v9) src0_sel:BYTE_3 src1_sel:BYTE_2\n"
+	"v_cmpx_ge_u16_sdwa v8, v9 src0_sel:WORD_1 src1_sel:BYTE_2\ns_mov_b32 s14, exec_lo\ns_mov_b32 exec_lo, s9\n"
+	"v_cmp_nlt_f32_sdwa s15, -v1, |v2| src0_sel:DWORD src1_sel:DWORD\n"
+	"v_cmp_class_f32_sdwa s16, v1, v9 src0_sel:DWORD src1_sel:WORD_1\n"
+	"v_cmp_eq_u32_sdwa s17, v8, s40 src0_sel:WORD_0 src1_sel:DWORD\n"
+	"v_cmp_lt_f16_sdwa s18, -v7, |v10| src0_sel:WORD_0 src1_sel:WORD_1\n"
+	"s_mov_b32 exec_lo, s8\n"
+	"v_mov_b32 v40, s10\nv_mov_b32 v41, s11\nv_mov_b32 v42, s12\nv_mov_b32 v43, s13\nv_mov_b32 v44, s14\n"
+	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16\nv_mov_b32 v47, s17\nv_mov_b32 v48, s18";
+
+static bool sdwa_holds(unsigned j, const struct xt_ctx *c, unsigned l)
+{
+	uint32_t v1 = lane_in(c, l, 0), v2 = lane_in(c, l, 1), v7 = lane_in(c, l, 6), v8 = lane_in(c, l, 7),
+		 v9 = lane_in(c, l, 8), v10 = lane_in(c, l, 9);
+	switch (j) {
+	case 0: return xt_h2d(xt_hi(v7)) < xt_h2d(xt_hi(v10));
+	case 1: return sel_byte(v8, 1, false) == sel_byte(v9, 0, false);
+	case 2: return (int32_t)sel_byte(v8, 0, true) < (int32_t)sel_word(v9, 1);
+	case 3: return (int16_t)sel_byte(v8, 3, true) > (int16_t)sel_byte(v9, 2, true);
+	case 4: return sel_word(v8, 1) >= sel_byte(v9, 2, false);
+	case 5: return !(-xt_u2f(v1) < fabsf(xt_u2f(v2)));
+	case 6: return (sel_word(v9, 1) >> class_of(v1, T_F32)) & 1;
+	case 7: return sel_word(v8, 0) == 1;
+	case 8: return -xt_h2d(xt_lo(v7)) < fabs(xt_h2d(xt_hi(v10)));
+	default: return false;
+	}
+}
+static void ref_sdwa(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	ref_masks(c, out, 9, sdwa_holds);
+}
+
+/* gfx11 DPP, fetching inactive lanes (fi:1) so that only the lane's own
+ * EXEC bit matters; row_shl with bound_ctrl reads 0 past the row's end. */
+static const char body_dpp[] =
+	"s_mov_b32 s8, exec_lo\ns_mov_b32 s9, 0xbfffffdf\ns_mov_b32 exec_lo, s9\n"
+	"v_cmp_lt_f32 vcc_lo, v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf fi:1\ns_mov_b32 s10, vcc_lo\n"
+	"v_cmp_eq_u32_e64_dpp s11, v8, v9 row_shl:3 row_mask:0xf bank_mask:0xf bound_ctrl:1 fi:1\n"
+	"v_cmpx_gt_f16 v7, v10 dpp8:[7,6,5,4,3,2,1,0] fi:1\ns_mov_b32 s12, exec_lo\ns_mov_b32 exec_lo, s9\n"
+	"v_cmp_lt_f16_e64_dpp s13, -v7, |v10| row_mirror row_mask:0xf bank_mask:0xf fi:1\n"
+	"v_cmp_class_f32 vcc_lo, v1, v9 row_xmask:1 row_mask:0xf bank_mask:0xf fi:1\ns_mov_b32 s14, vcc_lo\n"
+	"v_cmpx_lt_i32_e64_dpp v8, v9 row_half_mirror row_mask:0xf bank_mask:0xf fi:1\ns_mov_b32 s15, exec_lo\n"
+	"s_mov_b32 exec_lo, s9\n"
+	"v_cmp_ge_u16 vcc_lo, v8, v9 dpp8:[1,2,3,4,5,6,7,0] fi:1\ns_mov_b32 s16, vcc_lo\n"
+	"s_mov_b32 exec_lo, s8\n"
+	"v_mov_b32 v40, s10\nv_mov_b32 v41, s11\nv_mov_b32 v42, s12\nv_mov_b32 v43, s13\nv_mov_b32 v44, s14\n"
+	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16";
+
+static bool dpp_holds(unsigned j, const struct xt_ctx *c, unsigned l)
+{
+	unsigned row = l & ~15u, r = l & 15, oct = l & ~7u, o = l & 7;
+	uint32_t v2 = lane_in(c, l, 1), v9 = lane_in(c, l, 8), v10 = lane_in(c, l, 9);
+	switch (j) {
+	case 0: return xt_u2f(lane_in(c, l ^ 1, 0)) < xt_u2f(v2);
+	case 1: return (r + 3 < 16 ? lane_in(c, l + 3, 7) : 0) == v9;
+	case 2: return xt_h2d(xt_lo(lane_in(c, oct + 7 - o, 6))) > xt_h2d(xt_lo(v10));
+	case 3: return -xt_h2d(xt_lo(lane_in(c, row + 15 - r, 6))) < fabs(xt_h2d(xt_lo(v10)));
+	case 4: return (v9 >> class_of(lane_in(c, row + (r ^ 1), 0), T_F32)) & 1;
+	case 5: return (int32_t)lane_in(c, oct + 7 - o, 7) < (int32_t)v9;
+	case 6: return xt_lo(lane_in(c, oct + ((o + 1) & 7), 7)) >= xt_lo(v9);
+	default: return false;
+	}
+}
+static void ref_dpp(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	ref_masks(c, out, 7, dpp_holds);
+}
+
+/* gfx11 true16: in VOPC, bit 7 of a 16-bit operand's VGPR number picks its
+ * high half; in VOP3, op_sel does.  llvm-mc 19 does not take v1.h in these
+ * forms, so they are written as words:
+ *   v_cmp_lt_f16 vcc_lo, v7.h, v10.h          v_cmp_eq_u16 vcc_lo, v8.l, v9.h
+ *   v_cmpx_gt_i16 v8.h, v9.l                  v_cmp_class_f16 vcc_lo, v7.h, v9.l
+ *   v_cmp_ngt_f16_e64 s14, v7.h, v10.l        v_cmp_le_u16_e64 s15, v8.l, v9.h
+ *   v_cmpx_class_f16_e64 v7.h, v9.l */
+static const char body_t16[] =
+	"s_mov_b32 s8, exec_lo\ns_mov_b32 s9, 0xbfffffdf\ns_mov_b32 exec_lo, s9\n"
+	".long 0x7c031587\ns_mov_b32 s10, vcc_lo\n"
+	".long 0x7c751308\ns_mov_b32 s11, vcc_lo\n"
+	".long 0x7d681388\ns_mov_b32 s12, exec_lo\ns_mov_b32 exec_lo, s9\n"
+	".long 0x7cfa1387\ns_mov_b32 s13, vcc_lo\n"
+	".long 0xd40b080e, 0x00021507\n"
+	".long 0xd43b100f, 0x00021308\n"
+	".long 0xd4fd087e, 0x00021307\ns_mov_b32 s16, exec_lo\n"
+	"s_mov_b32 exec_lo, s8\n"
+	"v_mov_b32 v40, s10\nv_mov_b32 v41, s11\nv_mov_b32 v42, s12\nv_mov_b32 v43, s13\nv_mov_b32 v44, s14\n"
+	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16";
+
+static bool t16_holds(unsigned j, const struct xt_ctx *c, unsigned l)
+{
+	uint32_t v7 = lane_in(c, l, 6), v8 = lane_in(c, l, 7), v9 = lane_in(c, l, 8), v10 = lane_in(c, l, 9);
+	switch (j) {
+	case 0: return xt_h2d(xt_hi(v7)) < xt_h2d(xt_hi(v10));
+	case 1: return xt_lo(v8) == xt_hi(v9);
+	case 2: return (int16_t)xt_hi(v8) > (int16_t)xt_lo(v9);
+	case 3: case 6: return (xt_lo(v9) >> class_of(xt_hi(v7), T_F16)) & 1;
+	case 4: return !(xt_h2d(xt_hi(v7)) > xt_h2d(xt_lo(v10)));
+	case 5: return xt_lo(v8) <= xt_hi(v9);
+	default: return false;
+	}
+}
+static void ref_t16(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)lane;
+	ref_masks(c, out, 7, t16_holds);
+}
+
 /* The table-built tests: id, inputs, outputs.  Each gets two bodies (gfx10
  * and gfx11 spellings) and a reference bound to its spec. */
 #define CMP_TESTS(X) \
@@ -530,6 +678,9 @@ __attribute__((constructor)) static void build_bodies(void)
 const struct xt_test xt_tests_vcmp[] = {
 	CMP_TESTS(CMP_ENTRY)
 	{ "vcmp_operands", XT_BOTH, body_opnd, NULL, NULL, 10, 19, init_opnd, ref_opnd, XT_EXACT },
+	{ "vcmp_sdwa_gfx10", XT_G10, body_sdwa, NULL, NULL, 10, 9, init_enc, ref_sdwa, XT_EXACT },
+	{ "vcmp_dpp_gfx11", XT_G11, body_dpp, NULL, NULL, 10, 7, init_enc, ref_dpp, XT_EXACT },
+	{ "vcmp_true16_gfx11", XT_G11, body_t16, NULL, NULL, 10, 7, init_enc, ref_t16, XT_EXACT },
 	{ "vcmp_class", XT_BOTH, b10_class, b11_class, NULL, 5, 3 * CLASS_FORMS, init_class, ref_class, XT_EXACT },
 };
 const unsigned xt_ntests_vcmp = sizeof xt_tests_vcmp / sizeof xt_tests_vcmp[0];
