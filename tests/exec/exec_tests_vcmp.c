@@ -403,7 +403,9 @@ static void ref_class(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 /* ---- source operands: modifiers, constants, literals, SGPRs; VCC and v_cmpx ------------- */
 /* v1/v2 f32 S0/S1, v[3:4]/v[5:6] f64 S0/S1, v7/v10 f16 S0/S1 (low halves),
  * v[8:9] a 64-bit integer whose halves are also compared as 32- and
- * 16-bit values. */
+ * 16-bit values.  The compares: VOP3 modifiers, inline constants and
+ * literals of each type, an SGPR (pair) source, a VOP3 compare writing
+ * VCC, and v_cmpx leaving VCC alone. */
 static void init_opnd(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
 {
 	xt_init_u(lane, in, out, nin, nout);
@@ -442,11 +444,14 @@ static const char body_opnd[] =
 	"s_mov_b32 vcc_lo, 0x5a5a5a5a\n"
 	"v_cmpx_lt_f32 v1, v2\ns_mov_b32 s25, exec_lo\ns_mov_b32 exec_lo, s9\ns_mov_b32 s26, vcc_lo\n"
 	"v_cmpx_eq_u32_e64 v8, v9\ns_mov_b32 s27, exec_lo\ns_mov_b32 exec_lo, s9\ns_mov_b32 s28, vcc_lo\n"
+	"v_cmp_gt_f64 vcc_lo, 0x40080000, v[5:6]\ns_mov_b32 s29, vcc_lo\n"
+	"s_mov_b32 s40, 1\ns_mov_b32 s41, 0x80000000\nv_cmp_lt_i64 vcc_lo, s[40:41], v[8:9]\ns_mov_b32 s30, vcc_lo\n"
 	"s_mov_b32 exec_lo, s8\n"
 	"v_mov_b32 v40, s10\nv_mov_b32 v41, s11\nv_mov_b32 v42, s12\nv_mov_b32 v43, s13\nv_mov_b32 v44, s14\n"
 	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16\nv_mov_b32 v47, s17\nv_mov_b32 v48, s18\nv_mov_b32 v49, s19\n"
 	"v_mov_b32 v50, s20\nv_mov_b32 v51, s21\nv_mov_b32 v52, s22\nv_mov_b32 v53, s23\nv_mov_b32 v54, s24\n"
-	"v_mov_b32 v55, s25\nv_mov_b32 v56, s26\nv_mov_b32 v57, s27\nv_mov_b32 v58, s28";
+	"v_mov_b32 v55, s25\nv_mov_b32 v56, s26\nv_mov_b32 v57, s27\nv_mov_b32 v58, s28\nv_mov_b32 v59, s29\n"
+	"v_mov_b32 v60, s30";
 
 static float in_f(const uint32_t *in, unsigned k) { return xt_u2f(in[k]); }
 static double in_d(const uint32_t *in, unsigned k)
@@ -480,6 +485,8 @@ static bool opnd_holds(unsigned j, const uint32_t *in)
 	case 14: return in[7] < in[8];
 	case 15: return in_f(in, 0) < in_f(in, 1);
 	case 17: return in[7] == in[8];
+	case 19: return 3.0 > in_d(in, 4); /* a 32-bit literal is an f64's high half */
+	case 20: return (int64_t)0x8000000000000001ull < x64;
 	default: return false;
 	}
 }
@@ -487,7 +494,7 @@ static bool opnd_holds(unsigned j, const uint32_t *in)
 static void ref_opnd(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 {
 	(void)lane;
-	for (unsigned j = 0; j < 19; j++) {
+	for (unsigned j = 0; j < 21; j++) {
 		uint32_t m = 0;
 		for (unsigned l = 0; l < XT_LANES; l++)
 			if (((XP_EXEC >> l) & 1) && opnd_holds(j, c->in + l * c->nin))
@@ -677,7 +684,7 @@ __attribute__((constructor)) static void build_bodies(void)
 
 const struct xt_test xt_tests_vcmp[] = {
 	CMP_TESTS(CMP_ENTRY)
-	{ "vcmp_operands", XT_BOTH, body_opnd, NULL, NULL, 10, 19, init_opnd, ref_opnd, XT_EXACT },
+	{ "vcmp_operands", XT_BOTH, body_opnd, NULL, NULL, 10, 21, init_opnd, ref_opnd, XT_EXACT },
 	{ "vcmp_sdwa_gfx10", XT_G10, body_sdwa, NULL, NULL, 10, 9, init_enc, ref_sdwa, XT_EXACT },
 	{ "vcmp_dpp_gfx11", XT_G11, body_dpp, NULL, NULL, 10, 7, init_enc, ref_dpp, XT_EXACT },
 	{ "vcmp_true16_gfx11", XT_G11, body_t16, NULL, NULL, 10, 7, init_enc, ref_t16, XT_EXACT },
