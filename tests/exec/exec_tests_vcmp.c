@@ -445,13 +445,14 @@ static const char body_opnd[] =
 	"v_cmpx_lt_f32 v1, v2\ns_mov_b32 s25, exec_lo\ns_mov_b32 exec_lo, s9\ns_mov_b32 s26, vcc_lo\n"
 	"v_cmpx_eq_u32_e64 v8, v9\ns_mov_b32 s27, exec_lo\ns_mov_b32 exec_lo, s9\ns_mov_b32 s28, vcc_lo\n"
 	"v_cmp_gt_f64 vcc_lo, 0x40080000, v[5:6]\ns_mov_b32 s29, vcc_lo\n"
+	"s_mov_b32 vcc_hi, 0x12345678\nv_cmp_t_u32 vcc_lo, v8, v9\nv_cmp_lt_f32_e64 vcc_lo, v1, v2\ns_mov_b32 s31, vcc_hi\n"
 	"s_mov_b32 s40, 1\ns_mov_b32 s41, 0x80000000\nv_cmp_lt_i64 vcc_lo, s[40:41], v[8:9]\ns_mov_b32 s30, vcc_lo\n"
 	"s_mov_b32 exec_lo, s8\n"
 	"v_mov_b32 v40, s10\nv_mov_b32 v41, s11\nv_mov_b32 v42, s12\nv_mov_b32 v43, s13\nv_mov_b32 v44, s14\n"
 	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16\nv_mov_b32 v47, s17\nv_mov_b32 v48, s18\nv_mov_b32 v49, s19\n"
 	"v_mov_b32 v50, s20\nv_mov_b32 v51, s21\nv_mov_b32 v52, s22\nv_mov_b32 v53, s23\nv_mov_b32 v54, s24\n"
 	"v_mov_b32 v55, s25\nv_mov_b32 v56, s26\nv_mov_b32 v57, s27\nv_mov_b32 v58, s28\nv_mov_b32 v59, s29\n"
-	"v_mov_b32 v60, s30";
+	"v_mov_b32 v60, s30\nv_mov_b32 v61, s31";
 
 static float in_f(const uint32_t *in, unsigned k) { return xt_u2f(in[k]); }
 static double in_d(const uint32_t *in, unsigned k)
@@ -502,6 +503,7 @@ static void ref_opnd(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 		out[j] = m;
 	}
 	out[16] = out[18] = 0x5a5a5a5a; /* v_cmpx writes EXEC only, VCC keeps its value */
+	out[21] = 0x12345678;           /* wave32 compares write VCC_LO only */
 }
 
 /* ---- encodings: gfx10 SDWA, gfx11 DPP and true16 halves -------------------------------------- */
@@ -684,7 +686,7 @@ __attribute__((constructor)) static void build_bodies(void)
 
 const struct xt_test xt_tests_vcmp[] = {
 	CMP_TESTS(CMP_ENTRY)
-	{ "vcmp_operands", XT_BOTH, body_opnd, NULL, NULL, 10, 21, init_opnd, ref_opnd, XT_EXACT },
+	{ "vcmp_operands", XT_BOTH, body_opnd, NULL, NULL, 10, 22, init_opnd, ref_opnd, XT_EXACT },
 	{ "vcmp_sdwa_gfx10", XT_G10, body_sdwa, NULL, NULL, 10, 9, init_enc, ref_sdwa, XT_EXACT },
 	{ "vcmp_dpp_gfx11", XT_G11, body_dpp, NULL, NULL, 10, 7, init_enc, ref_dpp, XT_EXACT },
 	{ "vcmp_true16_gfx11", XT_G11, body_t16, NULL, NULL, 10, 7, init_enc, ref_t16, XT_EXACT },
