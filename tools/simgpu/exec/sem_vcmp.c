@@ -7,7 +7,6 @@
  * read once from its canonical name ("v_cmp_nge_f32"), so every compare
  * LLVM's tables know is covered by one handler.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,13 @@
 #include "wave.h"
 
 enum kind { K_NONE, K_F, K_I, K_U, K_CLASS };
-enum cond { C_F, C_LT, C_EQ, C_LE, C_GT, C_LG, C_GE, C_O, C_U, C_NGE, C_NLG, C_NGT, C_NLE, C_NEQ, C_NLT, C_T, C_NE };
+
+/* A condition is its truth table, which is also its opcode's low four
+ * bits in VOPC: bit 0 holds when S0 < S1, bit 1 when S0 == S1, bit 2 when
+ * S0 > S1, bit 3 when they are unordered (a NaN).  So lt = 1, le = 3,
+ * lg = 5 (ordered, not equal), o = 7, u = 8, nge = 9 (lt or unordered),
+ * t = 15; the integer ne is lg's table. */
+enum { O_LT, O_EQ, O_GT, O_UN };
 
 struct cmpinfo { uint8_t kind, cond, bits, x; };
 static struct cmpinfo info[RDC_OP_COUNT];
@@ -23,8 +28,11 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void build(void)
 {
-	static const char *const conds[] = { "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg",
-					     "ngt", "nle", "neq", "nlt", "t", "ne" };
+	static const struct { const char *name; uint8_t table; } conds[] = {
+		{ "f", 0 }, { "lt", 1 }, { "eq", 2 }, { "le", 3 }, { "gt", 4 }, { "lg", 5 }, { "ge", 6 },
+		{ "o", 7 }, { "u", 8 }, { "nge", 9 }, { "nlg", 10 }, { "ngt", 11 }, { "nle", 12 }, { "neq", 13 },
+		{ "nlt", 14 }, { "t", 15 }, { "ne", 5 },
+	};
 	for (unsigned op = 1; op < RDC_OP_COUNT; op++) {
 		const char *n = rdc_op_name[op];
 		bool x = !strncmp(n, "v_cmpx_", 7);
@@ -47,8 +55,8 @@ static void build(void)
 			ci.kind = K_CLASS;
 		} else {
 			for (unsigned i = 0; i < sizeof conds / sizeof *conds; i++)
-				if (!strcmp(c, conds[i]))
-					ci.cond = (uint8_t)i, ci.kind = ty[0] == 'f' ? K_F : ty[0] == 'i' ? K_I : K_U;
+				if (!strcmp(c, conds[i].name))
+					ci.cond = conds[i].table, ci.kind = ty[0] == 'f' ? K_F : ty[0] == 'i' ? K_I : K_U;
 			if (ci.kind == K_NONE)
 				continue;
 		}
@@ -58,49 +66,13 @@ static void build(void)
 	}
 }
 
-static bool fcmp(unsigned c, double a, double b)
+/* Which of the four outcomes two values have. */
+static unsigned f_outcome(double a, double b)
 {
-	bool un = isnan(a) || isnan(b);
-	switch (c) {
-	case C_F: return false;
-	case C_LT: return a < b;
-	case C_EQ: return a == b;
-	case C_LE: return a <= b;
-	case C_GT: return a > b;
-	case C_LG: return !un && a != b;
-	case C_GE: return a >= b;
-	case C_O: return !un;
-	case C_U: return un;
-	case C_NGE: return !(a >= b);
-	case C_NLG: return un || a == b;
-	case C_NGT: return !(a > b);
-	case C_NLE: return !(a <= b);
-	case C_NEQ: return !(a == b);
-	case C_NLT: return !(a < b);
-	case C_T: return true;
-	default: return false;
-	}
+	return a < b ? O_LT : a == b ? O_EQ : a > b ? O_GT : O_UN;
 }
-
-static bool icmp(unsigned c, int64_t a, int64_t b, bool sgn, unsigned bits)
-{
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-	if (!sgn && bits < 64) {
-		ua &= (1ull << bits) - 1;
-		ub &= (1ull << bits) - 1;
-	}
-	switch (c) {
-	case C_F: return false;
-	case C_LT: return sgn ? a < b : ua < ub;
-	case C_EQ: return ua == ub;
-	case C_LE: return sgn ? a <= b : ua <= ub;
-	case C_GT: return sgn ? a > b : ua > ub;
-	case C_NE: case C_LG: return ua != ub;
-	case C_GE: return sgn ? a >= b : ua >= ub;
-	case C_T: return true;
-	default: return false;
-	}
-}
+static unsigned i_outcome(int64_t a, int64_t b) { return a < b ? O_LT : a == b ? O_EQ : O_GT; }
+static unsigned u_outcome(uint64_t a, uint64_t b) { return a < b ? O_LT : a == b ? O_EQ : O_GT; }
 
 /* V_CMP_CLASS's index into S1 for a float's raw bits (fb fraction bits,
  * eb exponent bits): 0 signalling NaN, 1 quiet NaN (top fraction bit set),
@@ -208,13 +180,18 @@ static void vcmp(struct rdc_wave *w, const struct rdc_inst *in)
 	} else {
 		double fa[RDC_LANES], fb[RDC_LANES];
 		int64_t ia[RDC_LANES], ib[RDC_LANES];
+		unsigned tt = ci->cond;
 		read_src(w, in, 0, ci, fa, ia);
 		read_src(w, in, 1, ci, fb, ib);
-		for (unsigned l = 0; l < w->n; l++) {
-			bool v = ci->kind == K_F ? fcmp(ci->cond, fa[l], fb[l])
-						 : icmp(ci->cond, ia[l], ib[l], ci->kind == K_I, ci->bits);
-			if (v)
-				r |= 1ull << l;
+		if (ci->kind == K_F) {
+			for (unsigned l = 0; l < w->n; l++)
+				r |= (uint64_t)((tt >> f_outcome(fa[l], fb[l])) & 1) << l;
+		} else if (ci->kind == K_I) {
+			for (unsigned l = 0; l < w->n; l++)
+				r |= (uint64_t)((tt >> i_outcome(ia[l], ib[l])) & 1) << l;
+		} else { /* read_src zero-extends the unsigned types */
+			for (unsigned l = 0; l < w->n; l++)
+				r |= (uint64_t)((tt >> u_outcome((uint64_t)ia[l], (uint64_t)ib[l])) & 1) << l;
 		}
 	}
 	r &= exec;
