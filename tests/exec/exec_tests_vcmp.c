@@ -590,9 +590,10 @@ static const char body_dpp[] =
 	"v_cmpx_lt_i32_e64_dpp v8, v9 row_half_mirror row_mask:0xf bank_mask:0xf fi:1\ns_mov_b32 s15, exec_lo\n"
 	"s_mov_b32 exec_lo, s9\n"
 	"v_cmp_ge_u16 vcc_lo, v8, v9 dpp8:[1,2,3,4,5,6,7,0] fi:1\ns_mov_b32 s16, vcc_lo\n"
+	"v_cmp_ne_u32 vcc_lo, v8, v9 row_shr:1 row_mask:0xf bank_mask:0xf\ns_mov_b32 s17, vcc_lo\n"
 	"s_mov_b32 exec_lo, s8\n"
 	"v_mov_b32 v40, s10\nv_mov_b32 v41, s11\nv_mov_b32 v42, s12\nv_mov_b32 v43, s13\nv_mov_b32 v44, s14\n"
-	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16";
+	"v_mov_b32 v45, s15\nv_mov_b32 v46, s16\nv_mov_b32 v47, s17";
 
 static bool dpp_holds(unsigned j, const struct xt_ctx *c, unsigned l)
 {
@@ -606,13 +607,16 @@ static bool dpp_holds(unsigned j, const struct xt_ctx *c, unsigned l)
 	case 4: return (v9 >> class_of(lane_in(c, row + (r ^ 1), 0), T_F32)) & 1;
 	case 5: return (int32_t)lane_in(c, oct + 7 - o, 7) < (int32_t)v9;
 	case 6: return xt_lo(lane_in(c, oct + ((o + 1) & 7), 7)) >= xt_lo(v9);
+	/* without fi and bound_ctrl, a lane whose source is past the row's
+	 * start or off in EXEC is disabled like an inactive lane: its bit is 0 */
+	case 7: return r >= 1 && ((XP_EXEC >> (l - 1)) & 1) && lane_in(c, l - 1, 7) != v9;
 	default: return false;
 	}
 }
 static void ref_dpp(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 {
 	(void)lane;
-	ref_masks(c, out, 7, dpp_holds);
+	ref_masks(c, out, 8, dpp_holds);
 }
 
 /* gfx11 true16: in VOPC, bit 7 of a 16-bit operand's VGPR number picks its
@@ -688,7 +692,7 @@ const struct xt_test xt_tests_vcmp[] = {
 	CMP_TESTS(CMP_ENTRY)
 	{ "vcmp_operands", XT_BOTH, body_opnd, NULL, NULL, 10, 22, init_opnd, ref_opnd, XT_EXACT },
 	{ "vcmp_sdwa_gfx10", XT_G10, body_sdwa, NULL, NULL, 10, 9, init_enc, ref_sdwa, XT_EXACT },
-	{ "vcmp_dpp_gfx11", XT_G11, body_dpp, NULL, NULL, 10, 7, init_enc, ref_dpp, XT_EXACT },
+	{ "vcmp_dpp_gfx11", XT_G11, body_dpp, NULL, NULL, 10, 8, init_enc, ref_dpp, XT_EXACT },
 	{ "vcmp_true16_gfx11", XT_G11, body_t16, NULL, NULL, 10, 7, init_enc, ref_t16, XT_EXACT },
 	{ "vcmp_class", XT_BOTH, b10_class, b11_class, NULL, 5, 3 * CLASS_FORMS, init_class, ref_class, XT_EXACT },
 };

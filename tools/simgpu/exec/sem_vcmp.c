@@ -174,7 +174,7 @@ static void read_src(struct rdc_wave *w, const struct rdc_inst *in, int k, const
 static void vcmp(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct cmpinfo *ci = &info[in->op];
-	uint64_t exec = rdc_exec_mask(w) & ~w->dpp_off, r = 0;
+	uint64_t r = 0;
 	if (ci->kind == K_CLASS) {
 		r = class_mask(w, in, ci->bits);
 	} else {
@@ -194,7 +194,8 @@ static void vcmp(struct rdc_wave *w, const struct rdc_inst *in)
 				r |= (uint64_t)((tt >> u_outcome((uint64_t)ia[l], (uint64_t)ib[l])) & 1) << l;
 		}
 	}
-	r &= exec;
+	/* after the reads: a DPP source without a lane to read disables the lane */
+	r &= rdc_exec_mask(w) & ~w->dpp_off;
 	if (ci->x)
 		rdc_set_exec(w, r);
 	else
