@@ -5,11 +5,14 @@
  *
  * The compares of one type come from a table of {condition, predicate}:
  * the snippets are built from the tables when the program starts (a
- * constructor fills the bodies), the references read the same tables.  Every compare's lane mask is copied to an SGPR (VCC
- * after a VOPC compare, the VOP3 form's own SGPR, EXEC after a v_cmpx)
- * and from there into one output dword, so each output holds the whole
- * wave's mask: lanes that EXEC leaves out (XP_OFF) must read 0.  The VOP3
- * forms take their sources swapped, so they check the operand order too.
+ * constructor fills the bodies), the references read the same tables.
+ * Every compare's lane mask is copied to an SGPR (VCC after a VOPC
+ * compare, the VOP3 form's own SGPR, EXEC after a v_cmpx) and from there
+ * into one output dword, so each output holds the whole wave's mask: lanes
+ * that EXEC leaves out (XP_OFF) must read 0.  The VOP3 forms take their
+ * sources swapped, so they check the operand order too.  Further tests:
+ * source operands (modifiers, constants, literals, SGPRs, VCC untouched by
+ * v_cmpx), gfx10 SDWA, gfx11 DPP and true16 halves, and the class compares.
  */
 #include <math.h>
 #include <stdint.h>
@@ -122,7 +125,10 @@ static bool holds(const struct cond *c, enum vty t, uint64_t a, uint64_t b)
 
 /* ---- inputs ----------------------------------------------------------------------------- */
 /* Float kinds, and their bit patterns per type. */
-enum { K_PZ, K_NZ, K_P1, K_N1, K_PINF, K_NINF, K_QNAN, K_SNAN, K_NQNAN, K_NSNAN, K_PDEN, K_NDEN, K_BDEN, K_MINN, K_MAXF, K_NMAX, K_P15, K_NKIND };
+enum {
+	K_PZ, K_NZ, K_P1, K_N1, K_PINF, K_NINF, K_QNAN, K_SNAN, K_NQNAN, K_NSNAN, /* signed zeros, ones, inf, NaNs */
+	K_PDEN, K_NDEN, K_BDEN, K_MINN, K_MAXF, K_NMAX, K_P15, K_NKIND,          /* denormals, extremes, 1.5 */
+};
 static const uint16_t kh[K_NKIND] = { 0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01,
 				   0xfd00, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3e00 };
 static const uint32_t kf[K_NKIND] = { 0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,
@@ -140,12 +146,14 @@ static const uint64_t kd[K_NKIND] = {
  * denormals against zero and each other, the largest values.  Lanes 5
  * and 30 (off while compares run) hold pairs most conditions accept. */
 static const uint8_t fpair[XT_LANES][2] = {
-	{ K_PZ, K_NZ },     { K_NZ, K_PZ },   { K_P1, K_P1 },     { K_P1, K_N1 },     { K_N1, K_P1 },     { K_P1, K_P1 },
-	{ K_PINF, K_NINF }, { K_NINF, K_PINF }, { K_PINF, K_MAXF }, { K_MAXF, K_PINF }, { K_QNAN, K_P1 },   { K_P1, K_QNAN },
-	{ K_QNAN, K_QNAN }, { K_SNAN, K_PZ }, { K_PZ, K_SNAN },   { K_NQNAN, K_NINF }, { K_PDEN, K_PZ },   { K_PDEN, K_NDEN },
-	{ K_NDEN, K_PDEN }, { K_PDEN, K_BDEN }, { K_BDEN, K_MINN }, { K_MINN, K_BDEN }, { K_P15, K_P1 },   { K_P1, K_P15 },
-	{ K_NMAX, K_NINF }, { K_NINF, K_NINF }, { K_PDEN, K_PDEN }, { K_NZ, K_NDEN },   { K_NSNAN, K_SNAN }, { K_MAXF, K_MAXF },
-	{ K_QNAN, K_QNAN }, { K_NMAX, K_MAXF },
+	{ K_PZ, K_NZ }, { K_NZ, K_PZ }, { K_P1, K_P1 }, { K_P1, K_N1 },
+	{ K_N1, K_P1 }, { K_P1, K_P1 }, { K_PINF, K_NINF }, { K_NINF, K_PINF },
+	{ K_PINF, K_MAXF }, { K_MAXF, K_PINF }, { K_QNAN, K_P1 }, { K_P1, K_QNAN },
+	{ K_QNAN, K_QNAN }, { K_SNAN, K_PZ }, { K_PZ, K_SNAN }, { K_NQNAN, K_NINF },
+	{ K_PDEN, K_PZ }, { K_PDEN, K_NDEN }, { K_NDEN, K_PDEN }, { K_PDEN, K_BDEN },
+	{ K_BDEN, K_MINN }, { K_MINN, K_BDEN }, { K_P15, K_P1 }, { K_P1, K_P15 },
+	{ K_NMAX, K_NINF }, { K_NINF, K_NINF }, { K_PDEN, K_PDEN }, { K_NZ, K_NDEN },
+	{ K_NSNAN, K_SNAN }, { K_MAXF, K_MAXF }, { K_QNAN, K_QNAN }, { K_NMAX, K_MAXF },
 };
 
 static uint64_t kind_bits(unsigned k, enum vty t)
