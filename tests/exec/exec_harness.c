@@ -366,6 +366,8 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	uint32_t rsrc2 = 2u << 1;                            /* USER_SGPR_COUNT = 2: the kernarg pointer */
 	uint16_t props = 1u << 3 | 1u << 10;                 /* kernarg pointer, wave32 */
 	uint32_t ksize = 16;
+	uint32_t lds = 65536; /* group_segment_fixed_size: every test may use the whole LDS (zeroed) */
+	memcpy(kd + 0, &lds, 4);
 	memcpy(kd + 8, &ksize, 4);
 	memcpy(kd + 48, &rsrc1, 4);
 	memcpy(kd + 52, &rsrc2, 4);
