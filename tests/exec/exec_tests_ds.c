@@ -2,8 +2,399 @@
 /*
  * exec_tests_ds.c — single-instruction tests of the LDS (DS) instructions: loads, stores, atomics of every type, exchanges, append/consume.
  * References follow the ISA guides' pseudocode, written here in plain C.
+ *
+ * The harness gives the workgroup 64 KiB of zeroed LDS; each body first
+ * stores its lanes' initial memory values, runs the instructions under
+ * test and reads the memory back into the outputs.  The atomics' bodies
+ * (AT32/AT64) run each operation, with EXEC masking lanes 0, 15 and 31:
+ *   - with return, each lane on its own slot (the pre-value, exact);
+ *   - without return, each lane on its own slot (the new value);
+ *   - both forms with every lane on one shared slot: the final value only,
+ *     which is order-independent because the data are either per-lane for
+ *     commutative operations or the same for every lane (inputs that the
+ *     initialiser makes uniform) otherwise.
  */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "exec_harness.h"
 
-const struct xt_test xt_tests_ds[] = { { 0 } };
-const unsigned xt_ntests_ds = 0;
+#define MASK 0x7fff7ffeu /* EXEC while the operations run: lanes 0, 15, 31 off */
+#define ACTIVE(l) ((MASK >> (l)) & 1u)
+
+static uint64_t u64of(const uint32_t *p) { return (uint64_t)p[1] << 32 | p[0]; }
+static void put64(uint32_t *p, uint64_t v) { p[0] = (uint32_t)v; p[1] = (uint32_t)(v >> 32); }
+static double d_of(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+static uint64_t u_of(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+/* ---- atomic operations, from the pseudocode (tmp: memory, a: DATA, b: DATA2) ---------- */
+typedef uint64_t (*atom_fn)(uint64_t tmp, uint64_t a, uint64_t b);
+
+static uint64_t o_add32(uint64_t t, uint64_t a, uint64_t b) { (void)b; return (uint32_t)(t + a); }
+static uint64_t o_sub32(uint64_t t, uint64_t a, uint64_t b) { (void)b; return (uint32_t)(t - a); }
+static uint64_t o_rsub32(uint64_t t, uint64_t a, uint64_t b) { (void)b; return (uint32_t)(a - t); }
+static uint64_t o_add64(uint64_t t, uint64_t a, uint64_t b) { (void)b; return t + a; }
+static uint64_t o_sub64(uint64_t t, uint64_t a, uint64_t b) { (void)b; return t - a; }
+static uint64_t o_rsub64(uint64_t t, uint64_t a, uint64_t b) { (void)b; return a - t; }
+/* INC: tmp >= src ? 0 : tmp + 1; DEC: (tmp == 0 || tmp > src) ? src : tmp - 1 (unsigned) */
+static uint64_t o_inc(uint64_t t, uint64_t a, uint64_t b) { (void)b; return t >= a ? 0 : t + 1; }
+static uint64_t o_dec(uint64_t t, uint64_t a, uint64_t b) { (void)b; return (t == 0 || t > a) ? a : t - 1; }
+static uint64_t o_mini32(uint64_t t, uint64_t a, uint64_t b)
+{
+	(void)b;
+	return (int32_t)a < (int32_t)t ? a : t;
+}
+static uint64_t o_maxi32(uint64_t t, uint64_t a, uint64_t b)
+{
+	(void)b;
+	return (int32_t)a > (int32_t)t ? a : t;
+}
+static uint64_t o_mini64(uint64_t t, uint64_t a, uint64_t b) { (void)b; return (int64_t)a < (int64_t)t ? a : t; }
+static uint64_t o_maxi64(uint64_t t, uint64_t a, uint64_t b) { (void)b; return (int64_t)a > (int64_t)t ? a : t; }
+static uint64_t o_minu(uint64_t t, uint64_t a, uint64_t b) { (void)b; return a < t ? a : t; }
+static uint64_t o_maxu(uint64_t t, uint64_t a, uint64_t b) { (void)b; return a > t ? a : t; }
+static uint64_t o_and(uint64_t t, uint64_t a, uint64_t b) { (void)b; return t & a; }
+static uint64_t o_or(uint64_t t, uint64_t a, uint64_t b) { (void)b; return t | a; }
+static uint64_t o_xor(uint64_t t, uint64_t a, uint64_t b) { (void)b; return t ^ a; }
+static uint64_t o_mskor(uint64_t t, uint64_t a, uint64_t b) { return (t & ~a) | b; }
+static uint64_t o_xchg(uint64_t t, uint64_t a, uint64_t b) { (void)t; (void)b; return a; }
+/* gfx10 DS_CMPST: cmp = DATA, src = DATA2; gfx11 DS_CMPSTORE: src = DATA, cmp = DATA2 */
+static uint64_t o_cmpst(uint64_t t, uint64_t a, uint64_t b) { return t == a ? b : t; }
+static uint64_t o_cmpstore(uint64_t t, uint64_t a, uint64_t b) { return t == b ? a : t; }
+/* WRAP: tmp >= DATA ? tmp - DATA : tmp + DATA2 */
+static uint64_t o_wrap(uint64_t t, uint64_t a, uint64_t b) { return (uint32_t)(t >= a ? t - a : t + b); }
+/* floats: ADD tmp + DATA; MIN src < tmp ? src : tmp; MAX src > tmp ? src : tmp; CMPST float == */
+static uint64_t o_addf(uint64_t t, uint64_t a, uint64_t b)
+{
+	(void)b;
+	return xt_f2u(xt_u2f((uint32_t)t) + xt_u2f((uint32_t)a));
+}
+static uint64_t o_minf(uint64_t t, uint64_t a, uint64_t b)
+{
+	(void)b;
+	return xt_u2f((uint32_t)a) < xt_u2f((uint32_t)t) ? a : t;
+}
+static uint64_t o_maxf(uint64_t t, uint64_t a, uint64_t b)
+{
+	(void)b;
+	return xt_u2f((uint32_t)a) > xt_u2f((uint32_t)t) ? a : t;
+}
+static uint64_t o_cmpstf(uint64_t t, uint64_t a, uint64_t b)
+{
+	return xt_u2f((uint32_t)t) == xt_u2f((uint32_t)a) ? b : t;
+}
+static uint64_t o_cmpstoref(uint64_t t, uint64_t a, uint64_t b)
+{
+	return xt_u2f((uint32_t)t) == xt_u2f((uint32_t)b) ? a : t;
+}
+static uint64_t o_mind(uint64_t t, uint64_t a, uint64_t b) { (void)b; return d_of(a) < d_of(t) ? a : t; }
+static uint64_t o_maxd(uint64_t t, uint64_t a, uint64_t b) { (void)b; return d_of(a) > d_of(t) ? a : t; }
+static uint64_t o_cmpstd(uint64_t t, uint64_t a, uint64_t b) { return d_of(t) == d_of(a) ? b : t; }
+static uint64_t o_cmpstored(uint64_t t, uint64_t a, uint64_t b) { return d_of(t) == d_of(b) ? a : t; }
+
+/* ---- inputs ------------------------------------------------------------------------------ */
+static const uint32_t spec32[8] = { 0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 2, 0xfffffffeu, 0x80000001u };
+static const uint64_t spec64[8] = { 0, 1, ~0ull, 1ull << 63, ~0ull >> 1, 0xffffffffull, 0x100000000ull, 0x80000000ull };
+
+/* Memory x, DATA a, DATA2 b for lane l: specials and the boundaries of
+ * inc/dec/min/max/wrap (x == a, a + 1, a - 1) and compare-store hits
+ * (x == a for gfx10's compare, x == b for gfx11's). */
+static void xab64(unsigned l, uint64_t mask, uint64_t *x, uint64_t *a, uint64_t *b)
+{
+	*a = ((uint64_t)xt_rand(l, 1, 20) << 32 | xt_rand(l, 2, 20)) & mask;
+	*b = ((uint64_t)xt_rand(l, 3, 20) << 32 | xt_rand(l, 4, 20)) & mask;
+	if (l / 8 == 1)
+		*a = (mask == ~0ull ? spec64[l % 8] : spec32[l % 8]) & mask;
+	if (l / 8 == 3)
+		*a >>= 20; /* small: inc/dec/wrap take both sides */
+	switch (l % 8) {
+	case 0: *x = 0; break;
+	case 1: *x = mask; break;
+	case 2: *x = (mask >> 1) + 1; break;
+	case 3: *x = mask >> 1; break;
+	case 4: *x = *a; break;
+	case 5: *x = (*a + 1) & mask; break;
+	case 6: *x = (*a - 1) & mask; break;
+	default: *x = *b; break;
+	}
+	if (l / 8 == 2)
+		*x = ((uint64_t)xt_rand(l, 5, 20) << 32 | xt_rand(l, 6, 20)) & mask;
+}
+
+/* AT32: v1 memory, v2 DATA, v3 DATA2; the shared slot's per-lane DATA v4,
+ * uniform DATA / DATA2 v5 / v6, uniform initial value v7. */
+static void init_at32(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	uint64_t x, a, b;
+	xab64(l, 0xffffffffull, &x, &a, &b);
+	in[0] = (uint32_t)x;
+	in[1] = (uint32_t)a;
+	in[2] = (uint32_t)b;
+	in[3] = xt_rand(l, 7, 21);
+	in[4] = xt_rand(0, 7, 21) >> 24; /* a small bound for the shared inc/dec/wrap */
+	in[5] = xt_rand(0, 8, 21);
+	in[6] = in[4];
+	for (unsigned j = 0; j < nout; j++)
+		out[j] = xt_rand(l, 100 + j, 22);
+	(void)nin;
+}
+
+/* AT64: v[1:2] memory, v[3:4] DATA, v[5:6] DATA2; the shared slot's per-lane
+ * DATA v[7:8], uniform DATA / DATA2 v[9:10] / v[11:12], initial v[13:14]. */
+static void init_at64(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	uint64_t x, a, b;
+	xab64(l, ~0ull, &x, &a, &b);
+	put64(in, x);
+	put64(in + 2, a);
+	put64(in + 4, b);
+	put64(in + 6, (uint64_t)xt_rand(l, 9, 23) << 32 | xt_rand(l, 10, 23));
+	put64(in + 8, 40);
+	put64(in + 10, (uint64_t)xt_rand(0, 11, 23) << 32 | xt_rand(0, 12, 23));
+	put64(in + 12, 40);
+	for (unsigned j = 0; j < nout; j++)
+		out[j] = xt_rand(l, 100 + j, 24);
+	(void)nin;
+}
+
+/* f32 (x, a, b) pairs: signed zeros, infinities, quiet NaNs on either side,
+ * denormals, equal values, an add that overflows, an inexact sum. */
+static const uint32_t fx[16][3] = {
+	{ 0x00000000, 0x80000000, 0x3f800000 }, { 0x80000000, 0x00000000, 0x40000000 },
+	{ 0x7f800000, 0x3f800000, 0x80000000 }, { 0xff800000, 0x7f7fffff, 0xff800000 },
+	{ 0x00000001, 0x807fffff, 0x00000001 }, { 0x00400000, 0x00400000, 0x12345678 },
+	{ 0x7f7fffff, 0x7f7fffff, 0x7f7fffff }, { 0x3f800001, 0x33800000, 0x3f800001 },
+	{ 0x7fc00000, 0x3f800000, 0x7fc00000 }, { 0x40490fdb, 0x7fc00000, 0x40490fdb },
+	{ 0x7fc00000, 0x7fc00000, 0x00000000 }, { 0xc0000000, 0xc0000000, 0x3f000000 },
+	{ 0x80000001, 0x00000001, 0xbf800000 }, { 0x3f800000, 0xbf800000, 0x3f800000 },
+	{ 0xff7fffff, 0xff7fffff, 0x00000000 }, { 0x00000000, 0x00000000, 0x00000000 },
+};
+
+static uint32_t rand_f(unsigned l, unsigned k)
+{
+	uint32_t r = xt_rand(l, k, 25);
+	return (r & 0x80000000u) | ((100 + (r >> 8) % 56) << 23) | (r & 0x7fffffu);
+}
+
+/* The shared slot's per-lane DATA of the float tests: multiples of 1/4,
+ * whose sums are exact in any order. */
+static void init_atf(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	if (l < 16) {
+		in[0] = fx[l][0];
+		in[1] = fx[l][1];
+		in[2] = fx[l][2];
+	} else {
+		in[0] = rand_f(l, 0);
+		in[1] = l % 4 == 0 ? in[0] : rand_f(l, 1);
+		in[2] = l % 4 == 1 ? in[0] : rand_f(l, 2);
+	}
+	in[3] = xt_f2u((float)((int)(xt_rand(l, 3, 26) % 64) - 32) / 4.0f);
+	in[4] = xt_f2u(2.0f);
+	in[5] = xt_f2u(1.5f);
+	in[6] = xt_f2u(2.0f);
+	for (unsigned j = 0; j < nout; j++)
+		out[j] = xt_rand(l, 100 + j, 27);
+	(void)nin;
+}
+
+static uint64_t widen_f(uint32_t f)
+{
+	double d = (double)xt_u2f(f);
+	if (isnan(d))
+		return 0x7ff8000000000000ull | (uint64_t)(f & 0x3fffff) << 29;
+	return u_of(d);
+}
+
+/* f64: the f32 pairs widened (one lane with an f64 denormal, one with a
+ * difference below f32's precision). */
+static void init_atd(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	uint32_t t[7], o[10];
+	init_atf(l, t, o, 7, 10);
+	for (unsigned k = 0; k < 7; k++)
+		put64(in + 2 * k, widen_f(t[k]));
+	if (l == 4) {
+		put64(in, 1);
+		put64(in + 2, 0x8000000000000001ull);
+	}
+	if (l == 7) {
+		put64(in, 0x3ff0000000000001ull);
+		put64(in + 2, 0x3ff0000000000000ull);
+		put64(in + 4, 0x3ff0000000000001ull);
+	}
+	for (unsigned j = 0; j < nout; j++)
+		out[j] = xt_rand(l, 100 + j, 28);
+	(void)nin;
+}
+
+/* ---- the atomic bodies ------------------------------------------------------------------- */
+/* 32-bit: v10 = own slot (lane * 4; without return at +256), v11 = the shared
+ * slot 0x200 (with return) / 0x208 (without).  Outputs: v40 returned, v41 own slot
+ * after the returning form, v42 own slot after the other, v43/v44 the shared
+ * slots. SRC: the per-lane operands, SH: the shared ones. */
+#define AT32(RTN, NRT, SRC, SH)                                                                                        \
+	"v_lshlrev_b32 v10, 2, v0\nv_mov_b32 v11, 0x200\n"                                                             \
+	"ds_write_b32 v10, v1\nds_write_b32 v10, v1 offset:256\nds_write_b32 v11, v7\nds_write_b32 v11, v7 offset:8\n"   \
+	"s_waitcnt lgkmcnt(0)\ns_mov_b32 exec_lo, 0x7fff7ffe\n"                                                        \
+	RTN " v40, v10, " SRC "\n" NRT " v10, " SRC " offset:256\n" RTN " v13, v11, " SH "\n" NRT " v11, " SH          \
+	" offset:8\n"                                                                                                  \
+	"s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)\n"                                                                \
+	"ds_read_b32 v41, v10\nds_read_b32 v42, v10 offset:256\nds_read_b32 v43, v11\nds_read_b32 v44, v11 offset:8\n" \
+	"s_waitcnt lgkmcnt(0)"
+
+/* 64-bit: v20 = lane * 8, v21 = 0x200.  Outputs v[40:41] returned,
+ * v[42:43], v[44:45] own slots, v[46:47], v[48:49] shared slots. */
+#define AT64(RTN, NRT, SRC, SH)                                                                                        \
+	"v_lshlrev_b32 v20, 3, v0\nv_mov_b32 v21, 0x200\n"                                                             \
+	"ds_write_b64 v20, v[1:2]\nds_write_b64 v20, v[1:2] offset:256\n"                                              \
+	"ds_write_b64 v21, v[13:14]\nds_write_b64 v21, v[13:14] offset:8\n"                                            \
+	"s_waitcnt lgkmcnt(0)\ns_mov_b32 exec_lo, 0x7fff7ffe\n"                                                        \
+	RTN " v[40:41], v20, " SRC "\n" NRT " v20, " SRC " offset:256\n" RTN " v[28:29], v21, " SH "\n" NRT          \
+	" v21, " SH " offset:8\n"                                                                                      \
+	"s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)\n"                                                                \
+	"ds_read_b64 v[42:43], v20\nds_read_b64 v[44:45], v20 offset:256\n"                                            \
+	"ds_read_b64 v[46:47], v21\nds_read_b64 v[48:49], v21 offset:8\n"                                              \
+	"s_waitcnt lgkmcnt(0)"
+
+#define S1_32 "v2"
+#define S2_32 "v2, v3"
+#define SH1_32 "v4"      /* per lane: commutative operations */
+#define SU1_32 "v5"      /* the same for every lane */
+#define SU2_32 "v5, v6"
+#define S1_64 "v[3:4]"
+#define S2_64 "v[3:4], v[5:6]"
+#define SH1_64 "v[7:8]"
+#define SU1_64 "v[9:10]"
+#define SU2_64 "v[9:10], v[11:12]"
+
+/* The reference of one atomic test: wide (64-bit), the operation, and
+ * whether the shared slot's data are per lane (shared_lane) or the first
+ * lane's. */
+static void ref_at(const struct xt_ctx *c, unsigned l, uint32_t *out, bool wide, atom_fn f, bool shared_lane)
+{
+	unsigned w = wide ? 2 : 1;
+	const uint32_t *in = c->in + l * c->nin;
+	uint64_t x = wide ? u64of(in) : in[0], a = wide ? u64of(in + 2) : in[1], b = wide ? u64of(in + 4) : in[2];
+	uint64_t v[5];
+	v[0] = wide ? u64of(out) : out[0];
+	v[1] = v[2] = x;
+	if (ACTIVE(l)) {
+		v[0] = x;
+		v[1] = v[2] = f(x, a, b);
+	}
+	uint64_t s = wide ? u64of(in + 12) : in[6];
+	for (unsigned k = 0; k < XT_LANES; k++) {
+		if (!ACTIVE(k))
+			continue;
+		const uint32_t *ik = c->in + k * c->nin;
+		uint64_t sa = wide ? u64of(ik + (shared_lane ? 6 : 8)) : ik[shared_lane ? 3 : 4];
+		s = f(s, sa, wide ? u64of(ik + 10) : ik[5]);
+	}
+	v[3] = v[4] = s;
+	for (unsigned j = 0; j < 5; j++) {
+		out[j * w] = (uint32_t)v[j];
+		if (wide)
+			out[j * w + 1] = (uint32_t)(v[j] >> 32);
+	}
+}
+
+#define REF(NAME, WIDE, FN, LANE)                                                                                      \
+	static void ref_##NAME(const struct xt_ctx *c, unsigned l, uint32_t *out) { ref_at(c, l, out, WIDE, FN, LANE); }
+REF(add32, false, o_add32, true)
+REF(sub32, false, o_sub32, true)
+REF(rsub32, false, o_rsub32, false)
+REF(inc32, false, o_inc, false)
+REF(dec32, false, o_dec, false)
+REF(mini32, false, o_mini32, true)
+REF(maxi32, false, o_maxi32, true)
+REF(minu32, false, o_minu, true)
+REF(maxu32, false, o_maxu, true)
+REF(and32, false, o_and, true)
+REF(or32, false, o_or, true)
+REF(xor32, false, o_xor, true)
+REF(mskor32, false, o_mskor, false)
+REF(xchg32, false, o_xchg, false)
+REF(cmpst32, false, o_cmpst, false)
+REF(cmpstore32, false, o_cmpstore, false)
+REF(wrap32, false, o_wrap, false)
+REF(add64, true, o_add64, true)
+REF(sub64, true, o_sub64, true)
+REF(rsub64, true, o_rsub64, false)
+REF(inc64, true, o_inc, false)
+REF(dec64, true, o_dec, false)
+REF(mini64, true, o_mini64, true)
+REF(maxi64, true, o_maxi64, true)
+REF(minu64, true, o_minu, true)
+REF(maxu64, true, o_maxu, true)
+REF(and64, true, o_and, true)
+REF(or64, true, o_or, true)
+REF(xor64, true, o_xor, true)
+REF(mskor64, true, o_mskor, false)
+REF(xchg64, true, o_xchg, false)
+REF(cmpst64, true, o_cmpst, false)
+REF(cmpstore64, true, o_cmpstore, false)
+REF(addf32, false, o_addf, true)
+REF(minf32, false, o_minf, true)
+REF(maxf32, false, o_maxf, true)
+REF(cmpstf32, false, o_cmpstf, false)
+REF(cmpstoref32, false, o_cmpstoref, false)
+REF(minf64, true, o_mind, true)
+REF(maxf64, true, o_maxd, true)
+REF(cmpstf64, true, o_cmpstd, false)
+REF(cmpstoref64, true, o_cmpstored, false)
+
+#define T32(NAME, G, RTN, NRT, SRC, SH, INIT)                                                                          \
+	{ "ds_" #NAME, G, AT32(RTN, NRT, SRC, SH), NULL, NULL, 7, 5, INIT, ref_##NAME, XT_EXACT }
+#define T64(NAME, G, RTN, NRT, SRC, SH, INIT)                                                                          \
+	{ "ds_" #NAME, G, AT64(RTN, NRT, SRC, SH), NULL, NULL, 14, 10, INIT, ref_##NAME, XT_EXACT }
+
+const struct xt_test xt_tests_ds[] = {
+	/* ---- atomics, 32-bit ---- */
+	T32(add32, XT_BOTH, "ds_add_rtn_u32", "ds_add_u32", S1_32, SH1_32, init_at32),
+	T32(sub32, XT_BOTH, "ds_sub_rtn_u32", "ds_sub_u32", S1_32, SH1_32, init_at32),
+	T32(rsub32, XT_BOTH, "ds_rsub_rtn_u32", "ds_rsub_u32", S1_32, SU1_32, init_at32),
+	T32(inc32, XT_BOTH, "ds_inc_rtn_u32", "ds_inc_u32", S1_32, SU1_32, init_at32),
+	T32(dec32, XT_BOTH, "ds_dec_rtn_u32", "ds_dec_u32", S1_32, SU1_32, init_at32),
+	T32(mini32, XT_BOTH, "ds_min_rtn_i32", "ds_min_i32", S1_32, SH1_32, init_at32),
+	T32(maxi32, XT_BOTH, "ds_max_rtn_i32", "ds_max_i32", S1_32, SH1_32, init_at32),
+	T32(minu32, XT_BOTH, "ds_min_rtn_u32", "ds_min_u32", S1_32, SH1_32, init_at32),
+	T32(maxu32, XT_BOTH, "ds_max_rtn_u32", "ds_max_u32", S1_32, SH1_32, init_at32),
+	T32(and32, XT_BOTH, "ds_and_rtn_b32", "ds_and_b32", S1_32, SH1_32, init_at32),
+	T32(or32, XT_BOTH, "ds_or_rtn_b32", "ds_or_b32", S1_32, SH1_32, init_at32),
+	T32(xor32, XT_BOTH, "ds_xor_rtn_b32", "ds_xor_b32", S1_32, SH1_32, init_at32),
+	T32(mskor32, XT_BOTH, "ds_mskor_rtn_b32", "ds_mskor_b32", S2_32, SU2_32, init_at32),
+	T32(xchg32, XT_BOTH, "ds_wrxchg_rtn_b32", "ds_wrxchg_rtn_b32 v16,", S1_32, SU1_32, init_at32),
+	T32(cmpst32, XT_G10, "ds_cmpst_rtn_b32", "ds_cmpst_b32", S2_32, SU2_32, init_at32),
+	T32(cmpstore32, XT_G11, "ds_cmpstore_rtn_b32", "ds_cmpstore_b32", S2_32, SU2_32, init_at32),
+	T32(wrap32, XT_BOTH, "ds_wrap_rtn_b32", "ds_wrap_rtn_b32 v16,", S2_32, SU2_32, init_at32),
+	/* ---- atomics, 64-bit ---- */
+	T64(add64, XT_BOTH, "ds_add_rtn_u64", "ds_add_u64", S1_64, SH1_64, init_at64),
+	T64(sub64, XT_BOTH, "ds_sub_rtn_u64", "ds_sub_u64", S1_64, SH1_64, init_at64),
+	T64(rsub64, XT_BOTH, "ds_rsub_rtn_u64", "ds_rsub_u64", S1_64, SU1_64, init_at64),
+	T64(inc64, XT_BOTH, "ds_inc_rtn_u64", "ds_inc_u64", S1_64, SU1_64, init_at64),
+	T64(dec64, XT_BOTH, "ds_dec_rtn_u64", "ds_dec_u64", S1_64, SU1_64, init_at64),
+	T64(mini64, XT_BOTH, "ds_min_rtn_i64", "ds_min_i64", S1_64, SH1_64, init_at64),
+	T64(maxi64, XT_BOTH, "ds_max_rtn_i64", "ds_max_i64", S1_64, SH1_64, init_at64),
+	T64(minu64, XT_BOTH, "ds_min_rtn_u64", "ds_min_u64", S1_64, SH1_64, init_at64),
+	T64(maxu64, XT_BOTH, "ds_max_rtn_u64", "ds_max_u64", S1_64, SH1_64, init_at64),
+	T64(and64, XT_BOTH, "ds_and_rtn_b64", "ds_and_b64", S1_64, SH1_64, init_at64),
+	T64(or64, XT_BOTH, "ds_or_rtn_b64", "ds_or_b64", S1_64, SH1_64, init_at64),
+	T64(xor64, XT_BOTH, "ds_xor_rtn_b64", "ds_xor_b64", S1_64, SH1_64, init_at64),
+	T64(mskor64, XT_BOTH, "ds_mskor_rtn_b64", "ds_mskor_b64", S2_64, SU2_64, init_at64),
+	T64(xchg64, XT_BOTH, "ds_wrxchg_rtn_b64", "ds_wrxchg_rtn_b64 v[16:17],", S1_64, SU1_64, init_at64),
+	T64(cmpst64, XT_G10, "ds_cmpst_rtn_b64", "ds_cmpst_b64", S2_64, SU2_64, init_at64),
+	T64(cmpstore64, XT_G11, "ds_cmpstore_rtn_b64", "ds_cmpstore_b64", S2_64, SU2_64, init_at64),
+	/* ---- float atomics ---- */
+	T32(addf32, XT_BOTH, "ds_add_rtn_f32", "ds_add_f32", S1_32, SH1_32, init_atf),
+	T32(minf32, XT_BOTH, "ds_min_rtn_f32", "ds_min_f32", S1_32, SH1_32, init_atf),
+	T32(maxf32, XT_BOTH, "ds_max_rtn_f32", "ds_max_f32", S1_32, SH1_32, init_atf),
+	T32(cmpstf32, XT_G10, "ds_cmpst_rtn_f32", "ds_cmpst_f32", S2_32, SU2_32, init_atf),
+	T32(cmpstoref32, XT_G11, "ds_cmpstore_rtn_f32", "ds_cmpstore_f32", S2_32, SU2_32, init_atf),
+	T64(minf64, XT_BOTH, "ds_min_rtn_f64", "ds_min_f64", S1_64, SH1_64, init_atd),
+	T64(maxf64, XT_BOTH, "ds_max_rtn_f64", "ds_max_f64", S1_64, SH1_64, init_atd),
+	T64(cmpstf64, XT_G10, "ds_cmpst_rtn_f64", "ds_cmpst_f64", S2_64, SU2_64, init_atd),
+	T64(cmpstoref64, XT_G11, "ds_cmpstore_rtn_f64", "ds_cmpstore_f64", S2_64, SU2_64, init_atd),
+};
+const unsigned xt_ntests_ds = sizeof xt_tests_ds / sizeof xt_tests_ds[0];

@@ -239,6 +239,11 @@ static inline bool feq(bool wide, uint64_t a, uint64_t b)
 	return wide ? rdc_u2d(a) == rdc_u2d(b) : rdc_u2f((uint32_t)a) == rdc_u2f((uint32_t)b);
 }
 
+static inline bool flt(bool wide, uint64_t a, uint64_t b)
+{
+	return wide ? rdc_u2d(a) < rdc_u2d(b) : rdc_u2f((uint32_t)a) < rdc_u2f((uint32_t)b);
+}
+
 static uint64_t ds_new(const struct dsinfo *di, uint64_t old, uint64_t s0, uint64_t s1)
 {
 	bool wd = di->wide;
@@ -265,10 +270,10 @@ static uint64_t ds_new(const struct dsinfo *di, uint64_t old, uint64_t s0, uint6
 	case DA_CMPSTORE_F: return feq(wd, old, s1) ? s0 : old;
 	case DA_WRAP: return (uint32_t)(old >= s0 ? old - s0 : old + s1);
 	case DA_ADD_F32: return rdc_f2u(rdc_u2f((uint32_t)old) + rdc_u2f((uint32_t)s0));
-	case DA_MIN_F:
-		return wd ? rdc_d2u(fmin(rdc_u2d(old), rdc_u2d(s0))) : rdc_f2u(fminf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)s0)));
-	case DA_MAX_F:
-		return wd ? rdc_d2u(fmax(rdc_u2d(old), rdc_u2d(s0))) : rdc_f2u(fmaxf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)s0)));
+	/* the guide's "src < tmp ? src : tmp": a NaN in memory stays, a NaN
+	 * source changes nothing, -0 and +0 compare equal (memory stays) */
+	case DA_MIN_F: return flt(wd, s0, old) ? s0 : old;
+	case DA_MAX_F: return flt(wd, old, s0) ? s0 : old;
 	default: return old;
 	}
 }
