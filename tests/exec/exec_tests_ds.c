@@ -350,6 +350,130 @@ REF(cmpstoref64, true, o_cmpstored, false)
 #define T64(NAME, G, RTN, NRT, SRC, SH, INIT)                                                                          \
 	{ "ds_" #NAME, G, AT64(RTN, NRT, SRC, SH), NULL, NULL, 14, 10, INIT, ref_##NAME, XT_EXACT }
 
+/* ---- the M0-addressed and conditional forms ------------------------------------------ */
+/* ds_append / ds_consume (gfx11 and gfx10 alike): one counter at
+ * M0[15:0] + offset moves by the number of active lanes (29), each active
+ * lane gets the value from before; the counters start near the wrap-around
+ * (v1 0xfffffff0 for append, v2 10 for consume, every lane). */
+static void init_app(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	in[0] = 0xfffffff0u;
+	in[1] = 10;
+	for (unsigned j = 0; j < nout; j++)
+		out[j] = xt_rand(l, 100 + j, 30);
+	(void)nin;
+}
+
+static void ref_app(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	uint32_t n = (uint32_t)__builtin_popcount(MASK), a = c->in[0], b = c->in[1];
+	if (ACTIVE(l)) {
+		out[0] = a;
+		out[1] = b;
+		out[2] = a + n;
+	}
+	out[3] = a + 2 * n;
+	out[4] = b - n;
+}
+
+/* ds_load/store_addtid_b32: lane L at M0[15:0] + offset + 4 L (M0's upper
+ * half is not part of the address).  v1: the stored value, v2: a value each
+ * lane stores at 0x400 + 4 L that the load reads two lanes on (0 past the
+ * last lane: the LDS starts zeroed). */
+static void ref_tid(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	const uint32_t *in = c->in + l * c->nin;
+	out[0] = ACTIVE(l) ? in[0] : 0;
+	if (ACTIVE(l))
+		out[1] = l + 2 < XT_LANES ? c->in[(l + 2) * c->nin + 1] : 0;
+}
+
+/* ds_condxchg32_rtn_b64: ADDR0 = (ADDR + offset) & 0xfff8; each dword of
+ * DATA with bit 31 set replaces that LDS dword, bit 31 cleared; the old
+ * dwords return.  v[1:2] memory, v[3:4] DATA, v5 ADDR (low bits and bit 16
+ * set on some lanes: both masked off), v6 the aligned slot. */
+static void init_cx(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(l, in, out, nin, nout);
+	in[2] = (in[2] & 0x7fffffffu) | (l & 1u) << 31;
+	in[3] = (in[3] & 0x7fffffffu) | (l & 2u) << 30;
+	in[5] = 0x800 + 8 * l;
+	in[4] = in[5] - 4 + (l % 8) + (l % 3 == 0 ? 0x10000u : 0);
+}
+
+static void ref_cx(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	const uint32_t *in = c->in + l * c->nin;
+	out[2] = in[0];
+	out[3] = in[1];
+	if (!ACTIVE(l))
+		return;
+	out[0] = in[0];
+	out[1] = in[1];
+	for (unsigned i = 0; i < 2; i++)
+		if (in[2 + i] >> 31)
+			out[2 + i] = in[2 + i] & 0x7fffffffu;
+}
+
+/* ds_storexchg_2addr[_stride64]_rtn: both old values return (first address
+ * first), DATA goes to the first address, DATA2 to the second; with equal
+ * offsets the second write (DATA2) stays.  b32: v1/v2 the two slots'
+ * memory, v3/v4 DATA/DATA2, v5 base (offsets in dwords: +4, +12), v6 base
+ * (stride64: +256, +768), v7 base of the equal-offsets form (+8). */
+static void init_x2(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(l, in, out, nin, nout);
+	bool w = nin > 8; /* b64 */
+	unsigned k = w ? 8 : 4;
+	in[k] = (w ? 0x3000 : 0x1000) + (w ? 32 : 16) * l;
+	in[k + 1] = (w ? 0x5000 : 0x2000) + (w ? 8 : 4) * l;
+	in[k + 2] = 0x6000 + 8 * l;
+}
+
+static void ref_x2(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	const uint32_t *in = c->in + l * c->nin;
+	unsigned w = c->nin > 8 ? 2 : 1, r = 6 * w; /* r: the memory outputs */
+	const uint32_t *m1 = in, *m2 = in + w, *d1 = in + 2 * w, *d2 = in + 3 * w;
+	bool a = ACTIVE(l);
+	for (unsigned i = 0; i < w; i++) {
+		if (a) {
+			out[i] = m1[i];
+			out[w + i] = m2[i];
+			out[2 * w + i] = m1[i];
+			out[3 * w + i] = m2[i];
+			out[4 * w + i] = m1[i];
+			out[5 * w + i] = m1[i];
+		}
+		out[r + i] = a ? d1[i] : m1[i];
+		out[r + w + i] = a ? d2[i] : m2[i];
+		out[r + 2 * w + i] = a ? d1[i] : m1[i];
+		out[r + 3 * w + i] = a ? d2[i] : m2[i];
+		out[r + 4 * w + i] = a ? d2[i] : m1[i];
+	}
+}
+
+/* ---- permute ------------------------------------------------------------------------------ */
+/* ds_permute_b32: each active lane i sends DATA0 to lane ((ADDR + offset)
+ * bits [6:2]); the highest-numbered sender wins, a lane nobody sends to
+ * gets 0, inactive lanes keep their value.  Few destinations (lanes 0-7)
+ * so that senders collide; ADDR has high bits set. */
+static void init_perm(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(l, in, out, nin, nout);
+	in[0] = (xt_rand(l, 9, 31) & ~0x7cu) | ((xt_rand(l, 10, 31) % 8) << 2);
+}
+
+static void ref_perm(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	uint32_t t[XT_LANES] = { 0 };
+	for (unsigned i = 0; i < XT_LANES; i++)
+		if (ACTIVE(i))
+			t[((c->in[i * c->nin] + 4) >> 2) & 31] = c->in[i * c->nin + 1];
+	if (ACTIVE(l))
+		out[0] = t[l];
+}
+
 const struct xt_test xt_tests_ds[] = {
 	/* ---- atomics, 32-bit ---- */
 	T32(add32, XT_BOTH, "ds_add_rtn_u32", "ds_add_u32", S1_32, SH1_32, init_at32),
@@ -396,5 +520,50 @@ const struct xt_test xt_tests_ds[] = {
 	T64(maxf64, XT_BOTH, "ds_max_rtn_f64", "ds_max_f64", S1_64, SH1_64, init_atd),
 	T64(cmpstf64, XT_G10, "ds_cmpst_rtn_f64", "ds_cmpst_f64", S2_64, SU2_64, init_atd),
 	T64(cmpstoref64, XT_G11, "ds_cmpstore_rtn_f64", "ds_cmpstore_f64", S2_64, SU2_64, init_atd),
+	/* ---- M0-addressed, conditional and two-address exchanges ---- */
+	{ "ds_append_consume", XT_BOTH,
+	  "s_mov_b32 m0, 0x100\nv_mov_b32 v10, 0x100\nds_write_b32 v10, v1 offset:8\nds_write_b32 v10, v2 offset:12\n"
+	  "s_waitcnt lgkmcnt(0)\ns_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_append v40 offset:8\nds_consume v41 offset:12\nds_append v42 offset:8\n"
+	  "s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)\n"
+	  "ds_read_b32 v43, v10 offset:8\nds_read_b32 v44, v10 offset:12\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 2, 5, init_app, ref_app, XT_EXACT },
+	{ "ds_addtid", XT_BOTH,
+	  "s_mov_b32 m0, 0xabcd0300\ns_mov_b32 exec_lo, 0x7fff7ffe\nds_write_addtid_b32 v1 offset:16\n"
+	  "s_mov_b32 exec_lo, -1\nv_lshlrev_b32 v10, 2, v0\nds_write_b32 v10, v2 offset:1024\ns_waitcnt lgkmcnt(0)\n"
+	  "ds_read_b32 v40, v10 offset:784\ns_mov_b32 m0, 0x12340400\ns_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_read_addtid_b32 v41 offset:8\ns_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 2, 2, xt_init_u, ref_tid, XT_EXACT },
+	{ "ds_condxchg32_rtn_b64", XT_BOTH,
+	  "ds_write_b64 v6, v[1:2]\ns_waitcnt lgkmcnt(0)\ns_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_condxchg32_rtn_b64 v[40:41], v5, v[3:4] offset:4\ns_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)\n"
+	  "ds_read_b64 v[42:43], v6\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 6, 4, init_cx, ref_cx, XT_EXACT },
+	{ "ds_storexchg_2addr_b32", XT_BOTH,
+	  "ds_write_b32 v5, v1 offset:4\nds_write_b32 v5, v2 offset:12\nds_write_b32 v6, v1 offset:256\n"
+	  "ds_write_b32 v6, v2 offset:768\nds_write_b32 v7, v1 offset:8\ns_waitcnt lgkmcnt(0)\ns_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_wrxchg2_rtn_b32 v[40:41], v5, v3, v4 offset0:1 offset1:3\n"
+	  "ds_wrxchg2st64_rtn_b32 v[42:43], v6, v3, v4 offset0:1 offset1:3\n"
+	  "ds_wrxchg2_rtn_b32 v[44:45], v7, v3, v4 offset0:2 offset1:2\n"
+	  "s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)\n"
+	  "ds_read_b32 v46, v5 offset:4\nds_read_b32 v47, v5 offset:12\nds_read_b32 v48, v6 offset:256\n"
+	  "ds_read_b32 v49, v6 offset:768\nds_read_b32 v50, v7 offset:8\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 7, 11, init_x2, ref_x2, XT_EXACT },
+	{ "ds_storexchg_2addr_b64", XT_BOTH,
+	  "ds_write_b64 v9, v[1:2] offset:8\nds_write_b64 v9, v[3:4] offset:24\nds_write_b64 v10, v[1:2] offset:512\n"
+	  "ds_write_b64 v10, v[3:4] offset:1536\nds_write_b64 v11, v[1:2] offset:16\ns_waitcnt lgkmcnt(0)\n"
+	  "s_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_wrxchg2_rtn_b64 v[40:43], v9, v[5:6], v[7:8] offset0:1 offset1:3\n"
+	  "ds_wrxchg2st64_rtn_b64 v[44:47], v10, v[5:6], v[7:8] offset0:1 offset1:3\n"
+	  "ds_wrxchg2_rtn_b64 v[48:51], v11, v[5:6], v[7:8] offset0:2 offset1:2\n"
+	  "s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)\n"
+	  "ds_read_b64 v[52:53], v9 offset:8\nds_read_b64 v[54:55], v9 offset:24\nds_read_b64 v[56:57], v10 offset:512\n"
+	  "ds_read_b64 v[58:59], v10 offset:1536\nds_read_b64 v[60:61], v11 offset:16\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 11, 22, init_x2, ref_x2, XT_EXACT },
+	/* ---- permute, nop ---- */
+	{ "ds_permute_nop", XT_BOTH,
+	  "s_mov_b32 exec_lo, 0x7fff7ffe\nds_permute_b32 v40, v1, v2 offset:4\nds_nop\ns_mov_b32 exec_lo, -1\n"
+	  "s_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 2, 1, init_perm, ref_perm, XT_EXACT },
 };
 const unsigned xt_ntests_ds = sizeof xt_tests_ds / sizeof xt_tests_ds[0];
