@@ -474,6 +474,79 @@ static void ref_perm(const struct xt_ctx *c, unsigned l, uint32_t *out)
 		out[0] = t[l];
 }
 
+/* ---- loads and stores -------------------------------------------------------------------- */
+/* Data v1..v4 (some lanes all-ones, sign bits set or clear in every byte),
+ * bases of per-lane regions in v5.. (16 or 32 bytes a lane, apart). */
+static void init_ls(unsigned l, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	static const uint32_t pat[4][4] = {
+		{ 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu },
+		{ 0x80808080u, 0x7f7f7f7fu, 0x80007fffu, 0x7fff8000u },
+		{ 0x7f7f7f7fu, 0x80808080u, 0x7fff8000u, 0x80007fffu },
+		{ 0x01020304u, 0xfffefdfcu, 0x00ff00ffu, 0xff00ff00u },
+	};
+	xt_init_u(l, in, out, nin, nout);
+	if (l >= 1 && l <= 4)
+		memcpy(in, pat[l - 1], sizeof pat[0]);
+	static const uint32_t base[2][5] = { { 0x1000, 0x2000, 0x3000, 0x4000, 0x5000 },
+					     { 0x1000, 0x2000, 0x3000, 0x4000, 0x8000 } };
+	static const uint32_t step[2][5] = { { 16, 16, 16, 16, 16 }, { 32, 4, 32, 8, 4 } };
+	bool two = nout == 28; /* the two-address test */
+	for (unsigned k = 0; k < 5; k++)
+		in[4 + k] = base[two][k] + step[two][k] * l;
+}
+
+static uint32_t sx8(uint32_t v) { return (uint32_t)(int32_t)(int8_t)(v & 0xff); }
+static uint32_t sx16(uint32_t v) { return (uint32_t)(int32_t)(int16_t)(v & 0xffff); }
+
+/* The outputs of the widths test, from the data: what each load returns. */
+static void ref_ls(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	if (!ACTIVE(l))
+		return;
+	const uint32_t *d = c->in + l * c->nin;
+	uint8_t b[16]; /* region 2: v1..v4 stored as dwords */
+	for (unsigned i = 0; i < 16; i++)
+		b[i] = (uint8_t)(d[i / 4] >> (8 * (i % 4)));
+	const uint32_t want[23] = {
+		d[0], d[1], d[2], d[3],             /* b128 store, b32 loads */
+		d[0], d[1], d[2], d[3],             /* b32 stores, b128 load */
+		d[0], d[1], d[2], d[1], 0,          /* b96 store and load; the fourth dword untouched */
+		d[0], d[1], d[1], 0,                /* b64 store at +8 */
+		/* b32, then b8 at byte 1 and b16 at bytes 2-3 */
+		(d[0] & 0xff) | (d[1] & 0xff) << 8 | (d[2] & 0xffff) << 16,
+		/* b32, then b8_d16_hi (DATA[23:16]) at byte 7 and b16_d16_hi (DATA[31:16]) at bytes 4-5 */
+		(d[2] >> 16) | (d[0] & 0x00ff0000u) | ((d[1] >> 16) & 0xff) << 24,
+		b[1], sx8(b[3]), (uint32_t)(b[6] | b[7] << 8), sx16((uint32_t)(b[10] | b[11] << 8)),
+	};
+	memcpy(out, want, sizeof want);
+	/* d16: the other half of the VGPR keeps its value */
+	out[23] = (out[23] & 0xffff0000u) | b[5];
+	out[24] = (out[24] & 0xffffu) | (uint32_t)b[7] << 16;
+	out[25] = (out[25] & 0xffff0000u) | (sx8(b[11]) & 0xffff);
+	out[26] = (out[26] & 0xffffu) | sx8(b[15]) << 16;
+	out[27] = (out[27] & 0xffff0000u) | b[12] | b[13] << 8;
+	out[28] = (out[28] & 0xffffu) | (uint32_t)(b[14] | b[15] << 8) << 16;
+}
+
+/* The two-address test: the stores' slots read back singly, then the
+ * two-address loads with their offsets swapped (the second slot first). */
+static void ref_2a(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	if (!ACTIVE(l))
+		return;
+	const uint32_t *d = c->in + l * c->nin;
+	const uint32_t want[28] = {
+		d[0], d[1], d[0], d[1],                          /* write2, write2st64 (b32) */
+		d[0], d[1], d[2], d[3], d[0], d[1], d[2], d[3],  /* write2, write2st64 (b64) */
+		d[2], d[3],                                      /* write2 b32 at offsets 0 and 255 */
+		d[1], d[0], d[1], d[0],                          /* read2, read2st64 (b32), swapped */
+		d[2], d[3], d[0], d[1], d[2], d[3], d[0], d[1],  /* read2, read2st64 (b64), swapped */
+		d[3], d[2],
+	};
+	memcpy(out, want, sizeof want);
+}
+
 const struct xt_test xt_tests_ds[] = {
 	/* ---- atomics, 32-bit ---- */
 	T32(add32, XT_BOTH, "ds_add_rtn_u32", "ds_add_u32", S1_32, SH1_32, init_at32),
@@ -565,5 +638,38 @@ const struct xt_test xt_tests_ds[] = {
 	  "s_mov_b32 exec_lo, 0x7fff7ffe\nds_permute_b32 v40, v1, v2 offset:4\nds_nop\ns_mov_b32 exec_lo, -1\n"
 	  "s_waitcnt lgkmcnt(0)",
 	  NULL, NULL, 2, 1, init_perm, ref_perm, XT_EXACT },
+	/* ---- loads and stores ---- */
+	{ "ds_load_store_widths", XT_BOTH,
+	  "s_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_write_b128 v5, v[1:4]\n"
+	  "ds_write_b32 v6, v1\nds_write_b32 v6, v2 offset:4\nds_write_b32 v6, v3 offset:8\nds_write_b32 v6, v4 offset:12\n"
+	  "ds_write_b96 v7, v[1:3]\nds_write_b64 v8, v[1:2] offset:8\n"
+	  "ds_write_b32 v9, v1\nds_write_b8 v9, v2 offset:1\nds_write_b16 v9, v3 offset:2\n"
+	  "ds_write_b32 v9, v1 offset:4\nds_write_b8_d16_hi v9, v2 offset:7\nds_write_b16_d16_hi v9, v3 offset:4\n"
+	  "s_waitcnt lgkmcnt(0)\n"
+	  "ds_read_b32 v40, v5\nds_read_b32 v41, v5 offset:4\nds_read_b32 v42, v5 offset:8\nds_read_b32 v43, v5 offset:12\n"
+	  "ds_read_b128 v[44:47], v6\nds_read_b96 v[48:50], v7\nds_read_b32 v51, v7 offset:4\nds_read_b32 v52, v7 offset:12\n"
+	  "ds_read_b64 v[53:54], v8 offset:8\nds_read_b32 v55, v8 offset:12\nds_read_b32 v56, v8\n"
+	  "ds_read_b32 v57, v9\nds_read_b32 v58, v9 offset:4\n"
+	  "ds_read_u8 v59, v6 offset:1\nds_read_i8 v60, v6 offset:3\nds_read_u16 v61, v6 offset:6\n"
+	  "ds_read_i16 v62, v6 offset:10\n"
+	  "ds_read_u8_d16 v63, v6 offset:5\nds_read_u8_d16_hi v64, v6 offset:7\nds_read_i8_d16 v65, v6 offset:11\n"
+	  "ds_read_i8_d16_hi v66, v6 offset:15\nds_read_u16_d16 v67, v6 offset:12\nds_read_u16_d16_hi v68, v6 offset:14\n"
+	  "s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 9, 29, init_ls, ref_ls, XT_EXACT },
+	{ "ds_2addr", XT_BOTH,
+	  "s_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_write2_b32 v5, v1, v2 offset0:1 offset1:5\nds_write2st64_b32 v6, v1, v2 offset0:1 offset1:3\n"
+	  "ds_write2_b64 v7, v[1:2], v[3:4] offset0:1 offset1:3\nds_write2st64_b64 v8, v[1:2], v[3:4] offset0:1 offset1:2\n"
+	  "ds_write2_b32 v9, v3, v4 offset0:0 offset1:255\ns_waitcnt lgkmcnt(0)\n"
+	  "ds_read_b32 v40, v5 offset:4\nds_read_b32 v41, v5 offset:20\nds_read_b32 v42, v6 offset:256\n"
+	  "ds_read_b32 v43, v6 offset:768\nds_read_b64 v[44:45], v7 offset:8\nds_read_b64 v[46:47], v7 offset:24\n"
+	  "ds_read_b64 v[48:49], v8 offset:512\nds_read_b64 v[50:51], v8 offset:1024\n"
+	  "ds_read_b32 v52, v9\nds_read_b32 v53, v9 offset:1020\n"
+	  "ds_read2_b32 v[54:55], v5 offset0:5 offset1:1\nds_read2st64_b32 v[56:57], v6 offset0:3 offset1:1\n"
+	  "ds_read2_b64 v[58:61], v7 offset0:3 offset1:1\nds_read2st64_b64 v[62:65], v8 offset0:2 offset1:1\n"
+	  "ds_read2_b32 v[66:67], v9 offset0:255 offset1:0\n"
+	  "s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 9, 28, init_ls, ref_2a, XT_EXACT },
 };
 const unsigned xt_ntests_ds = sizeof xt_tests_ds / sizeof xt_tests_ds[0];
