@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * exec_tests_ds.c — single-instruction tests of the LDS (DS) instructions: loads, stores, atomics of every type, exchanges, append/consume.
+ * exec_tests_ds.c — single-instruction tests of the LDS (DS) instructions: loads,
+ * stores, atomics of every type, exchanges, append/consume.
  * References follow the ISA guides' pseudocode, written here in plain C.
  *
  * The harness gives the workgroup 64 KiB of zeroed LDS; each body first
