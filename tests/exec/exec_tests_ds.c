@@ -548,6 +548,24 @@ static void ref_2a(const struct xt_ctx *c, unsigned l, uint32_t *out)
 	memcpy(out, want, sizeof want);
 }
 
+/* ---- returned values on one shared slot ---------------------------------------------------- */
+/* The 29 active lanes step one counter each with ds_add_rtn_u32 (from 0,
+ * by 1), ds_sub_rtn_u32 (from 28, by 1) and ds_inc_rtn_u32 (from 0, bound
+ * 100): whatever order the lanes take, the returned values are 0..28 once
+ * each.  Each lane then adds 1 to a histogram slot chosen by its returned
+ * value; lane L reads slot L of each histogram: 1 for L < 29, else 0.  The
+ * counters' final values: 29, -1, 29. */
+static void ref_hist(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	(void)c;
+	uint32_t n = (uint32_t)__builtin_popcount(MASK);
+	for (unsigned k = 0; k < 3; k++)
+		out[k] = l < n ? 1 : 0;
+	out[3] = n;
+	out[4] = 28 - n;
+	out[5] = n;
+}
+
 const struct xt_test xt_tests_ds[] = {
 	/* ---- atomics, 32-bit ---- */
 	T32(add32, XT_BOTH, "ds_add_rtn_u32", "ds_add_u32", S1_32, SH1_32, init_at32),
@@ -672,5 +690,16 @@ const struct xt_test xt_tests_ds[] = {
 	  "ds_read2_b32 v[66:67], v9 offset0:255 offset1:0\n"
 	  "s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)",
 	  NULL, NULL, 9, 28, init_ls, ref_2a, XT_EXACT },
+	{ "ds_rtn_shared_slot", XT_BOTH,
+	  "v_mov_b32 v10, 1\nv_mov_b32 v11, 28\nv_mov_b32 v12, 0x100\nv_mov_b32 v13, 100\n"
+	  "ds_write_b32 v12, v11 offset:4\ns_waitcnt lgkmcnt(0)\ns_mov_b32 exec_lo, 0x7fff7ffe\n"
+	  "ds_add_rtn_u32 v14, v12, v10\nds_sub_rtn_u32 v15, v12, v10 offset:4\nds_inc_rtn_u32 v16, v12, v13 offset:8\n"
+	  "s_waitcnt lgkmcnt(0)\n"
+	  "v_lshlrev_b32 v14, 2, v14\nv_lshlrev_b32 v15, 2, v15\nv_lshlrev_b32 v16, 2, v16\n"
+	  "ds_add_u32 v14, v10 offset:1024\nds_add_u32 v15, v10 offset:2048\nds_add_u32 v16, v10 offset:3072\n"
+	  "s_mov_b32 exec_lo, -1\ns_waitcnt lgkmcnt(0)\nv_lshlrev_b32 v17, 2, v0\n"
+	  "ds_read_b32 v40, v17 offset:1024\nds_read_b32 v41, v17 offset:2048\nds_read_b32 v42, v17 offset:3072\n"
+	  "ds_read_b32 v43, v12\nds_read_b32 v44, v12 offset:4\nds_read_b32 v45, v12 offset:8\ns_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 0, 6, xt_init_u, ref_hist, XT_EXACT },
 };
 const unsigned xt_ntests_ds = sizeof xt_tests_ds / sizeof xt_tests_ds[0];
