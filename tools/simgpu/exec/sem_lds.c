@@ -15,7 +15,6 @@
  * forms compare as floats (-0 equals +0, NaN equals nothing).  Lanes a
  * permute reads that are inactive give 0.  GDS is not modelled.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -398,13 +397,12 @@ static void ds_condxchg(struct rdc_wave *w, const struct rdc_inst *in)
 		uint8_t *p = lds_at(w, (a[l] + off) & 0xfff8u, 8);
 		if (!p)
 			return;
-		uint32_t old[2];
+		uint32_t old[2], d[2] = { rdc_vreg(w, in->data0)[l], rdc_vreg(w, (uint16_t)(in->data0 + 1))[l] };
 		memcpy(old, p, 8);
 		for (unsigned i = 0; i < 2; i++) {
-			uint32_t d = rdc_vreg(w, (uint16_t)(in->data0 + i))[l];
-			if (d >> 31) {
-				d &= 0x7fffffffu;
-				memcpy(p + 4 * i, &d, 4);
+			if (d[i] >> 31) {
+				d[i] &= 0x7fffffffu;
+				memcpy(p + 4 * i, &d[i], 4);
 			}
 			rdc_vreg(w, (uint16_t)(in->dst + i))[l] = old[i];
 		}
