@@ -566,6 +566,25 @@ static void ref_hist(const struct xt_ctx *c, unsigned l, uint32_t *out)
 	out[5] = n;
 }
 
+/* ---- ds_swizzle_b32 FFT mode (offset >= 0xe000) -------------------------------------------- */
+/* j = reverse of the lane's 5 low bits, shifted right by the number of
+ * mask (offset[4:0]) bits, OR the lane's mask bits; an inactive source
+ * gives 0, an inactive destination keeps its value. */
+static void ref_fft(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	static const unsigned masks[4] = { 0x00, 0x10, 0x05, 0x1f };
+	if (!ACTIVE(l))
+		return;
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned r = 0, m = masks[k];
+		for (unsigned b = 0; b < 5; b++)
+			if (l & (1u << b))
+				r |= 1u << (4 - b);
+		unsigned j = (r >> __builtin_popcount(m)) | (l & m);
+		out[k] = ACTIVE(j) ? c->in[j * c->nin] : 0;
+	}
+}
+
 const struct xt_test xt_tests_ds[] = {
 	/* ---- atomics, 32-bit ---- */
 	T32(add32, XT_BOTH, "ds_add_rtn_u32", "ds_add_u32", S1_32, SH1_32, init_at32),
@@ -701,5 +720,10 @@ const struct xt_test xt_tests_ds[] = {
 	  "ds_read_b32 v40, v17 offset:1024\nds_read_b32 v41, v17 offset:2048\nds_read_b32 v42, v17 offset:3072\n"
 	  "ds_read_b32 v43, v12\nds_read_b32 v44, v12 offset:4\nds_read_b32 v45, v12 offset:8\ns_waitcnt lgkmcnt(0)",
 	  NULL, NULL, 0, 6, xt_init_u, ref_hist, XT_EXACT },
+	{ "ds_swizzle_fft", XT_BOTH,
+	  "s_mov_b32 exec_lo, 0x7fff7ffe\nds_swizzle_b32 v40, v1 offset:0xe000\nds_swizzle_b32 v41, v1 offset:0xe010\n"
+	  "ds_swizzle_b32 v42, v1 offset:0xe005\nds_swizzle_b32 v43, v1 offset:0xe01f\ns_mov_b32 exec_lo, -1\n"
+	  "s_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 1, 4, xt_init_u, ref_fft, XT_EXACT },
 };
 const unsigned xt_ntests_ds = sizeof xt_tests_ds / sizeof xt_tests_ds[0];

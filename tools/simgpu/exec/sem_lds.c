@@ -6,7 +6,7 @@
  * M0-addressed forms (ds_append/ds_consume on an LDS counter, the
  * lane-indexed ds_load/store_addtid_b32), ds_condxchg32_rtn_b64, and the
  * cross-lane DS operations that touch no memory: ds_bpermute_b32,
- * ds_permute_b32, ds_swizzle_b32.
+ * ds_permute_b32, ds_swizzle_b32 (all its modes but rotate).
  *
  * A workgroup runs on one thread and its waves take turns between whole
  * instructions, so an LDS atomic is simply read-modify-write.  gfx10's
@@ -445,8 +445,8 @@ static void ds_permute(struct rdc_wave *w, const struct rdc_inst *in)
 static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
-	if (off >= 0xE000) {
-		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "swizzle FFT/rotate mode 0x%x is not modelled", off);
+	if (off >= 0xC000 && off < 0xE000) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "swizzle rotate mode 0x%x is not modelled", off);
 		return;
 	}
 	/* the source is the ADDR field (ds_swizzle_b32 vdst, vaddr): DATA0 is unused */
@@ -455,7 +455,12 @@ static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
 	uint64_t m = rdc_exec_mask(w);
 	for (unsigned l = 0; l < w->n; l++) {
 		unsigned s;
-		if (off & 0x8000) {
+		if (off >= 0xE000) { /* FFT: the lane's low 5 bits reversed, shifted past the kept (mask) bits */
+			unsigned mask = off & 0x1f, r = 0;
+			for (unsigned b = 0; b < 5; b++)
+				r |= ((l >> b) & 1u) << (4 - b);
+			s = (r >> __builtin_popcount(mask)) | (l & mask) | (l & 0x20);
+		} else if (off & 0x8000) {
 			s = (l & ~3u) | ((off >> ((l & 3) * 2)) & 3);
 		} else {
 			unsigned and_m = off & 0x1f, or_m = (off >> 5) & 0x1f, xor_m = (off >> 10) & 0x1f;
