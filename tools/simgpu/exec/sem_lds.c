@@ -146,8 +146,20 @@ static inline uint8_t *lds_at(struct rdc_wave *w, uint32_t addr, unsigned bytes)
 	return rdc_lds_ptr(w, addr, bytes);
 }
 
+/* GDS (the gds bit) is not modelled: such an access fails rather than
+ * silently using the LDS. */
+static inline bool gds_fails(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	if (__builtin_expect(!in->gds, 1))
+		return false;
+	rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "GDS is not modelled");
+	return true;
+}
+
 static void ds_load(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	uint32_t *d0 = rdc_vreg(w, in->dst);
@@ -183,6 +195,8 @@ static void ds_load(struct rdc_wave *w, const struct rdc_inst *in)
 
 static void ds_store(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
@@ -204,6 +218,8 @@ static void ds_store(struct rdc_wave *w, const struct rdc_inst *in)
 
 static void ds_2addr(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	unsigned sz = di->bytes, scale = sz * (di->stride64 ? 64u : 1u), dw = sz / 4;
@@ -279,6 +295,8 @@ static uint64_t ds_new(const struct dsinfo *di, uint64_t old, uint64_t s0, uint6
 
 static void ds_atomic(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
@@ -309,6 +327,8 @@ static void ds_atomic(struct rdc_wave *w, const struct rdc_inst *in)
  * when they coincide); the old values return in dst (first) and after it. */
 static void ds_xchg2(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	unsigned sz = di->bytes, dw = sz / 4, scale = sz * (di->stride64 ? 64u : 1u);
@@ -345,10 +365,8 @@ static inline uint32_t m0_addr(const struct rdc_wave *w, const struct rdc_inst *
  * gets its value from before. */
 static void ds_append(struct rdc_wave *w, const struct rdc_inst *in)
 {
-	if (in->gds) {
-		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "GDS is not modelled");
+	if (gds_fails(w, in))
 		return;
-	}
 	uint64_t m = rdc_exec_mask(w);
 	uint8_t *p = lds_at(w, m0_addr(w, in), 4);
 	if (!p)
@@ -366,6 +384,8 @@ static void ds_append(struct rdc_wave *w, const struct rdc_inst *in)
 /* ds_load/store_addtid_b32: lane L at M0[15:0] + offset + 4 * L. */
 static void ds_addtid(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	uint32_t base = m0_addr(w, in);
 	bool load = info[in->op].kind == DK_LOAD_TID;
 	uint32_t *r = rdc_vreg(w, load ? in->dst : in->data0);
@@ -388,6 +408,8 @@ static void ds_addtid(struct rdc_wave *w, const struct rdc_inst *in)
  * two old dwords return. */
 static void ds_condxchg(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
 	uint64_t m = rdc_exec_mask(w);
