@@ -2,25 +2,29 @@
 /*
  * sem_lds.c — LDS (DS) instructions: loads and stores of 8 to 128 bits,
  * the two-address forms (offset0/offset1 in elements, stride64), LDS
- * atomics with and without return, and the cross-lane DS operations that
- * touch no memory: ds_bpermute_b32, ds_permute_b32, ds_swizzle_b32.
+ * atomics with and without return, the two-address exchanges, the
+ * M0-addressed forms (ds_append/ds_consume on an LDS counter, the
+ * lane-indexed ds_load/store_addtid_b32), ds_condxchg32_rtn_b64, and the
+ * cross-lane DS operations that touch no memory: ds_bpermute_b32,
+ * ds_permute_b32, ds_swizzle_b32 (all its modes but rotate).
  *
  * A workgroup runs on one thread and its waves take turns between whole
  * instructions, so an LDS atomic is simply read-modify-write.  gfx10's
  * ds_cmpst_* take (compare, new) in data0/data1, gfx11's ds_cmpstore_*
- * (new, compare): the canonical names keep them apart.  Lanes a permute
- * reads that are inactive give 0.
+ * (new, compare): the canonical names keep them apart; their _f32/_f64
+ * forms compare as floats (-0 equals +0, NaN equals nothing).  Lanes a
+ * permute reads that are inactive give 0.  GDS is not modelled.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "wave.h"
 
-enum dk { DK_NONE, DK_LOAD, DK_STORE, DK_LOAD2, DK_STORE2, DK_ATOMIC, DK_BPERM, DK_PERM, DK_SWIZ, DK_NOP };
+enum dk { DK_NONE, DK_LOAD, DK_STORE, DK_LOAD2, DK_STORE2, DK_XCHG2, DK_ATOMIC, DK_BPERM, DK_PERM, DK_SWIZ, DK_NOP,
+	  DK_APPEND, DK_CONSUME, DK_LOAD_TID, DK_STORE_TID, DK_CONDXCHG };
 enum da { DA_ADD = 1, DA_SUB, DA_RSUB, DA_INC, DA_DEC, DA_MIN_I, DA_MAX_I, DA_MIN_U, DA_MAX_U, DA_AND, DA_OR, DA_XOR,
-	  DA_MSKOR, DA_XCHG, DA_CMPST, DA_CMPSTORE, DA_ADD_F32, DA_MIN_F, DA_MAX_F };
+	  DA_MSKOR, DA_XCHG, DA_CMPST, DA_CMPSTORE, DA_CMPST_F, DA_CMPSTORE_F, DA_WRAP, DA_ADD_F32, DA_MIN_F, DA_MAX_F };
 
 struct dsinfo { uint8_t kind, bytes, sign, d16, d16hi, atomic, rtn, wide, stride64; };
 static struct dsinfo info[RDC_OP_COUNT];
@@ -53,6 +57,11 @@ static void build(void)
 		if (!strcmp(r, "permute_b32")) { info[op].kind = DK_PERM; continue; }
 		if (!strcmp(r, "swizzle_b32")) { info[op].kind = DK_SWIZ; continue; }
 		if (!strcmp(r, "nop")) { info[op].kind = DK_NOP; continue; }
+		if (!strcmp(r, "append")) { info[op].kind = DK_APPEND; continue; }
+		if (!strcmp(r, "consume")) { info[op].kind = DK_CONSUME; continue; }
+		if (!strcmp(r, "load_addtid_b32")) { info[op].kind = DK_LOAD_TID; continue; }
+		if (!strcmp(r, "store_addtid_b32")) { info[op].kind = DK_STORE_TID; continue; }
+		if (!strcmp(r, "condxchg32_rtn_b64")) { info[op].kind = DK_CONDXCHG; continue; }
 		bool two = strstr(r, "_2addr_") != NULL;
 		if (!strncmp(r, "load_", 5) || !strncmp(r, "store_", 6)) {
 			bool ld = r[0] == 'l';
@@ -78,8 +87,16 @@ static void build(void)
 			info[op] = v;
 			continue;
 		}
-		if (two)
-			continue; /* storexchg_2addr: not modelled */
+		if (two) { /* storexchg_2addr[_stride64]_rtn_b32/b64 */
+			v.stride64 = strstr(r, "_stride64_") != NULL;
+			v.bytes = (uint8_t)tbytes(strrchr(r, '_') + 1, &v.sign);
+			if (strncmp(r, "storexchg_", 10) || (v.bytes != 4 && v.bytes != 8))
+				continue;
+			v.kind = DK_XCHG2;
+			v.rtn = 1;
+			info[op] = v;
+			continue;
+		}
 		/* "<op>[_rtn]_<type>" */
 		const char *ty = strrchr(r, '_');
 		if (!ty || (ty[1] != 'u' && ty[1] != 'i' && ty[1] != 'b' && ty[1] != 'f'))
@@ -104,14 +121,14 @@ static void build(void)
 			{ "dec", 'u', DA_DEC }, { "min", 'i', DA_MIN_I }, { "max", 'i', DA_MAX_I }, { "min", 'u', DA_MIN_U },
 			{ "max", 'u', DA_MAX_U }, { "and", 'b', DA_AND }, { "or", 'b', DA_OR }, { "xor", 'b', DA_XOR },
 			{ "mskor", 'b', DA_MSKOR }, { "storexchg", 'b', DA_XCHG }, { "cmpst", 'b', DA_CMPST },
-			{ "cmpstore", 'b', DA_CMPSTORE }, { "add", 'f', DA_ADD_F32 }, { "min", 'f', DA_MIN_F },
-			{ "max", 'f', DA_MAX_F },
+			{ "cmpstore", 'b', DA_CMPSTORE }, { "cmpst", 'f', DA_CMPST_F }, { "cmpstore", 'f', DA_CMPSTORE_F },
+			{ "wrap", 'b', DA_WRAP }, { "add", 'f', DA_ADD_F32 }, { "min", 'f', DA_MIN_F }, { "max", 'f', DA_MAX_F },
 		};
 		for (unsigned i = 0; i < sizeof atab / sizeof *atab; i++) {
 			if (strcmp(base, atab[i].n) || c != atab[i].t)
 				continue;
-			if (atab[i].a == DA_ADD_F32 && v.wide)
-				break; /* ds_add_f64 is not on RDNA */
+			if ((atab[i].a == DA_ADD_F32 || atab[i].a == DA_WRAP) && v.wide)
+				break; /* ds_add_f64 is not on RDNA; ds_wrap is 32-bit only */
 			v.kind = DK_ATOMIC;
 			v.atomic = atab[i].a;
 			info[op] = v;
@@ -129,8 +146,20 @@ static inline uint8_t *lds_at(struct rdc_wave *w, uint32_t addr, unsigned bytes)
 	return rdc_lds_ptr(w, addr, bytes);
 }
 
+/* GDS (the gds bit) is not modelled: such an access fails rather than
+ * silently using the LDS. */
+static inline bool gds_fails(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	if (__builtin_expect(!in->gds, 1))
+		return false;
+	rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "GDS is not modelled");
+	return true;
+}
+
 static void ds_load(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	uint32_t *d0 = rdc_vreg(w, in->dst);
@@ -166,6 +195,8 @@ static void ds_load(struct rdc_wave *w, const struct rdc_inst *in)
 
 static void ds_store(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
@@ -187,6 +218,8 @@ static void ds_store(struct rdc_wave *w, const struct rdc_inst *in)
 
 static void ds_2addr(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	unsigned sz = di->bytes, scale = sz * (di->stride64 ? 64u : 1u), dw = sz / 4;
@@ -215,6 +248,17 @@ static void ds_2addr(struct rdc_wave *w, const struct rdc_inst *in)
 	}
 }
 
+/* The float compare of the _f32/_f64 compare-stores. */
+static inline bool feq(bool wide, uint64_t a, uint64_t b)
+{
+	return wide ? rdc_u2d(a) == rdc_u2d(b) : rdc_u2f((uint32_t)a) == rdc_u2f((uint32_t)b);
+}
+
+static inline bool flt(bool wide, uint64_t a, uint64_t b)
+{
+	return wide ? rdc_u2d(a) < rdc_u2d(b) : rdc_u2f((uint32_t)a) < rdc_u2f((uint32_t)b);
+}
+
 static uint64_t ds_new(const struct dsinfo *di, uint64_t old, uint64_t s0, uint64_t s1)
 {
 	bool wd = di->wide;
@@ -237,17 +281,22 @@ static uint64_t ds_new(const struct dsinfo *di, uint64_t old, uint64_t s0, uint6
 	case DA_XCHG: return s0;
 	case DA_CMPST: return old == s0 ? s1 : old;       /* gfx10: data0 = compare, data1 = new */
 	case DA_CMPSTORE: return old == s1 ? s0 : old;    /* gfx11: data0 = new, data1 = compare */
+	case DA_CMPST_F: return feq(wd, old, s0) ? s1 : old;
+	case DA_CMPSTORE_F: return feq(wd, old, s1) ? s0 : old;
+	case DA_WRAP: return (uint32_t)(old >= s0 ? old - s0 : old + s1);
 	case DA_ADD_F32: return rdc_f2u(rdc_u2f((uint32_t)old) + rdc_u2f((uint32_t)s0));
-	case DA_MIN_F:
-		return wd ? rdc_d2u(fmin(rdc_u2d(old), rdc_u2d(s0))) : rdc_f2u(fminf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)s0)));
-	case DA_MAX_F:
-		return wd ? rdc_d2u(fmax(rdc_u2d(old), rdc_u2d(s0))) : rdc_f2u(fmaxf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)s0)));
+	/* the guide's "src < tmp ? src : tmp": a NaN in memory stays, a NaN
+	 * source changes nothing, -0 and +0 compare equal (memory stays) */
+	case DA_MIN_F: return flt(wd, s0, old) ? s0 : old;
+	case DA_MAX_F: return flt(wd, old, s0) ? s0 : old;
 	default: return old;
 	}
 }
 
 static void ds_atomic(struct rdc_wave *w, const struct rdc_inst *in)
 {
+	if (gds_fails(w, in))
+		return;
 	const struct dsinfo *di = &info[in->op];
 	const uint32_t *a = rdc_vreg(w, in->addr);
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
@@ -270,6 +319,115 @@ static void ds_atomic(struct rdc_wave *w, const struct rdc_inst *in)
 		if (di->rtn)
 			for (unsigned i = 0; i < dw; i++)
 				rdc_vreg(w, (uint16_t)(in->dst + i))[l] = (uint32_t)(old >> (32 * i));
+	}
+}
+
+/* ds_storexchg_2addr[_stride64]_rtn: both old values are read, then DATA
+ * goes to the first address and DATA2 to the second (the later write wins
+ * when they coincide); the old values return in dst (first) and after it. */
+static void ds_xchg2(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	if (gds_fails(w, in))
+		return;
+	const struct dsinfo *di = &info[in->op];
+	const uint32_t *a = rdc_vreg(w, in->addr);
+	unsigned sz = di->bytes, dw = sz / 4, scale = sz * (di->stride64 ? 64u : 1u);
+	uint32_t o[2] = { (uint32_t)in->imm * scale, (uint32_t)in->offset1 * scale };
+	uint16_t src[2] = { in->data0, in->data1 };
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p[2];
+		uint32_t old[2][2];
+		for (unsigned k = 0; k < 2; k++) {
+			if (!(p[k] = lds_at(w, a[l] + o[k], sz)))
+				return;
+			memcpy(old[k], p[k], sz);
+		}
+		for (unsigned k = 0; k < 2; k++)
+			for (unsigned i = 0; i < dw; i++)
+				memcpy(p[k] + 4 * i, &rdc_vreg(w, (uint16_t)(src[k] + i))[l], 4);
+		for (unsigned k = 0; k < 2; k++)
+			for (unsigned i = 0; i < dw; i++)
+				rdc_vreg(w, (uint16_t)(in->dst + k * dw + i))[l] = old[k][i];
+	}
+}
+
+/* The byte address of the M0-based forms: M0[15:0] + the 16-bit offset. */
+static inline uint32_t m0_addr(const struct rdc_wave *w, const struct rdc_inst *in)
+{
+	return (w->s[RDC_OPD_M0] & 0xffffu) + ((uint32_t)in->imm | (uint32_t)in->offset1 << 8);
+}
+
+/* ds_append / ds_consume: one counter for the whole wave at M0.base +
+ * offset, moved up (down) by the number of active lanes; every active lane
+ * gets its value from before. */
+static void ds_append(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	if (gds_fails(w, in))
+		return;
+	uint64_t m = rdc_exec_mask(w);
+	uint8_t *p = lds_at(w, m0_addr(w, in), 4);
+	if (!p)
+		return;
+	uint32_t old, n = (uint32_t)__builtin_popcountll(m);
+	memcpy(&old, p, 4);
+	uint32_t nw = info[in->op].kind == DK_APPEND ? old + n : old - n;
+	memcpy(p, &nw, 4);
+	uint32_t *d = rdc_vreg(w, in->dst);
+	for (unsigned l = 0; l < w->n; l++)
+		if ((m >> l) & 1)
+			d[l] = old;
+}
+
+/* ds_load/store_addtid_b32: lane L at M0[15:0] + offset + 4 * L. */
+static void ds_addtid(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	if (gds_fails(w, in))
+		return;
+	uint32_t base = m0_addr(w, in);
+	bool load = info[in->op].kind == DK_LOAD_TID;
+	uint32_t *r = rdc_vreg(w, load ? in->dst : in->data0);
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p = lds_at(w, base + 4 * l, 4);
+		if (!p)
+			return;
+		if (load)
+			memcpy(&r[l], p, 4);
+		else
+			memcpy(p, &r[l], 4);
+	}
+}
+
+/* ds_condxchg32_rtn_b64: at (ADDR + offset) & 0xfff8, each dword of DATA
+ * whose bit 31 is set replaces that dword of LDS with bit 31 cleared; the
+ * two old dwords return. */
+static void ds_condxchg(struct rdc_wave *w, const struct rdc_inst *in)
+{
+	if (gds_fails(w, in))
+		return;
+	const uint32_t *a = rdc_vreg(w, in->addr);
+	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
+	uint64_t m = rdc_exec_mask(w);
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p = lds_at(w, (a[l] + off) & 0xfff8u, 8);
+		if (!p)
+			return;
+		uint32_t old[2], d[2] = { rdc_vreg(w, in->data0)[l], rdc_vreg(w, (uint16_t)(in->data0 + 1))[l] };
+		memcpy(old, p, 8);
+		for (unsigned i = 0; i < 2; i++) {
+			if (d[i] >> 31) {
+				d[i] &= 0x7fffffffu;
+				memcpy(p + 4 * i, &d[i], 4);
+			}
+			rdc_vreg(w, (uint16_t)(in->dst + i))[l] = old[i];
+		}
 	}
 }
 
@@ -309,8 +467,8 @@ static void ds_permute(struct rdc_wave *w, const struct rdc_inst *in)
 static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
-	if (off >= 0xE000) {
-		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "swizzle FFT/rotate mode 0x%x is not modelled", off);
+	if (off >= 0xC000 && off < 0xE000) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "swizzle rotate mode 0x%x is not modelled", off);
 		return;
 	}
 	/* the source is the ADDR field (ds_swizzle_b32 vdst, vaddr): DATA0 is unused */
@@ -319,7 +477,12 @@ static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
 	uint64_t m = rdc_exec_mask(w);
 	for (unsigned l = 0; l < w->n; l++) {
 		unsigned s;
-		if (off & 0x8000) {
+		if (off >= 0xE000) { /* FFT: the lane's low 5 bits reversed, shifted past the kept (mask) bits */
+			unsigned mask = off & 0x1f, r = 0;
+			for (unsigned b = 0; b < 5; b++)
+				r |= ((l >> b) & 1u) << (4 - b);
+			s = (r >> __builtin_popcount(mask)) | (l & mask) | (l & 0x20);
+		} else if (off & 0x8000) {
 			s = (l & ~3u) | ((off >> ((l & 3) * 2)) & 3);
 		} else {
 			unsigned and_m = off & 0x1f, or_m = (off >> 5) & 0x1f, xor_m = (off >> 10) & 0x1f;
@@ -348,6 +511,10 @@ rdc_sem_fn rdc_sem_lds(uint16_t op)
 	case DK_LOAD: return ds_load;
 	case DK_STORE: return ds_store;
 	case DK_LOAD2: case DK_STORE2: return ds_2addr;
+	case DK_XCHG2: return ds_xchg2;
+	case DK_APPEND: case DK_CONSUME: return ds_append;
+	case DK_LOAD_TID: case DK_STORE_TID: return ds_addtid;
+	case DK_CONDXCHG: return ds_condxchg;
 	case DK_ATOMIC: return ds_atomic;
 	case DK_BPERM: return ds_bpermute;
 	case DK_PERM: return ds_permute;
