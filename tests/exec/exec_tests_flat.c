@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * exec_tests_flat.c — single-instruction tests of the flat_* and global_* loads, stores and atomics in every addressing form.
+ * exec_tests_flat.c — single-instruction tests of the flat_* and global_* loads,
+ * stores and atomics in every addressing form.
  * References follow the ISA guides' pseudocode, written here in plain C.
  *
  * The lane's input dwords lie at s[4:5] + v33 (the harness).  The bodies
@@ -176,6 +177,11 @@ static void ref_stores(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	"v[" #D "+\\k*W:" #D "+\\k*W+\\n], off offset:4*W*\\k-64\n.endm\n"
 #define AT_FLAT(W, D) ".set W, " #W "\n.macro AT op, k, n\nflat_atomic_\\op v[40+\\k*W:40+\\k*W+W-1], v[36:37], " \
 	"v[" #D "+\\k*W:" #D "+\\k*W+\\n] offset:4*W*\\k glc\n.endm\n"
+/* After the atomics: without glc nothing returns, not even into v0 (the
+ * encoding's VDST field, 0): the lane id stays there and goes to v40. */
+#define POST_AT_SADDR ""
+#define POST_AT_FLAT ""
+#define POST_AT_OFF "v_mov_b32 v40, v0\n"
 
 /* A reference: the new memory value from the old one (tmp), the data (src)
  * and the compare value, at 32 or 64 bits. */
@@ -242,13 +248,16 @@ static void ref_atomics(const struct xt_ctx *c, unsigned lane, uint32_t *out, co
 	uint32_t in[XT_MAXIN];
 	orig_in(init, c, lane, in);
 	for (unsigned k = 0; k < ns; k++) {
-		uint64_t tmp = get(in + k * w, w), src = get(in + ns * w + k * w, w), cmp = get(in + ns * w + k * w + w, w);
+		const uint32_t *data = in + ns * w + k * w;
+		uint64_t tmp = get(in + k * w, w), src = get(data, w), cmp = get(data + w, w);
 		bool present = !(flat && (tab[k].flags & NOFLAT)) && !(c->gfx == 10 && (tab[k].flags & G11ONLY));
 		bool act = present && on(lane);
 		put(out + ns * w + k * w, w, act ? tab[k].fn(tmp, src, cmp, bits) : tmp);
 		if (act && glc)
 			put(out + k * w, w, tmp); /* RETURN_DATA = tmp, the value before the operation */
 	}
+	if (!glc)
+		out[0] = lane;
 }
 
 /* Integer atomics' inputs, by lane: memory equal to the data, zero, all ones;
@@ -326,7 +335,8 @@ static const struct aslot tab_i32[] = {
 	{ r_swap, 0 }, { r_add, 0 }, { r_sub, 0 }, { r_smin, 0 }, { r_umin, 0 }, { r_smax, 0 }, { r_umax, 0 },
 	{ r_and, 0 }, { r_or, 0 }, { r_xor, 0 }, { r_inc, 0 }, { r_dec, 0 }, { r_csub, NOFLAT }, { r_cmpswap, 0 },
 };
-#define I32_BODY(AT, CSUB) PRE AT(1, 15) EXEC_OFF OPS_I32 CSUB "AT cmpswap, 13, 1\n" EXEC_ON READBACK(54, 0, 14)
+#define I32_BODY(AT, CSUB) PRE AT(1, 15) EXEC_OFF OPS_I32 CSUB "AT cmpswap, 13, 1\n" EXEC_ON POST_##AT \
+	READBACK(54, 0, 14)
 static const char at_i32_saddr[] = I32_BODY(AT_SADDR, "AT csub, 12, 0\n");
 static const char at_i32_off[] = I32_BODY(AT_OFF, "AT csub, 12, 0\n");
 static const char at_i32_flat[] = I32_BODY(AT_FLAT, "");
@@ -342,7 +352,7 @@ static const struct aslot tab_i64a[] = {
 static const struct aslot tab_i64b[] = {
 	{ r_umax, 0 }, { r_and, 0 }, { r_or, 0 }, { r_xor, 0 }, { r_inc, 0 }, { r_dec, 0 },
 };
-#define I64_BODY(AT, D, OPS, N) PRE AT(2, D) EXEC_OFF OPS EXEC_ON READBACK(40 + N, 0, N)
+#define I64_BODY(AT, D, OPS, N) PRE AT(2, D) EXEC_OFF OPS EXEC_ON POST_##AT READBACK(40 + N, 0, N)
 static const char at_i64a_saddr[] = I64_BODY(AT_SADDR, 15, OPS_I64A, 14);
 static const char at_i64a_off[] = I64_BODY(AT_OFF, 15, OPS_I64A, 14);
 static const char at_i64a_flat[] = I64_BODY(AT_FLAT, 15, OPS_I64A, 14);
@@ -353,16 +363,18 @@ static const char at_i64b_flat[] = I64_BODY(AT_FLAT, 13, OPS_I64B, 12);
 /* 32-bit floats: min, max, add (gfx1100 only), cmpswap. */
 static const struct aslot tab_f32[] = { { r_fmin, 0 }, { r_fmax, 0 }, { r_fadd, G11ONLY }, { r_fcmpswap, 0 } };
 #define F32_BODY(AT, ADD) PRE AT(1, 5) EXEC_OFF "AT fmin, 0, 0\nAT fmax, 1, 0\n" ADD "AT fcmpswap, 3, 1\n" \
-	EXEC_ON READBACK(44, 0, 4)
-static const char at_f32_saddr10[] = F32_BODY(AT_SADDR, ""), at_f32_saddr11[] = F32_BODY(AT_SADDR, "AT add_f32, 2, 0\n");
-static const char at_f32_off10[] = F32_BODY(AT_OFF, ""), at_f32_off11[] = F32_BODY(AT_OFF, "AT add_f32, 2, 0\n");
-static const char at_f32_flat10[] = F32_BODY(AT_FLAT, ""), at_f32_flat11[] = F32_BODY(AT_FLAT, "AT add_f32, 2, 0\n");
+	EXEC_ON POST_##AT READBACK(44, 0, 4)
+#define ADD_F32 "AT add_f32, 2, 0\n"
+static const char at_f32_saddr10[] = F32_BODY(AT_SADDR, ""), at_f32_saddr11[] = F32_BODY(AT_SADDR, ADD_F32);
+static const char at_f32_off10[] = F32_BODY(AT_OFF, ""), at_f32_off11[] = F32_BODY(AT_OFF, ADD_F32);
+static const char at_f32_flat10[] = F32_BODY(AT_FLAT, ""), at_f32_flat11[] = F32_BODY(AT_FLAT, ADD_F32);
 
 /* 64-bit floats (gfx1030 only): min, max, cmpswap. */
 static const struct aslot tab_f64[] = { { r_fmin, 0 }, { r_fmax, 0 }, { r_fcmpswap, 0 } };
 #define F64_BODY(AT) PRE AT(2, 7) EXEC_OFF "AT fmin_x2, 0, 1\nAT fmax_x2, 1, 1\nAT fcmpswap_x2, 2, 3\n" \
-	EXEC_ON READBACK(46, 0, 6)
-static const char at_f64_saddr[] = F64_BODY(AT_SADDR), at_f64_off[] = F64_BODY(AT_OFF), at_f64_flat[] = F64_BODY(AT_FLAT);
+	EXEC_ON POST_##AT READBACK(46, 0, 6)
+static const char at_f64_saddr[] = F64_BODY(AT_SADDR), at_f64_off[] = F64_BODY(AT_OFF);
+static const char at_f64_flat[] = F64_BODY(AT_FLAT);
 
 #define TAB(t) t, sizeof t / sizeof t[0]
 #define AREF(name, tab, glc, flat, init) \
@@ -390,7 +402,8 @@ AREF(ref_f64_noglc, tab_f64, false, false, init_aflt)
  * cmpswap_x2 (data {in[0], in[1]}, compare {in[2], in[3]}) returning
  * {in[1], in[2]}; v47/v48: read back. */
 #define APERTURE(LO, HI) LO "v_mov_b32 v7, " HI "\n" \
-	"flat_store_dword v[6:7], v1 offset:4\nflat_store_dwordx2 v[6:7], v[2:3] offset:8\ns_waitcnt vmcnt(0) lgkmcnt(0)\n" \
+	"flat_store_dword v[6:7], v1 offset:4\nflat_store_dwordx2 v[6:7], v[2:3] offset:8\n" \
+	"s_waitcnt vmcnt(0) lgkmcnt(0)\n" \
 	"flat_atomic_add v40, v[6:7], v4 offset:4 glc\ns_waitcnt vmcnt(0) lgkmcnt(0)\n" \
 	"flat_load_dword v41, v[6:7] offset:4\nflat_load_dwordx2 v[42:43], v[6:7] offset:8\n" \
 	"flat_load_ubyte v44, v[6:7] offset:9\n" \
@@ -434,15 +447,18 @@ const struct xt_test xt_tests_flat[] = {
 	{ "global_atomic_i32_saddr_glc", XT_BOTH, at_i32_saddr, NULL, NULL, 29, 28, init_aint, ref_i32_glc, XT_EXACT },
 	{ "global_atomic_i32_vaddr64", XT_BOTH, at_i32_off, NULL, NULL, 29, 28, init_aint, ref_i32_noglc, XT_EXACT },
 	{ "flat_atomic_i32_glc", XT_BOTH, at_i32_flat, NULL, NULL, 29, 28, init_aint, ref_i32_flat, XT_EXACT },
-	{ "global_atomic_i64a_saddr_glc", XT_BOTH, at_i64a_saddr, NULL, NULL, 30, 28, init_aint, ref_i64a_glc, XT_EXACT },
+	{ "global_atomic_i64a_saddr_glc", XT_BOTH, at_i64a_saddr, NULL, NULL, 30, 28, init_aint, ref_i64a_glc,
+	  XT_EXACT },
 	{ "global_atomic_i64a_vaddr64", XT_BOTH, at_i64a_off, NULL, NULL, 30, 28, init_aint, ref_i64a_noglc, XT_EXACT },
 	{ "flat_atomic_i64a_glc", XT_BOTH, at_i64a_flat, NULL, NULL, 30, 28, init_aint, ref_i64a_glc, XT_EXACT },
-	{ "global_atomic_i64b_saddr_glc", XT_BOTH, at_i64b_saddr, NULL, NULL, 26, 24, init_aint, ref_i64b_glc, XT_EXACT },
+	{ "global_atomic_i64b_saddr_glc", XT_BOTH, at_i64b_saddr, NULL, NULL, 26, 24, init_aint, ref_i64b_glc,
+	  XT_EXACT },
 	{ "global_atomic_i64b_vaddr64", XT_BOTH, at_i64b_off, NULL, NULL, 26, 24, init_aint, ref_i64b_noglc, XT_EXACT },
 	{ "flat_atomic_i64b_glc", XT_BOTH, at_i64b_flat, NULL, NULL, 26, 24, init_aint, ref_i64b_glc, XT_EXACT },
 	{ "global_atomic_f32_saddr_glc", XT_BOTH, at_f32_saddr10, at_f32_saddr11, NULL, 9, 8, init_aflt, ref_f32_glc,
 	  XT_EXACT },
-	{ "global_atomic_f32_vaddr64", XT_BOTH, at_f32_off10, at_f32_off11, NULL, 9, 8, init_aflt, ref_f32_noglc, XT_EXACT },
+	{ "global_atomic_f32_vaddr64", XT_BOTH, at_f32_off10, at_f32_off11, NULL, 9, 8, init_aflt, ref_f32_noglc,
+	  XT_EXACT },
 	{ "flat_atomic_f32_glc", XT_BOTH, at_f32_flat10, at_f32_flat11, NULL, 9, 8, init_aflt, ref_f32_glc, XT_EXACT },
 	{ "global_atomic_f64_saddr_glc", XT_G10, at_f64_saddr, NULL, NULL, 14, 12, init_aflt, ref_f64_glc, XT_EXACT },
 	{ "global_atomic_f64_vaddr64", XT_G10, at_f64_off, NULL, NULL, 14, 12, init_aflt, ref_f64_noglc, XT_EXACT },
