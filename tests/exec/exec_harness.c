@@ -395,6 +395,8 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	uint8_t *body_code = code;
 	uint32_t priv = 64; /* private segment bytes per lane (scratch tests) */
 	memcpy(kd + 4, &priv, 4);
+	uint32_t lds = 65536; /* the workgroup's LDS (flat LDS-aperture tests), zeroed by the dispatcher */
+	memcpy(kd + 0, &lds, 4);
 	/* buffers */
 	uint32_t init_out[XT_LANES * XT_MAXOUT];
 	for (unsigned l = 0; l < XT_LANES; l++) {

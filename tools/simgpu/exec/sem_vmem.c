@@ -481,13 +481,28 @@ static uint64_t atomic_new(unsigned at, uint64_t old, uint64_t src, bool wide)
 	case AT_INC: return old >= src ? 0 : old + 1;
 	case AT_DEC: return (old == 0 || old > src) ? src : old - 1;
 	case AT_ADD_F32: return rdc_f2u(rdc_u2f((uint32_t)old) + rdc_u2f((uint32_t)src));
-	case AT_MIN_F32: return rdc_f2u(fminf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)src)));
-	case AT_MAX_F32: return rdc_f2u(fmaxf(rdc_u2f((uint32_t)old), rdc_u2f((uint32_t)src)));
+	/* The float min/max are a float compare that picks one operand (the
+	 * guides: MIN "src < tmp ? src : tmp", MAX "src > tmp ? src : tmp"):
+	 * a NaN compares false either way, so a NaN in memory stays and a NaN
+	 * datum changes nothing; -0 against +0 keeps the memory's zero. */
+	case AT_MIN_F32: return rdc_u2f((uint32_t)src) < rdc_u2f((uint32_t)old) ? src : old;
+	case AT_MAX_F32: return rdc_u2f((uint32_t)src) > rdc_u2f((uint32_t)old) ? src : old;
 	case AT_ADD_F64: return rdc_d2u(rdc_u2d(old) + rdc_u2d(src));
-	case AT_MIN_F64: return rdc_d2u(fmin(rdc_u2d(old), rdc_u2d(src)));
-	case AT_MAX_F64: return rdc_d2u(fmax(rdc_u2d(old), rdc_u2d(src)));
+	case AT_MIN_F64: return rdc_u2d(src) < rdc_u2d(old) ? src : old;
+	case AT_MAX_F64: return rdc_u2d(src) > rdc_u2d(old) ? src : old;
 	default: return old;
 	}
+}
+
+/* cmpswap's test, tmp == cmp: bitwise for the integer forms, a float
+ * compare for the _f32/_f64 ones (+0 equals -0, a NaN equals nothing). */
+static inline bool cmp_equal(unsigned at, uint64_t tmp, uint64_t cmp)
+{
+	if (at == AT_CMPSWAP_F32)
+		return rdc_u2f((uint32_t)tmp) == rdc_u2f((uint32_t)cmp);
+	if (at == AT_CMPSWAP_F64)
+		return rdc_u2d(tmp) == rdc_u2d(cmp);
+	return tmp == cmp;
 }
 
 static void vatomic(struct rdc_wave *w, const struct rdc_inst *in)
@@ -518,13 +533,14 @@ static void vatomic(struct rdc_wave *w, const struct rdc_inst *in)
 			if (vi->wide) {
 				uint64_t *q = (uint64_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
 				do {
-					nw = cmp ? (o == cmpv ? src : o) : atomic_new(vi->atomic, o, src, true);
+					nw = cmp ? (cmp_equal(vi->atomic, o, cmpv) ? src : o)
+						 : atomic_new(vi->atomic, o, src, true);
 				} while (!__atomic_compare_exchange_n(q, &o, nw, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 				old = o;
 			} else {
 				uint32_t *q = (uint32_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
 				do {
-					nw = cmp ? (o == (uint32_t)cmpv ? (uint32_t)src : o)
+					nw = cmp ? (cmp_equal(vi->atomic, o, (uint32_t)cmpv) ? (uint32_t)src : o)
 						 : (uint32_t)atomic_new(vi->atomic, o, src & 0xffffffffu, false);
 				} while (!__atomic_compare_exchange_n(q, &o, nw, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 				old = o;
