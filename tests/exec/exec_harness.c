@@ -385,7 +385,8 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	/* the kernarg pointer; wave32 unless the test asks for wave64 */
 	uint16_t props = (uint16_t)(1u << 3 | ((t->gens & XT_W64) ? 0 : 1u << 10));
 	uint32_t ksize = 16;
-	uint32_t lds = 65536; /* group_segment_fixed_size: every test may use the whole LDS (zeroed) */
+	uint32_t lds = 65536; /* group_segment_fixed_size: every test may use the whole LDS (zeroed by the
+				* dispatcher): the DS tests and flat's LDS-aperture tests */
 	memcpy(kd + 0, &lds, 4);
 	memcpy(kd + 8, &ksize, 4);
 	memcpy(kd + 48, &rsrc1, 4);
@@ -395,8 +396,6 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	uint8_t *body_code = code;
 	uint32_t priv = 64; /* private segment bytes per lane (scratch tests) */
 	memcpy(kd + 4, &priv, 4);
-	uint32_t lds = 65536; /* the workgroup's LDS (flat LDS-aperture tests), zeroed by the dispatcher */
-	memcpy(kd + 0, &lds, 4);
 	/* buffers */
 	uint32_t init_out[XT_LANES * XT_MAXOUT];
 	for (unsigned l = 0; l < XT_LANES; l++) {

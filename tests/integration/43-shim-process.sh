@@ -21,7 +21,11 @@ rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_SIM_TRACE="$T/p.trace" shim gfx1030,gfx103
   >"$T/p.out" 2>"$T/p.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$T/p.err" >&2; fail "mixed: rc=$rc"; }
 grep -qxE "device0 gfx1030 (hipSuccess|no error)" "$T/p.out" || fail "mixed: device 0: $(cat "$T/p.out")"
-grep -qxE "device1 gfx1031 (hipSuccess|no error)" "$T/p.out" || fail "mixed: device 1: $(cat "$T/p.out")"
+# device 1 runs the program's gfx1030 code: the program is told gfx1030 for it
+# (codename.c), with a name line; device 0 is a gfx1030
+grep -qxE "device1 gfx1030 (hipSuccess|no error)" "$T/p.out" || fail "mixed: device 1: $(cat "$T/p.out")"
+grep -q "info: name: lib=\"\?$T/multi\"\? device=1 target=gfx1031 reported=gfx1030 " "$T/p.err" || fail "mixed: no name line for device 1"
+grep -q "info: name: .* device=0 .*reported=" "$T/p.err" && fail "mixed: device 0 (native) was told another name"
 $PY - "$T/p.trace" <<'PYEOF' || fail "mixed: trace"
 import json, sys
 k = [json.loads(l) for l in open(sys.argv[1]) if "fill_iota" in l]

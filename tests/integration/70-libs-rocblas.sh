@@ -15,11 +15,16 @@
 #   without the shim: rocBLAS's own abort ("Cannot read .../TensileLibrary
 #            .dat ... for GPU arch : gfx1031"), quoted;
 #   HSA_OVERRIDE_GFX_VERSION=10.3.0 (gfx1031 only): runs, rocBLAS told gfx1030;
-#   with the shim (map mode): runs, rocBLAS sees the true name; every
-#            per-arch file it asks for is redirected to the mapped target's,
-#            logged once per file; each redirected code object is mapped at
-#            hipModuleLoadData (one "map:" line each); every traced dispatch
-#            comes from a code object retargeted to the card.
+#   with the shim (map mode): runs; rocBLAS, whose own device code is
+#            mapped from gfx1030 (gfx1102 for gfx1103), is told that name (a
+#            "name" line; docs/SHIM.md "The name an object is told") and opens
+#            that target's files itself, nothing redirected; the program,
+#            without device code, is told the truth; each Tensile code object
+#            is mapped at hipModuleLoadData (one "map:" line each); every
+#            traced dispatch comes from a code object retargeted to the card;
+#   with RDNACOMPAT_NAME_FOLLOWS_CODE=0 (gfx1031): rocBLAS sees the true
+#            name; every per-arch file it asks for is redirected to the mapped
+#            target's, logged once per file.
 # Spoof mode (the user's choice) is checked once: rocBLAS (RDNACOMPAT_SPOOF_FOR's
 # default) is told gfx1030 and opens gfx1030 files itself, so nothing is
 # redirected; the program itself still sees gfx1031.
@@ -50,8 +55,9 @@ expect_run() { # NAME CARD CALLS DEVICE-NAME CODE-TARGET
   [ "$(ndisp "$1")" -ge "$3" ] || fail "$1: only $(ndisp "$1") dispatches traced for $3 calls"
   checked "$1" "$3"
 }
-# expect_shim NAME CARD CHOSEN-RE WHAT — the shim's run: true name, redirects, mapped objects
-expect_shim() {
+# expect_redirects NAME CARD CHOSEN-RE WHAT — a run with true names for all
+# (RDNACOMPAT_NAME_FOLLOWS_CODE=0): per-arch files redirected, mapped objects
+expect_redirects() {
   local n=$1 card=$2 calls
   calls=$(grep -c 'printf("ok: ' "$here/libs/${3%%:*}.cpp"); local chosen=${3#*:}
   expect_run "$n" "$card" "$calls" "$card" "$card"
@@ -69,6 +75,24 @@ expect_shim() {
   ok "$card $4 with the shim: $calls calls complete, results match the CPU reference (simulated card (executed): $(errs "$n")); told $card (true name); $(redirects "$n" | wc -l) per-arch files redirected, each logged once (TensileLibrary_lazy_$card.dat -> $(redirects "$n" | sed -n "s|.*/TensileLibrary_lazy_$card\.dat to=[^ ]*/\(TensileLibrary_lazy_[a-z0-9]*\.dat\) .*|\1|p")); $maps hipModuleLoadData objects mapped; $(ndisp "$n") dispatches, all from code retargeted to $card"
 }
 
+# expect_shim NAME CARD CHOSEN-RE WHAT — the shim's run: the library told the
+# name of its code, nothing redirected, mapped objects
+expect_shim() {
+  local n=$1 card=$2 calls
+  calls=$(grep -c 'printf("ok: ' "$here/libs/${3%%:*}.cpp"); local chosen=${3#*:}
+  expect_run "$n" "$card" "$calls" "$card" "$card"
+  local told; told=$(grep -m1 "info: name: lib=[^ ]*librocblas[^ ]* device=0 target=$card reported=$chosen why=" "$tmp/$n.log" |
+    sed -n 's/.* reported=\([a-z0-9]*\) .*/\1/p')
+  [ -n "$told" ] || fail "$n: rocBLAS not told its code's name: $(grep -m3 'name: ' "$tmp/$n.log")"
+  [ -z "$(redirects "$n")" ] || fail "$n: files redirected although rocBLAS was told $told: $(redirects "$n" | head -2)"
+  local maps
+  maps=$(grep -c "map: lib=\"image@[^ ]*(loaded by librocblas.so.[0-9]*)\" .*source=hipModuleLoadData device=0 target=$card .*verdict=mapped .*chosen=$told " "$tmp/$n.log")
+  [ "$maps" -gt 0 ] || fail "$n: no Tensile code object mapped from $told"
+  local bad; bad=$(grep 'map: ' "$tmp/$n.log" | grep -v 'verdict=mapped' | head -1)
+  [ -z "$bad" ] || fail "$n: an object not mapped: $bad"
+  ok "$card $4 with the shim: $calls calls complete, results match the CPU reference (simulated card (executed): $(errs "$n")); rocBLAS told $told (its code's name, logged), the program $card; nothing redirected; $maps hipModuleLoadData objects mapped; $(ndisp "$n") dispatches, all from code retargeted to $card"
+}
+
 # --- rocBLAS on gfx1031: three ways, and spoof mode ------------------------------
 go none-1031 rocblas_gemm gfx1031
 expect_failure none-1031 gfx1031 rocBLAS
@@ -77,6 +101,8 @@ expect_run ovr-1031 gfx1031 3 gfx1030 gfx1030
 ok "gfx1031 rocBLAS with HSA_OVERRIDE_GFX_VERSION=10.3.0 runs, results match the CPU reference (simulated card (executed): $(errs ovr-1031)); told gfx1030 (the lie); $(ndisp ovr-1031) dispatches from gfx1030 code"
 go shim-1031 rocblas_gemm gfx1031 SHIM
 expect_shim shim-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
+go true-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_NAME_FOLLOWS_CODE=0
+expect_redirects true-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
 go spoof-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_MODE=spoof
 expect_run spoof-1031 gfx1031 3 gfx1031 gfx1031
 grep -q 'info: spoof: .*reported=gfx1030 caller=[^ ]*librocblas' "$tmp/spoof-1031.log" ||
