@@ -341,7 +341,7 @@ static bool close_enough(enum xt_tol tol, uint32_t got, uint32_t want)
 /* 0 pass, 1 fail */
 static int run_one(const struct xt_test *t, unsigned gfx)
 {
-	char src[16384];
+	char src[32768];
 	kernel_text(t, gfx, src, sizeof src);
 	size_t clen = 0;
 	uint8_t *code = assemble(src, gfx == 10 ? "gfx1030" : "gfx1100", gfx == 11 ? t->mattr11 : NULL, &clen);
@@ -449,6 +449,7 @@ int main(int argc, char **argv)
 		printf("SKIP exec_harness: llvm-mc-19 not found (Debian's llvm-19 package; or set RDC_LLVM_MC)\n");
 		return 77;
 	}
+	xt_salu_setup();
 	const char *table = NULL;
 	int nfilter = 0;
 	for (int a = 1; a < argc; a++) {
