@@ -463,6 +463,7 @@ int main(int argc, char **argv)
 		{ xt_tests_f64, xt_ntests_f64 }, { xt_tests_rare, xt_ntests_rare },
 		{ xt_tests_buf, xt_ntests_buf },
 		{ xt_tests_salu, xt_ntests_salu },
+		{ xt_tests_salu2, xt_ntests_salu2 },
 		{ xt_tests_vop, xt_ntests_vop },
 		{ xt_tests_vcmp, xt_ntests_vcmp },
 		{ xt_tests_ds, xt_ntests_ds },

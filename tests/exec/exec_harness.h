@@ -90,6 +90,8 @@ extern const struct xt_test xt_tests_buf[];   /* exec_tests_buf.c */
 extern const unsigned xt_ntests_buf;
 extern const struct xt_test xt_tests_salu[];  /* exec_tests_salu.c */
 extern const unsigned xt_ntests_salu;
+extern const struct xt_test xt_tests_salu2[];  /* exec_tests_salu_2.c */
+extern const unsigned xt_ntests_salu2;
 void xt_salu_setup(void); /* builds exec_tests_salu.c's table-driven snippets (before any test runs) */
 extern const struct xt_test xt_tests_vop[];  /* exec_tests_vop.c */
 extern const unsigned xt_ntests_vop;
