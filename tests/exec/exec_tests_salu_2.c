@@ -248,6 +248,192 @@ static const char memtime_body[] =
 	"s_sub_u32 s24, s22, s20\ns_subb_u32 s25, s23, s21\ns_lshr_b32 s25, s25, 31\nv_mov_b32 v41, s25\n"
 	"s_cmp_lg_u64 s[16:17], 0\ns_cselect_b32 s26, 1, 0\nv_mov_b32 v42, s26\n";
 
+/* ---- gfx1150's f16 scalar arithmetic and the float compares (assembled for
+ * gfx1100 with +salu-float, the same encodings).  A, B, C: f16 in the low
+ * half (junk above it, which must be ignored); F, G: f32.  An f16 result is
+ * checked zero-extended (sem_sfloat.c says why).  Invalid operations
+ * (inf - inf) are left out: the sign of the default NaN they make is not
+ * pinned down by the pseudocode. ---- */
+static uint16_t hbits(uint32_t v) { return (uint16_t)v; }
+static bool hnan(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+static bool hsnan(uint16_t h) { return hnan(h) && !(h & 0x200); }
+
+static void init_sh(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	for (unsigned k = 0; k < 3; k++) {
+		uint32_t r = xt_rand(lane, k, 11);
+		uint16_t h = (uint16_t)((r & 0x8000) | (8 + (r >> 10) % 15) << 10 | (r & 1023));
+		in[k] = (in[k] & 0xffff0000u) | h;
+	}
+	for (unsigned k = 3; k < 5; k++) {
+		uint32_t r = xt_rand(lane, k, 12);
+		in[k] = xt_f2u(ldexpf(1.0f + (float)(r & 0xffffff) / 16777216.0f, (int)((r >> 24) % 48) - 30) *
+			       ((r >> 31) ? -1.0f : 1.0f));
+	}
+	static const uint32_t e[16][4] = {
+		/* A, B (f16), F, G (f32) */
+		{ 0x0000, 0x8000, 0x00000000u, 0x80000000u },
+		{ 0x8000, 0x0000, 0x80000000u, 0x00000000u },
+		{ 0x7e00, 0x3c00, 0x7fc00000u, 0x3f800000u },
+		{ 0x3c00, 0xfe00, 0x3f800000u, 0xffc00000u },
+		{ 0x7c01, 0x4000, 0x7f800001u, 0x40000000u },
+		{ 0x4000, 0xfd00, 0x40000000u, 0xff800100u },
+		{ 0x7c00, 0x4000, 0x7f800000u, 0xff800000u },
+		{ 0x7bff, 0x7bff, 0x477ff000u, 0x477fef00u }, /* 65520 (ties up to inf; toward zero 65504), 65519 */
+		{ 0x0001, 0x8001, 0x33000000u, 0x33400000u }, /* 2^-25, 1.5 * 2^-25 */
+		{ 0x3555, 0x3555, 0x3f800800u, 0x3f800c00u }, /* 1 + 2^-12, 1 + 3 * 2^-12 */
+		{ 0x4100, 0xc100, 0xbf800c00u, 0x2edbe6ffu }, /* 2.5, -2.5 */
+		{ 0x3800, 0xb800, 0xc788b800u, 0x4788b800u }, /* 0.5, -0.5; -70000, 70000 */
+		{ 0x3e00, 0xbe00, 0x3f800000u, 0x3f800000u },
+		{ 0xb4cd, 0x3c00, 0xbf800000u, 0x7f800000u },
+		{ 0x8000, 0xfc00, 0x00000001u, 0x80000001u },
+		{ 0x6400, 0x03ff, 0x387fc000u, 0xb87fe000u }, /* f16's largest denormal, ~ */
+	};
+	if (lane < 16) {
+		in[0] = (in[0] & 0xffff0000u) | e[lane][0];
+		in[1] = (in[1] & 0xffff0000u) | e[lane][1];
+		in[3] = e[lane][2];
+		in[4] = e[lane][3];
+	}
+}
+
+/* An f16 result of arithmetic: a NaN operand's NaN quieted (in order), else
+ * the exact value rounded once. */
+static uint32_t h_arith(uint16_t a, uint16_t b, uint16_t c, long double v)
+{
+	if (hnan(a))
+		return a | 0x200u;
+	if (hnan(b))
+		return b | 0x200u;
+	if (hnan(c))
+		return c | 0x200u;
+	return xt_d2h(v);
+}
+
+/* s_min_f16 / s_max_f16 as the pseudocode (IEEE mode): signaling NaNs
+ * first, quieted; a quiet NaN loses to the other operand; -0 < +0. */
+static uint32_t h_minmax(uint16_t a, uint16_t b, bool max)
+{
+	if (hsnan(a))
+		return a | 0x200u;
+	if (hsnan(b))
+		return b | 0x200u;
+	if (hnan(b))
+		return a;
+	if (hnan(a))
+		return b;
+	double x = xt_h2d(a), y = xt_h2d(b);
+	bool zeros = x == 0 && y == 0;
+	bool first = max ? x > y || (zeros && !(a >> 15) && (b >> 15)) : x < y || (zeros && (a >> 15) && !(b >> 15));
+	return first ? a : b;
+}
+
+/* f32 to f16 toward zero, from the value: the largest-magnitude f16 not
+ * above |v|; finite values past 65504 give 65504. */
+static uint32_t h_rtz(float f)
+{
+	if (isnan(f))
+		return (signbit(f) ? 0x8000u : 0) | 0x7e00u;
+	uint32_t s = signbit(f) ? 0x8000u : 0;
+	double a = fabs((double)f);
+	if (isinf(a))
+		return s | 0x7c00u;
+	if (a < ldexp(1, -14))
+		return s | (uint32_t)floor(a * ldexp(1, 24));
+	int e;
+	frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+	e -= 1;
+	if (e > 15)
+		return s | 0x7bffu;
+	return s | (uint32_t)(e + 15) << 10 | (uint32_t)floor((ldexp(a, -e) - 1) * 1024);
+}
+
+static uint32_t h_round(uint16_t h, double (*fn)(double))
+{
+	return hnan(h) ? h | 0x200u : xt_d2h(fn(xt_h2d(h)));
+}
+
+/* The 14 compares in the snippet's order: lt eq le gt lg ge o u nge nlg ngt nle neq nlt. */
+static uint32_t fcmp_bits(double a, double b)
+{
+	bool un = isnan(a) || isnan(b);
+	bool r[14] = { a < b, a == b, a <= b, a > b, a < b || a > b, a >= b, !un, un,
+		       !(a >= b), !(a < b || a > b), !(a > b), !(a <= b), !(a == b), !(a < b) };
+	uint32_t m = 0;
+	for (unsigned i = 0; i < 14; i++)
+		m |= (uint32_t)r[i] << i;
+	return m;
+}
+
+static float minmaxf(float a, float b, bool max)
+{
+	uint32_t ua = xt_f2u(a), ub = xt_f2u(b);
+	bool sa = isnan(a) && !(ua & 0x400000u), sb = isnan(b) && !(ub & 0x400000u);
+	if (sa)
+		return xt_u2f(ua | 0x400000u);
+	if (sb)
+		return xt_u2f(ub | 0x400000u);
+	if (isnan(b))
+		return a;
+	if (isnan(a))
+		return b;
+	bool zeros = a == 0 && b == 0;
+	bool first = max ? a > b || (zeros && !signbit(a) && signbit(b)) : a < b || (zeros && signbit(a) && !signbit(b));
+	return first ? a : b;
+}
+
+static void ref_sh(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	const uint32_t *in = lane_in(c, lane);
+	uint16_t a = hbits(in[0]), b = hbits(in[1]), d = hbits(in[2]);
+	long double x = xt_h2d(a), y = xt_h2d(b), z = xt_h2d(d);
+	float f = xt_u2f(in[3]), g = xt_u2f(in[4]);
+	out[0] = h_arith(a, b, 0, x + y);
+	out[1] = h_arith(a, b, 0, x - y);
+	out[2] = h_arith(a, b, 0, x * y);
+	out[3] = h_minmax(a, b, false);
+	out[4] = h_minmax(a, b, true);
+	out[5] = h_arith(a, b, d, fmal(x, y, z));
+	out[6] = h_rtz(f) | h_rtz(g) << 16;
+	out[7] = isnan(f) ? (signbit(f) ? 0xfe00u : 0x7e00u) : xt_d2h(f);
+	out[8] = h_round(a, ceil);
+	out[9] = h_round(a, floor);
+	out[10] = h_round(a, trunc);
+	out[11] = h_round(a, nearbyint);
+	out[12] = fcmp_bits(xt_h2d(a), xt_h2d(b));
+	out[13] = fcmp_bits(f, g);
+	out[14] = xt_f2u(minmaxf(f, g, false));
+	out[15] = xt_f2u(minmaxf(f, g, true));
+}
+
+#define CMP1(op, t, x, y, bit) "s_cmp_" op "_" t " " x ", " y "\ns_cselect_b32 s19, " bit ", 0\ns_or_b32 s18, s18, s19\n"
+#define CMPS(t, x, y) \
+	"s_mov_b32 s18, 0\n" CMP1("lt", t, x, y, "0x1") CMP1("eq", t, x, y, "0x2") CMP1("le", t, x, y, "0x4") \
+	CMP1("gt", t, x, y, "0x8") CMP1("lg", t, x, y, "0x10") CMP1("ge", t, x, y, "0x20") CMP1("o", t, x, y, "0x40") \
+	CMP1("u", t, x, y, "0x80") CMP1("nge", t, x, y, "0x100") CMP1("nlg", t, x, y, "0x200") \
+	CMP1("ngt", t, x, y, "0x400") CMP1("nle", t, x, y, "0x800") CMP1("neq", t, x, y, "0x1000") \
+	CMP1("nlt", t, x, y, "0x2000")
+
+static const char sh_body[] = LOOP_HEAD(5)
+	"s_add_f16 s16, s10, s11\nv_writelane_b32 v40, s16, s30\n"
+	"s_sub_f16 s16, s10, s11\nv_writelane_b32 v41, s16, s30\n"
+	"s_mul_f16 s16, s10, s11\nv_writelane_b32 v42, s16, s30\n"
+	"s_min_f16 s16, s10, s11\nv_writelane_b32 v43, s16, s30\n"
+	"s_max_f16 s16, s10, s11\nv_writelane_b32 v44, s16, s30\n"
+	"s_mov_b32 s16, s12\ns_fmac_f16 s16, s10, s11\nv_writelane_b32 v45, s16, s30\n"
+	"s_cvt_pk_rtz_f16_f32 s16, s13, s14\nv_writelane_b32 v46, s16, s30\n"
+	"s_cvt_f16_f32 s16, s13\nv_writelane_b32 v47, s16, s30\n"
+	"s_ceil_f16 s16, s10\nv_writelane_b32 v48, s16, s30\n"
+	"s_floor_f16 s16, s10\nv_writelane_b32 v49, s16, s30\n"
+	"s_trunc_f16 s16, s10\nv_writelane_b32 v50, s16, s30\n"
+	"s_rndne_f16 s16, s10\nv_writelane_b32 v51, s16, s30\n"
+	CMPS("f16", "s10", "s11") "v_writelane_b32 v52, s18, s30\n"
+	CMPS("f32", "s13", "s14") "v_writelane_b32 v53, s18, s30\n"
+	"s_min_f32 s16, s13, s14\nv_writelane_b32 v54, s16, s30\n"
+	"s_max_f32 s16, s13, s14\nv_writelane_b32 v55, s16, s30\n"
+	LOOP_TAIL;
+
 const struct xt_test xt_tests_salu2[] = {
 	{ "salu_movrel", XT_BOTH, movrel_body, NULL, NULL, 5, 15, xt_init_u, ref_movrel, XT_EXACT },
 	{ "salu_branch", XT_BOTH, branch_body, NULL, NULL, 5, 1, xt_init_u, ref_branch, XT_EXACT },
@@ -260,6 +446,7 @@ const struct xt_test xt_tests_salu2[] = {
 	{ "salu_endpgm_saved", XT_BOTH, END_HEAD "s_endpgm_saved\n", NULL, NULL, 1, 2, xt_init_u, ref_endpgm, XT_EXACT },
 	{ "salu_smem_load", XT_BOTH, sload_body, NULL, NULL, 8, 32, xt_init_u, ref_sload, XT_EXACT },
 	{ "salu_smem_buffer", XT_BOTH, sbuf_body, NULL, NULL, 8, 32, xt_init_u, ref_sbuf, XT_EXACT },
+	{ "salu_float16", XT_G11, sh_body, NULL, "+salu-float", 5, 16, init_sh, ref_sh, XT_EXACT },
 	{ "salu_memtime", XT_G10, memtime_body, NULL, NULL, 1, 3, xt_init_u, ref_memtime, XT_EXACT },
 };
 const unsigned xt_ntests_salu2 = sizeof xt_tests_salu2 / sizeof xt_tests_salu2[0];
