@@ -338,6 +338,9 @@ static bool close_enough(enum xt_tol tol, uint32_t got, uint32_t want)
 	return false;
 }
 
+/* The status the dispatch of the test being run must end with (0: it completes). */
+static int expect_status;
+
 /* 0 pass, 1 fail */
 static int run_one(const struct xt_test *t, unsigned gfx)
 {
@@ -404,8 +407,13 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 					.max_insts = 100000, .threads = 1 };
 	struct rdc_exec_result res;
 	int bad = 0;
-	if (rdc_exec_dispatch(&req, &mem, &res) != RDC_EXEC_OK) {
-		printf("FAIL %s gfx%u: the dispatch failed: %s\n", t->name, gfx, res.msg);
+	int st = rdc_exec_dispatch(&req, &mem, &res);
+	if (st != expect_status) {
+		if (expect_status)
+			printf("FAIL %s gfx%u: the dispatch ended with status %d, want %d: %s\n", t->name, gfx, st,
+			       expect_status, st ? res.msg : "it completed");
+		else
+			printf("FAIL %s gfx%u: the dispatch failed: %s\n", t->name, gfx, res.msg);
 		bad = 1;
 	} else {
 		struct xt_ctx c = { .gfx = gfx, .nin = t->nin, .nout = t->nout, .in = in };
@@ -471,9 +479,12 @@ int main(int argc, char **argv)
 		{ xt_tests_flat, xt_ntests_flat },
 	};
 	unsigned run = 0, failed = 0;
-	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
-		for (unsigned i = 0; i < suites[s].n; i++) {
-			const struct xt_test *t = &suites[s].t[i];
+	const unsigned nsuites = sizeof suites / sizeof suites[0];
+	for (size_t s = 0; s <= nsuites; s++) {
+		/* the last pass runs the tests that must end with a status */
+		for (unsigned i = 0; i < (s < nsuites ? suites[s].n : xt_nstatus_tests_salu); i++) {
+			const struct xt_test *t = s < nsuites ? &suites[s].t[i] : &xt_status_tests_salu[i].t;
+			expect_status = s < nsuites ? 0 : xt_status_tests_salu[i].status;
 			bool want = nfilter == 0;
 			for (int a = 1; a <= nfilter; a++)
 				want |= strstr(t->name, argv[a]) != NULL;

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "exec.h"
 #include "exec_harness.h"
 
 #define LOOP_HEAD(n) \
@@ -450,3 +451,17 @@ const struct xt_test xt_tests_salu2[] = {
 	{ "salu_memtime", XT_G10, memtime_body, NULL, NULL, 1, 3, xt_init_u, ref_memtime, XT_EXACT },
 };
 const unsigned xt_ntests_salu2 = sizeof xt_tests_salu2 / sizeof xt_tests_salu2[0];
+
+/* ---- s_trap and s_code_end: the wave enters the trap handler, which a
+ * dispatch without one ends as a trap (RDC_EXEC_TRAP); v40, stored before,
+ * reaches memory and nothing after the instruction runs. ---- */
+#define TRAP_HEAD "v_xor_b32 v40, 0x5a5a, v1\nglobal_store_dword v34, v40, s[6:7]\ns_waitcnt vmcnt(0)\n"
+#define TRAP_TAIL "v_mov_b32 v40, 0\nglobal_store_dword v34, v40, s[6:7]\ns_waitcnt vmcnt(0)\n"
+
+const struct xt_status_test xt_status_tests_salu[] = {
+	{ { "salu_trap", XT_BOTH, TRAP_HEAD "s_trap 0x2\n" TRAP_TAIL, NULL, NULL, 1, 1, xt_init_u, ref_endpgm, XT_EXACT },
+	  RDC_EXEC_TRAP },
+	{ { "salu_code_end", XT_BOTH, TRAP_HEAD "s_code_end\n" TRAP_TAIL, NULL, NULL, 1, 1, xt_init_u, ref_endpgm,
+	    XT_EXACT }, RDC_EXEC_TRAP },
+};
+const unsigned xt_nstatus_tests_salu = sizeof xt_status_tests_salu / sizeof xt_status_tests_salu[0];
