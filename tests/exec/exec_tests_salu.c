@@ -50,7 +50,7 @@ static void init_s(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, uns
 	if (lane == 12 && nin > 2)
 		in[2] = 0xffff7fffu;
 	if (lane == 13 && nin > 2)
-		in[2] = 0x00400010u; /* bfe: width 64 at offset 16 */
+		in[2] = 0x00400010u, in[1] |= 0x80000000u; /* bfe: width 64 at offset 16 of a negative A */
 	if (lane == 14 && nin > 1)
 		in[1] = 0; /* 64-bit A with a zero high half */
 	if (lane == 15 && nin > 1)
@@ -236,9 +236,12 @@ static uint64_t sext_from(uint64_t v, unsigned w, unsigned bits)
 	return (v >> (w - 1)) & 1 ? v | ~0ull << w : v;
 }
 OP(r_bfe_u32, { *d = field(A32, B32 & 31, (B32 >> 16) & 0x7f, 32); NZ32; })
-OP(r_bfe_i32, { *d = (uint32_t)sext_from(field(A32, B32 & 31, (B32 >> 16) & 0x7f, 32), (B32 >> 16) & 0x7f, 32); NZ32; })
+/* signed: tmp = (S0.i >> offset) & mask, an arithmetic shift, then sign-extended from the field's top bit */
+OP(r_bfe_i32, { unsigned w = (B32 >> 16) & 0x7f; uint32_t t = (uint32_t)((int32_t)A32 >> (B32 & 31));
+		*d = (uint32_t)sext_from(w >= 32 ? t : t & ((1u << w) - 1), w, 32); NZ32; })
 OP(r_bfe_u64, { *d = field(a, B32 & 63, (B32 >> 16) & 0x7f, 64); NZ64; })
-OP(r_bfe_i64, { *d = sext_from(field(a, B32 & 63, (B32 >> 16) & 0x7f, 64), (B32 >> 16) & 0x7f, 64); NZ64; })
+OP(r_bfe_i64, { unsigned w = (B32 >> 16) & 0x7f; uint64_t t = (uint64_t)((int64_t)a >> (B32 & 63));
+		*d = sext_from(w >= 64 ? t : t & ((1ull << w) - 1), w, 64); NZ64; })
 OP(r_pack_ll, { *d = (A32 & 0xffff) | B32 << 16; })
 OP(r_pack_lh, { *d = (A32 & 0xffff) | (B32 & 0xffff0000u); })
 OP(r_pack_hh, { *d = A32 >> 16 | (B32 & 0xffff0000u); })

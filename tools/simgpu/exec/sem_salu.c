@@ -98,17 +98,17 @@ static bool sop2_eval(uint16_t op, uint64_t a, uint64_t b, struct sval *r)
 		r->scc = r->d != 0;
 		break;
 	}
+	/* Signed extracts shift S0 arithmetically (the pseudocode's S0.i32 >> offset): a field reaching past
+	 * the top takes its sign from the top bit (as LLVM folds sbfe). */
 	case RDC_OP_S_BFE_I32: {
 		unsigned off = b32 & 31, w = (b32 >> 16) & 0x7f;
-		if (!w) {
-			r->d = 0;
-		} else {
-			uint32_t v = a32 >> off;
-			if (w < 32)
-				v = (uint32_t)(((int32_t)(v << (32 - w))) >> (32 - w));
-			r->d = v;
-		}
-		r->scc = r->d != 0;
+		uint32_t v = (uint32_t)((int32_t)a32 >> off);
+		if (!w)
+			v = 0;
+		else if (w < 32)
+			v = (uint32_t)(((int32_t)(v << (32 - w))) >> (32 - w));
+		r->d = v;
+		r->scc = v != 0;
 		break;
 	}
 	case RDC_OP_S_BFE_U64: {
@@ -120,7 +120,7 @@ static bool sop2_eval(uint16_t op, uint64_t a, uint64_t b, struct sval *r)
 	}
 	case RDC_OP_S_BFE_I64: {
 		unsigned off = b32 & 63, w = (b32 >> 16) & 0x7f;
-		uint64_t v = a >> off;
+		uint64_t v = (uint64_t)((int64_t)a >> off);
 		if (!w)
 			v = 0;
 		else if (w < 64)
