@@ -55,6 +55,8 @@ static void init_s(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, uns
 		in[1] = 0; /* 64-bit A with a zero high half */
 	if (lane == 15 && nin > 1)
 		in[0] = 0x11110000u, in[1] = 0x0000f000u; /* quads */
+	if (lane == 16 && nin > 2)
+		in[2] = 0x80000010u; /* s_addk_i32 of a negative constant overflows */
 }
 
 /* ---- table-driven loops ----------------------------------------------------------------- */

@@ -15,7 +15,7 @@
 #include "exec.h"
 #include "exec_harness.h"
 
-#define LOOP_HEAD(n) \
+#define LOOP_HEAD \
 	"s_mov_b32 s30, 0\n.Lloop:\n" \
 	"v_readlane_b32 s10, v1, s30\nv_readlane_b32 s11, v2, s30\nv_readlane_b32 s12, v3, s30\n" \
 	"v_readlane_b32 s13, v4, s30\nv_readlane_b32 s14, v5, s30\n"
@@ -40,7 +40,7 @@ static void ref_movrel(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[11 + ((e >> 8) & 3)] = s[(e >> 10) & 3]; /* s_movrelsd_2_b32 s56, s40, M0 = E[9:8] << 16 | E[11:10] */
 }
 
-static const char movrel_body[] = LOOP_HEAD(5)
+static const char movrel_body[] = LOOP_HEAD
 	"s_mov_b64 s[40:41], s[10:11]\ns_mov_b64 s[42:43], s[12:13]\ns_mov_b32 s44, s14\ns_not_b32 s45, s10\n"
 	"s_and_b32 m0, s14, 3\ns_movrels_b32 s16, s40\nv_writelane_b32 v40, s16, s30\n"
 	"s_and_b32 m0, s14, 2\ns_movrels_b64 s[16:17], s[40:41]\n"
@@ -75,7 +75,7 @@ static void ref_branch(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[0] = r;                                        /* s_branch: 64 never set */
 }
 
-static const char branch_body[] = LOOP_HEAD(5)
+static const char branch_body[] = LOOP_HEAD
 	"s_mov_b32 s16, 0\n"
 	"s_bitcmp1_b32 s14, 0\ns_cbranch_scc0 .Lb1\ns_or_b32 s16, s16, 1\n.Lb1:\n"
 	"s_bitcmp1_b32 s14, 1\ns_cbranch_scc1 .Lb2\ns_or_b32 s16, s16, 2\n.Lb2:\n"
@@ -416,7 +416,7 @@ static void ref_sh(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	CMP1("ngt", t, x, y, "0x400") CMP1("nle", t, x, y, "0x800") CMP1("neq", t, x, y, "0x1000") \
 	CMP1("nlt", t, x, y, "0x2000")
 
-static const char sh_body[] = LOOP_HEAD(5)
+static const char sh_body[] = LOOP_HEAD
 	"s_add_f16 s16, s10, s11\nv_writelane_b32 v40, s16, s30\n"
 	"s_sub_f16 s16, s10, s11\nv_writelane_b32 v41, s16, s30\n"
 	"s_mul_f16 s16, s10, s11\nv_writelane_b32 v42, s16, s30\n"
