@@ -406,6 +406,8 @@ static void ref_sh(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[13] = fcmp_bits(f, g);
 	out[14] = xt_f2u(minmaxf(f, g, false));
 	out[15] = xt_f2u(minmaxf(f, g, true));
+	out[16] = h_arith(a, 0x3800, 0, x * 0.5L);   /* an inline constant is the f16 0.5 */
+	out[17] = h_arith(0x4900, a, 0, 10.0L + x);  /* a literal's low half: 10.0 */
 }
 
 #define CMP1(op, t, x, y, bit) "s_cmp_" op "_" t " " x ", " y "\ns_cselect_b32 s19, " bit ", 0\ns_or_b32 s18, s18, s19\n"
@@ -433,6 +435,8 @@ static const char sh_body[] = LOOP_HEAD
 	CMPS("f32", "s13", "s14") "v_writelane_b32 v53, s18, s30\n"
 	"s_min_f32 s16, s13, s14\nv_writelane_b32 v54, s16, s30\n"
 	"s_max_f32 s16, s13, s14\nv_writelane_b32 v55, s16, s30\n"
+	"s_mul_f16 s16, s10, 0.5\nv_writelane_b32 v56, s16, s30\n"
+	"s_add_f16 s16, 0x4900, s10\nv_writelane_b32 v57, s16, s30\n"
 	LOOP_TAIL;
 
 const struct xt_test xt_tests_salu2[] = {
@@ -447,7 +451,7 @@ const struct xt_test xt_tests_salu2[] = {
 	{ "salu_endpgm_saved", XT_BOTH, END_HEAD "s_endpgm_saved\n", NULL, NULL, 1, 2, xt_init_u, ref_endpgm, XT_EXACT },
 	{ "salu_smem_load", XT_BOTH, sload_body, NULL, NULL, 8, 32, xt_init_u, ref_sload, XT_EXACT },
 	{ "salu_smem_buffer", XT_BOTH, sbuf_body, NULL, NULL, 8, 32, xt_init_u, ref_sbuf, XT_EXACT },
-	{ "salu_float16", XT_G11, sh_body, NULL, "+salu-float", 5, 16, init_sh, ref_sh, XT_EXACT },
+	{ "salu_float16", XT_G11, sh_body, NULL, "+salu-float", 5, 18, init_sh, ref_sh, XT_EXACT },
 	{ "salu_memtime", XT_G10, memtime_body, NULL, NULL, 1, 3, xt_init_u, ref_memtime, XT_EXACT },
 };
 const unsigned xt_ntests_salu2 = sizeof xt_tests_salu2 / sizeof xt_tests_salu2[0];
