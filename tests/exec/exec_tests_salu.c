@@ -145,7 +145,12 @@ static unsigned table_nout(const struct table *t)
 
 #define A32 ((uint32_t)a)
 #define B32 ((uint32_t)b)
-#define OP(name, body) static void name(uint64_t a, uint64_t b, uint64_t *d, bool *scc) { (void)a; (void)b; (void)d; (void)scc; body; }
+#define OP(name, body) \
+	static void name(uint64_t a, uint64_t b, uint64_t *d, bool *scc) \
+	{ \
+		(void)a, (void)b, (void)d, (void)scc; \
+		body; \
+	}
 #define NZ32 (*scc = (uint32_t)*d != 0)
 #define NZ64 (*scc = *d != 0)
 
@@ -578,7 +583,10 @@ static const struct table tables[] = {
 static char table_src[NTABLES][2][12288];
 
 #define TREF(i) \
-	static void ref_t##i(const struct xt_ctx *c, unsigned lane, uint32_t *out) { table_ref(&tables[i], c, lane, out); }
+	static void ref_t##i(const struct xt_ctx *c, unsigned lane, uint32_t *out) \
+	{ \
+		table_ref(&tables[i], c, lane, out); \
+	}
 TREF(0) TREF(1) TREF(2) TREF(3) TREF(4) TREF(5) TREF(6) TREF(7) TREF(8) TREF(9) TREF(10)
 
 extern const struct xt_test xt_tests_salu[];

@@ -134,7 +134,8 @@ static const char hwreg_body[] =
 	"s_getreg_b32 s16, hwreg(HW_REG_MODE)\nv_mov_b32 v40, s16\n"
 	"s_round_mode 0x3\ns_getreg_b32 s17, hwreg(HW_REG_MODE, 0, 4)\nv_mov_b32 v41, s17\n"
 	"s_denorm_mode 0x5\ns_getreg_b32 s17, hwreg(HW_REG_MODE, 4, 4)\nv_mov_b32 v42, s17\n"
-	"s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0xa\ns_getreg_b32 s17, hwreg(HW_REG_MODE, 0, 8)\nv_mov_b32 v43, s17\n"
+	"s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0xa\n"
+	"s_getreg_b32 s17, hwreg(HW_REG_MODE, 0, 8)\nv_mov_b32 v43, s17\n"
 	"s_setreg_b32 hwreg(HW_REG_MODE), s16\ns_getreg_b32 s17, hwreg(HW_REG_MODE)\nv_mov_b32 v44, s17\n"
 	"s_mov_b32 s18, 0xff\ns_setreg_b32 hwreg(HW_REG_MODE, 2, 3), s18\ns_getreg_b32 s17, hwreg(HW_REG_MODE, 0, 5)\n"
 	"v_mov_b32 v45, s17\ns_setreg_b32 hwreg(HW_REG_MODE), s16\n";
@@ -167,7 +168,8 @@ static void ref_endpgm(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[0] = lane_in(c, lane)[0] ^ 0x5a5a;
 }
 
-#define END_HEAD "v_xor_b32 v40, 0x5a5a, v1\nv_mov_b32 v41, 7\nglobal_store_dword v34, v40, s[6:7]\ns_waitcnt vmcnt(0)\n"
+#define END_HEAD \
+	"v_xor_b32 v40, 0x5a5a, v1\nv_mov_b32 v41, 7\nglobal_store_dword v34, v40, s[6:7]\ns_waitcnt vmcnt(0)\n"
 
 /* ---- SMEM: s_load of every width from the input buffer (immediate,
  * SGPR and both offsets), and s_buffer_load through a V# of 64 bytes
@@ -380,7 +382,8 @@ static float minmaxf(float a, float b, bool max)
 	if (isnan(a))
 		return b;
 	bool zeros = a == 0 && b == 0;
-	bool first = max ? a > b || (zeros && !signbit(a) && signbit(b)) : a < b || (zeros && signbit(a) && !signbit(b));
+	bool first = max ? a > b || (zeros && !signbit(a) && signbit(b))
+			 : a < b || (zeros && signbit(a) && !signbit(b));
 	return first ? a : b;
 }
 
@@ -410,7 +413,8 @@ static void ref_sh(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[17] = h_arith(0x4900, a, 0, 10.0L + x);  /* a literal's low half: 10.0 */
 }
 
-#define CMP1(op, t, x, y, bit) "s_cmp_" op "_" t " " x ", " y "\ns_cselect_b32 s19, " bit ", 0\ns_or_b32 s18, s18, s19\n"
+#define CMP1(op, t, x, y, bit) \
+	"s_cmp_" op "_" t " " x ", " y "\ns_cselect_b32 s19, " bit ", 0\ns_or_b32 s18, s18, s19\n"
 #define CMPS(t, x, y) \
 	"s_mov_b32 s18, 0\n" CMP1("lt", t, x, y, "0x1") CMP1("eq", t, x, y, "0x2") CMP1("le", t, x, y, "0x4") \
 	CMP1("gt", t, x, y, "0x8") CMP1("lg", t, x, y, "0x10") CMP1("ge", t, x, y, "0x20") CMP1("o", t, x, y, "0x40") \
@@ -448,7 +452,8 @@ const struct xt_test xt_tests_salu2[] = {
 	{ "salu_endpgm", XT_BOTH, END_HEAD "s_sendmsg sendmsg(MSG_INTERRUPT)\ns_endpgm\nv_mov_b32 v40, 0\n",
 	  END_HEAD "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)\ns_endpgm\nv_mov_b32 v40, 0\n", NULL, 1, 2, xt_init_u,
 	  ref_endpgm, XT_EXACT },
-	{ "salu_endpgm_saved", XT_BOTH, END_HEAD "s_endpgm_saved\n", NULL, NULL, 1, 2, xt_init_u, ref_endpgm, XT_EXACT },
+	{ "salu_endpgm_saved", XT_BOTH, END_HEAD "s_endpgm_saved\n", NULL, NULL, 1, 2, xt_init_u, ref_endpgm,
+	  XT_EXACT },
 	{ "salu_smem_load", XT_BOTH, sload_body, NULL, NULL, 8, 32, xt_init_u, ref_sload, XT_EXACT },
 	{ "salu_smem_buffer", XT_BOTH, sbuf_body, NULL, NULL, 8, 32, xt_init_u, ref_sbuf, XT_EXACT },
 	{ "salu_float16", XT_G11, sh_body, NULL, "+salu-float", 5, 18, init_sh, ref_sh, XT_EXACT },
@@ -463,8 +468,8 @@ const unsigned xt_ntests_salu2 = sizeof xt_tests_salu2 / sizeof xt_tests_salu2[0
 #define TRAP_TAIL "v_mov_b32 v40, 0\nglobal_store_dword v34, v40, s[6:7]\ns_waitcnt vmcnt(0)\n"
 
 const struct xt_status_test xt_status_tests_salu[] = {
-	{ { "salu_trap", XT_BOTH, TRAP_HEAD "s_trap 0x2\n" TRAP_TAIL, NULL, NULL, 1, 1, xt_init_u, ref_endpgm, XT_EXACT },
-	  RDC_EXEC_TRAP },
+	{ { "salu_trap", XT_BOTH, TRAP_HEAD "s_trap 0x2\n" TRAP_TAIL, NULL, NULL, 1, 1, xt_init_u, ref_endpgm,
+	    XT_EXACT }, RDC_EXEC_TRAP },
 	{ { "salu_code_end", XT_BOTH, TRAP_HEAD "s_code_end\n" TRAP_TAIL, NULL, NULL, 1, 1, xt_init_u, ref_endpgm,
 	    XT_EXACT }, RDC_EXEC_TRAP },
 };
