@@ -10,17 +10,20 @@
  * them; gen_optab.py).
  *
  * Arithmetic is the host's IEEE arithmetic, as for the vector ALU (round
- * to nearest even, denormals kept); fmac/fmaak/fmamk are fused.  f16
- * results are computed in double (sums and products of f16 values are
- * exact there) and rounded to f16 once.  min/max follow the pseudocode for
+ * to nearest even, denormals kept: MODE's round and denorm fields are not
+ * consulted); fmac/fmaak/fmamk are fused.  f16 results are computed in
+ * double (sums and products of f16 values are exact there; an f16 fma's
+ * sum is too unless one term is below the other's last double bit, where
+ * it cannot move the f16 result) and rounded to f16 once.  min/max follow
+ * the pseudocode for
  * IEEE mode: a signaling NaN gives that NaN quieted (S0 first), a quiet
  * NaN the other operand, and -0 is less than +0.  Conversions to integers
  * saturate and give 0 for NaN (as v_cvt_*_f32).  Compares follow the
  * vector compares: the ordered ones (lt eq le gt lg ge o) are false for a
  * NaN operand, their negations (nge nlg ngt nle neq nlt) and u true.  f16
  * sources are the low half of the operand (inline constants as f16).  An
- * f16 result ("D0.f16 = ...") is written zero-extended: an SGPR is written
- * whole by the scalar ALU, and the compiler only ever reads the low half.
+ * f16 result ("D0.f16 = ...") is written zero-extended: the guide does not
+ * say what the upper half gets, and the scalar ALU writes whole SGPRs.
  */
 #include <math.h>
 #include <string.h>
