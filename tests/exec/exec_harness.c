@@ -355,10 +355,13 @@ static bool close_enough(enum xt_tol tol, uint32_t got, uint32_t want)
 	return false;
 }
 
+/* The status the dispatch of the test being run must end with (0: it completes). */
+static int expect_status;
+
 /* 0 pass, 1 fail */
 static int run_one(const struct xt_test *t, unsigned gfx)
 {
-	char src[16384];
+	char src[32768];
 	kernel_text(t, gfx, src, sizeof src);
 	size_t clen = 0;
 	uint8_t *code = assemble(src, gfx == 10 ? "gfx1030" : "gfx1100", gfx == 11 ? t->mattr11 : NULL,
@@ -426,8 +429,13 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 					.max_insts = 100000, .threads = 1 };
 	struct rdc_exec_result res;
 	int bad = 0;
-	if (rdc_exec_dispatch(&req, &mem, &res) != RDC_EXEC_OK) {
-		printf("FAIL %s gfx%u: the dispatch failed: %s\n", t->name, gfx, res.msg);
+	int st = rdc_exec_dispatch(&req, &mem, &res);
+	if (st != expect_status) {
+		if (expect_status)
+			printf("FAIL %s gfx%u: the dispatch ended with status %d, want %d: %s\n", t->name, gfx, st,
+			       expect_status, st ? res.msg : "it completed");
+		else
+			printf("FAIL %s gfx%u: the dispatch failed: %s\n", t->name, gfx, res.msg);
 		bad = 1;
 	} else {
 		struct xt_ctx c = { .gfx = gfx, .nin = t->nin, .nout = t->nout, .in = in };
@@ -471,6 +479,7 @@ int main(int argc, char **argv)
 		printf("SKIP exec_harness: llvm-mc-19 not found (Debian's llvm-19 package; or set RDC_LLVM_MC)\n");
 		return 77;
 	}
+	xt_salu_setup();
 	const char *table = NULL;
 	int nfilter = 0;
 	for (int a = 1; a < argc; a++) {
@@ -484,6 +493,7 @@ int main(int argc, char **argv)
 		{ xt_tests_f64, xt_ntests_f64 }, { xt_tests_rare, xt_ntests_rare },
 		{ xt_tests_buf, xt_ntests_buf },
 		{ xt_tests_salu, xt_ntests_salu },
+		{ xt_tests_salu2, xt_ntests_salu2 },
 		{ xt_tests_vop, xt_ntests_vop },
 		{ xt_tests_vop_2, xt_ntests_vop_2 },
 		{ xt_tests_vcmp, xt_ntests_vcmp },
@@ -492,9 +502,12 @@ int main(int argc, char **argv)
 		{ xt_tests_flat, xt_ntests_flat },
 	};
 	unsigned run = 0, failed = 0;
-	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
-		for (unsigned i = 0; i < suites[s].n; i++) {
-			const struct xt_test *t = &suites[s].t[i];
+	const unsigned nsuites = sizeof suites / sizeof suites[0];
+	for (size_t s = 0; s <= nsuites; s++) {
+		/* the last pass runs the tests that must end with a status */
+		for (unsigned i = 0; i < (s < nsuites ? suites[s].n : xt_nstatus_tests_salu); i++) {
+			const struct xt_test *t = s < nsuites ? &suites[s].t[i] : &xt_status_tests_salu[i].t;
+			expect_status = s < nsuites ? 0 : xt_status_tests_salu[i].status;
 			bool want = nfilter == 0;
 			for (int a = 1; a <= nfilter; a++)
 				want |= strstr(t->name, argv[a]) != NULL;

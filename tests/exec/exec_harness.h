@@ -95,6 +95,18 @@ extern const struct xt_test xt_tests_buf[];   /* exec_tests_buf.c */
 extern const unsigned xt_ntests_buf;
 extern const struct xt_test xt_tests_salu[];  /* exec_tests_salu.c */
 extern const unsigned xt_ntests_salu;
+extern const struct xt_test xt_tests_salu2[];  /* exec_tests_salu_2.c */
+extern const unsigned xt_ntests_salu2;
+/* Tests whose dispatch must end with a given status instead of completing
+ * (s_trap, s_code_end); what the snippet stored before is compared as
+ * usual, and the body counts as tested when both match. */
+struct xt_status_test {
+	struct xt_test t;
+	int status;              /* enum rdc_exec_status */
+};
+extern const struct xt_status_test xt_status_tests_salu[];  /* exec_tests_salu_2.c */
+extern const unsigned xt_nstatus_tests_salu;
+void xt_salu_setup(void); /* builds exec_tests_salu.c's table-driven snippets (before any test runs) */
 extern const struct xt_test xt_tests_vop[];  /* exec_tests_vop.c */
 extern const unsigned xt_ntests_vop;
 extern const struct xt_test xt_tests_vop_2[];  /* exec_tests_vop_2.c */

@@ -51,8 +51,9 @@ static bool sop2_eval(uint16_t op, uint64_t a, uint64_t b, struct sval *r)
 	case RDC_OP_S_SUBB_U32: t = (uint64_t)a32 - b32 - r->scc; r->d = (uint32_t)t; r->scc = (uint64_t)b32 + r->scc > a32; break;
 	case RDC_OP_S_MIN_I32: r->scc = (int32_t)a32 < (int32_t)b32; r->d = r->scc ? a32 : b32; break;
 	case RDC_OP_S_MIN_U32: r->scc = a32 < b32; r->d = r->scc ? a32 : b32; break;
-	case RDC_OP_S_MAX_I32: r->scc = (int32_t)a32 > (int32_t)b32; r->d = r->scc ? a32 : b32; break;
-	case RDC_OP_S_MAX_U32: r->scc = a32 > b32; r->d = r->scc ? a32 : b32; break;
+	/* max: SCC = S0 >= S1 (the RDNA3 pseudocode; equal operands select S0) */
+	case RDC_OP_S_MAX_I32: r->scc = (int32_t)a32 >= (int32_t)b32; r->d = r->scc ? a32 : b32; break;
+	case RDC_OP_S_MAX_U32: r->scc = a32 >= b32; r->d = r->scc ? a32 : b32; break;
 	case RDC_OP_S_CSELECT_B32: r->d = r->scc ? a32 : b32; break;
 	case RDC_OP_S_CSELECT_B64: r->d = r->scc ? a : b; r->d64 = true; break;
 	case RDC_OP_S_AND_B32: r->d = a32 & b32; r->scc = r->d != 0; break;
@@ -97,17 +98,17 @@ static bool sop2_eval(uint16_t op, uint64_t a, uint64_t b, struct sval *r)
 		r->scc = r->d != 0;
 		break;
 	}
+	/* Signed extracts shift S0 arithmetically (the pseudocode's S0.i32 >> offset): a field reaching past
+	 * the top takes its sign from the top bit (as LLVM folds sbfe). */
 	case RDC_OP_S_BFE_I32: {
 		unsigned off = b32 & 31, w = (b32 >> 16) & 0x7f;
-		if (!w) {
-			r->d = 0;
-		} else {
-			uint32_t v = a32 >> off;
-			if (w < 32)
-				v = (uint32_t)(((int32_t)(v << (32 - w))) >> (32 - w));
-			r->d = v;
-		}
-		r->scc = r->d != 0;
+		uint32_t v = (uint32_t)((int32_t)a32 >> off);
+		if (!w)
+			v = 0;
+		else if (w < 32)
+			v = (uint32_t)(((int32_t)(v << (32 - w))) >> (32 - w));
+		r->d = v;
+		r->scc = v != 0;
 		break;
 	}
 	case RDC_OP_S_BFE_U64: {
@@ -119,7 +120,7 @@ static bool sop2_eval(uint16_t op, uint64_t a, uint64_t b, struct sval *r)
 	}
 	case RDC_OP_S_BFE_I64: {
 		unsigned off = b32 & 63, w = (b32 >> 16) & 0x7f;
-		uint64_t v = a >> off;
+		uint64_t v = (uint64_t)((int64_t)a >> off);
 		if (!w)
 			v = 0;
 		else if (w < 64)
@@ -129,15 +130,16 @@ static bool sop2_eval(uint16_t op, uint64_t a, uint64_t b, struct sval *r)
 		r->d64 = true;
 		break;
 	}
-	case RDC_OP_S_ABSDIFF_I32: {
-		int64_t dd = (int64_t)(int32_t)a32 - (int32_t)b32;
-		r->d = (uint32_t)(dd < 0 ? -dd : dd);
+	case RDC_OP_S_ABSDIFF_I32: { /* the difference wraps to 32 bits first: (0x80000000, 1) gives 0x7fffffff */
+		uint32_t dd = a32 - b32;
+		r->d = (int32_t)dd < 0 ? 0u - dd : dd;
 		r->scc = r->d != 0;
 		break;
 	}
 	case RDC_OP_S_PACK_LL_B32_B16: r->d = (a32 & 0xffff) | (b32 << 16); break;
 	case RDC_OP_S_PACK_LH_B32_B16: r->d = (a32 & 0xffff) | (b32 & 0xffff0000u); break;
 	case RDC_OP_S_PACK_HH_B32_B16: r->d = (a32 >> 16) | (b32 & 0xffff0000u); break;
+	case RDC_OP_S_PACK_HL_B32_B16: r->d = (a32 >> 16) | (b32 << 16); break;
 	default:
 		return false;
 	}
@@ -219,6 +221,9 @@ static bool sop1_eval(uint16_t op, uint64_t a, uint64_t d, struct sval *r, bool 
 	case RDC_OP_S_BCNT1_I32_B64: r->d = (uint32_t)popc64(a); r->scc = r->d != 0; *src64 = true; break;
 	case RDC_OP_S_CTZ_I32_B32: r->d = a32 ? (uint32_t)__builtin_ctz(a32) : ~0u; break;
 	case RDC_OP_S_CTZ_I32_B64: r->d = a ? (uint32_t)__builtin_ctzll(a) : ~0u; *src64 = true; break;
+	/* gfx10's s_ff0: the first zero bit from the LSB, -1 when there is none */
+	case RDC_OP_S_FF0_I32_B32: r->d = ~a32 ? (uint32_t)__builtin_ctz(~a32) : ~0u; break;
+	case RDC_OP_S_FF0_I32_B64: r->d = ~a ? (uint32_t)__builtin_ctzll(~a) : ~0u; *src64 = true; break;
 	case RDC_OP_S_CLZ_I32_U32: r->d = a32 ? (uint32_t)__builtin_clz(a32) : ~0u; break;
 	case RDC_OP_S_CLZ_I32_U64: r->d = a ? (uint32_t)__builtin_clzll(a) : ~0u; *src64 = true; break;
 	case RDC_OP_S_CLS_I32:
@@ -236,6 +241,25 @@ static bool sop1_eval(uint16_t op, uint64_t a, uint64_t d, struct sval *r, bool 
 	case RDC_OP_S_BITSET1_B64: r->d = d | (1ull << (a32 & 63)); r->d64 = true; break;
 	case RDC_OP_S_ABS_I32: r->d = (uint32_t)((int32_t)a32 < 0 ? -(int64_t)(int32_t)a32 : (int32_t)a32); r->scc = r->d != 0; break;
 	case RDC_OP_S_BREV_B64: r->d = rdc_brev64(a); r->d64 = *src64 = true; break;
+	case RDC_OP_S_BITREPLICATE_B64_B32: { /* each bit of S0 twice: D[2i] = D[2i+1] = S0[i] */
+		uint64_t m = 0;
+		for (int i = 0; i < 32; i++)
+			m |= (uint64_t)((a32 >> i) & 1) * 3 << (2 * i);
+		r->d = m;
+		r->d64 = true;
+		break;
+	}
+	case RDC_OP_S_QUADMASK_B32: case RDC_OP_S_QUADMASK_B64: { /* D[i] = S0[4i+3:4i] != 0 */
+		bool b64 = op == RDC_OP_S_QUADMASK_B64;
+		uint64_t m = 0;
+		for (int q = 0; q < (b64 ? 16 : 8); q++)
+			if ((a >> (4 * q)) & 0xf)
+				m |= 1ull << q;
+		r->d = m;
+		r->d64 = *src64 = b64;
+		r->scc = m != 0;
+		break;
+	}
 	case RDC_OP_S_WQM_B32: case RDC_OP_S_WQM_B64: {
 		uint64_t m = 0;
 		for (int q = 0; q < 64; q += 4)
@@ -307,10 +331,20 @@ static void saveexec(struct rdc_wave *w, const struct rdc_inst *in)
 	w->scc = ne != 0;
 }
 
-/* s_movrels (D = SGPR[S + M0]) and s_movreld (SGPR[D + M0] = S). */
+/* s_movrels (D = SGPR[S + M0]), s_movreld (SGPR[D + M0] = S) and
+ * s_movrelsd_2 (SGPR[D + M0[25:16]] = SGPR[S + M0[9:0]]). */
 static void movrel(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	uint32_t m0 = w->s[RDC_OPD_M0];
+	if (in->op == RDC_OP_S_MOVRELSD_2_B32) {
+		uint32_t src = in->src[0] + (m0 & 0x3ff), dst = in->dst + ((m0 >> 16) & 0x3ff);
+		if (src >= 106 || dst >= 106) {
+			rdc_fail(w, RDC_EXEC_BAD, in, "s_movrelsd_2 moves SGPR %u to SGPR %u", src, dst);
+			return;
+		}
+		rdc_swrite(w, (uint16_t)dst, w->s[src]);
+		return;
+	}
 	bool b64 = in->op == RDC_OP_S_MOVRELS_B64 || in->op == RDC_OP_S_MOVRELD_B64;
 	if (in->op == RDC_OP_S_MOVRELS_B32 || in->op == RDC_OP_S_MOVRELS_B64) {
 		uint32_t src = in->src[0] + m0;
@@ -395,7 +429,7 @@ rdc_sem_fn rdc_sem_salu(uint16_t op)
 	if (sopk_known(op))
 		return sopk;
 	if (op == RDC_OP_S_MOVRELS_B32 || op == RDC_OP_S_MOVRELS_B64 || op == RDC_OP_S_MOVRELD_B32 ||
-	    op == RDC_OP_S_MOVRELD_B64)
+	    op == RDC_OP_S_MOVRELD_B64 || op == RDC_OP_S_MOVRELSD_2_B32)
 		return movrel;
 	return NULL;
 }

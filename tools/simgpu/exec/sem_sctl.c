@@ -6,7 +6,7 @@
  * s_setreg: MODE, and the read-only ids).
  *
  * The engine runs one instruction at a time, in order, so every wait and
- * scheduling hint (s_waitcnt*, s_delay_alu, s_clause, s_nop, s_sleep,
+ * scheduling hint (s_waitcnt*, s_wait_idle, s_wait_event, s_delay_alu, s_clause, s_nop, s_sleep,
  * s_setprio, cache invalidations, s_sendmsg's VGPR deallocation) has nothing
  * to wait for.  s_trap and s_sethalt fail the dispatch: a trap handler is
  * what a real GPU would enter (ggml's unsupported-configuration stubs and
@@ -211,7 +211,9 @@ rdc_sem_fn rdc_sem_sctl(uint16_t op)
 	case RDC_OP_S_DELAY_ALU: case RDC_OP_S_CLAUSE: case RDC_OP_S_SLEEP: case RDC_OP_S_SETPRIO:
 	case RDC_OP_S_ICACHE_INV: case RDC_OP_S_INST_PREFETCH: case RDC_OP_S_SET_INST_PREFETCH_DISTANCE:
 	case RDC_OP_S_DCACHE_INV: case RDC_OP_S_GL1_INV:
-	case RDC_OP_S_TTRACEDATA: case RDC_OP_S_TTRACEDATA_IMM: 
+	case RDC_OP_S_WAIT_IDLE: /* waits for the wave's outstanding work: there is none */
+	case RDC_OP_S_WAIT_EVENT: /* waits for export-ready, a graphics event a compute wave does not wait on */
+	case RDC_OP_S_TTRACEDATA: case RDC_OP_S_TTRACEDATA_IMM:
 	case RDC_OP_S_VERSION: case RDC_OP_S_WAKEUP: case RDC_OP_S_SENDMSGHALT:
 		return op == RDC_OP_S_SENDMSGHALT ? NULL : nop;
 	case RDC_OP_S_SENDMSG:
