@@ -365,6 +365,8 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	uint32_t rsrc1 = 0xF0u << 12 | 1u << 21 | 1u << 23; /* denormals kept, DX10 clamp, IEEE */
 	uint32_t rsrc2 = 2u << 1;                            /* USER_SGPR_COUNT = 2: the kernarg pointer */
 	uint16_t props = 1u << 3 | 1u << 10;                 /* kernarg pointer, wave32 */
+	uint32_t group = 65536; /* group_segment_fixed_size: LDS for the tests that use it (zeroed) */
+	memcpy(kd + 0, &group, 4);
 	uint32_t ksize = 16;
 	memcpy(kd + 8, &ksize, 4);
 	memcpy(kd + 48, &rsrc1, 4);
