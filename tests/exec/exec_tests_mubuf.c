@@ -564,28 +564,78 @@ static void ref_fatom(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	putv(out + 10, 2, getv(in + 8, 2));
 }
 
-/* ---- atomics out of range (num_records 160: lanes 10 and up; the return is 0, memory
- * kept), under an exec mask, and the cache invalidations (no visible effect) ----------- */
+/* ---- atomics out of range (num_records 160: lanes 5 and up; the return is 0, memory
+ * kept), under an exec mask, a 64-bit one checked all or nothing (num_records 84: lane 2's
+ * starts 4 bytes before the end: in range on RDNA2, not on RDNA3), and the cache
+ * invalidations (no visible effect).  in: add's memory and data, xor's, the 64-bit
+ * add's memory (in[4..5]) and data (in[6..7]). ------------------------------------------- */
 #define ARANGE(S) VRAW(S, "s8", "s9", "s10", "s11", "-1") VRAW(S, "s12", "s13", "s14", "s15", "160") \
-	"v_mov_b32 v40, v2\nv_mov_b32 v41, v4\n" \
+	VRAW(S, "s16", "s17", "s18", "s19", "84") \
+	"v_mov_b32 v40, v2\nv_mov_b32 v41, v4\nv_mov_b32 v44, v7\nv_mov_b32 v45, v8\n" \
 	S("buffer_atomic_add", "buffer_atomic_add_u32") " v40, v33, s[12:15], 0 offen glc\n" \
 	"s_mov_b32 exec_lo, 0x96696996\n" \
 	S("buffer_atomic_xor", "buffer_atomic_xor_b32") " v41, v33, s[8:11], 0 offen offset:8 glc\n" \
 	"s_mov_b32 exec_lo, -1\n" \
+	S("buffer_atomic_add_x2", "buffer_atomic_add_u64") " v[44:45], v33, s[16:19], 0 offen offset:16 glc\n" \
 	"s_waitcnt vmcnt(0)\nbuffer_gl0_inv\nbuffer_gl1_inv\n" \
-	"global_load_dword v42, v33, s[4:5]\nglobal_load_dword v43, v33, s[4:5] offset:8\ns_waitcnt vmcnt(0)"
+	"global_load_dword v42, v33, s[4:5]\nglobal_load_dword v43, v33, s[4:5] offset:8\n" \
+	"global_load_dwordx2 v[46:47], v33, s[4:5] offset:16\ns_waitcnt vmcnt(0)"
 static const char arange10[] = ARANGE(S10), arange11[] = ARANGE(S11);
 
 static void ref_arange(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 {
 	uint32_t buf[XT_MAXIN];
 	const uint32_t *in = orig_in(c, lane, xt_init_u, buf);
-	int ok = in_range(c->gfx, 16u * lane, 4, 160);
+	int ok = in_range(c->gfx, 32u * lane, 4, 160);
 	out[0] = ok ? in[0] : 0;
 	out[2] = ok ? in[0] + in[1] : in[0];
 	int on = (0x96696996u >> lane) & 1;
 	out[1] = on ? in[2] : in[3];
 	out[3] = on ? in[2] ^ in[3] : in[2];
+	uint64_t m = getv(in + 4, 2), d = getv(in + 6, 2);
+	ok = in_range(c->gfx, 32u * lane + 16, 8, 84);
+	putv(out + 4, 2, ok ? m : 0);
+	putv(out + 6, 2, ok ? m + d : m);
+}
+
+/* ---- typed loads and stores out of range: DST_SEL x, 1, 0, y (the ISA guides: an
+ * out-of-range read gives 0, except 1 for a SEL_1 component); num_records 199: lane 6's
+ * element at 196 is in range on RDNA2, not on RDNA3 ---------------------------------------- */
+#define FRANGE(S) VRAW(S, "s8", "s9", "s10", "s11", "-1") \
+	"s_mov_b32 s12, s4\ns_and_b32 s13, s5, 0xffff\ns_mov_b32 s14, 199\ns_mov_b32 s15, 0x14a0c\n" /* 32_UINT */ \
+	"s_mov_b32 s16, s4\ns_and_b32 s17, s5, 0xffff\ns_mov_b32 s18, 199\ns_mov_b32 s19, 0x1da0c\n" /* 16_16_FLOAT */ \
+	"buffer_load_format_xyzw v[40:43], v33, s[12:15], 0 offen offset:4\n" \
+	"buffer_load_format_xyzw v[44:47], v33, s[16:19], 0 offen offset:4\n" \
+	S("buffer_load_format_d16_xyzw", "buffer_load_d16_format_xyzw") " v[48:49], v33, s[16:19], 0 offen offset:4\n" \
+	"buffer_store_format_x v3, v33, s[12:15], 0 offen offset:4\n" \
+	"s_waitcnt vmcnt(0)\nglobal_load_dword v50, v33, s[4:5] offset:4\ns_waitcnt vmcnt(0)"
+static const char frange10[] = FRANGE(S10), frange11[] = FRANGE(S11);
+
+/* f16 halves without infinities or NaNs. */
+static void init_frange(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
+{
+	xt_init_u(lane, in, out, nin, nout);
+	in[1] &= 0xbfffbfffu;
+}
+
+static void ref_frange(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	uint32_t buf[XT_MAXIN];
+	const uint32_t *in = orig_in(c, lane, init_frange, buf);
+	int ok = in_range(c->gfx, 32u * lane + 4, 4, 199);
+	uint16_t x = xt_lo(in[1]), y = xt_hi(in[1]);
+	out[0] = ok ? in[1] : 0; /* 32_UINT: x; y is missing (0) */
+	out[1] = 1;
+	out[2] = 0;
+	out[3] = 0;
+	out[4] = ok ? xt_f2u((float)xt_h2d(x)) : 0;
+	out[5] = xt_f2u(1.0f);
+	out[6] = 0;
+	out[7] = ok ? xt_f2u((float)xt_h2d(y)) : 0;
+	out[8] = ok ? x : 0; /* d16: x, 1.0 in the high half; 0, y */
+	out[8] |= 0x3c00u << 16;
+	out[9] = ok ? (uint32_t)y << 16 : 0;
+	out[10] = ok ? in[2] : in[1]; /* the store, all or nothing */
 }
 
 /* ---- scratch: the lane's 64 private bytes from in[0..15] through the four addressing
@@ -733,7 +783,8 @@ const struct xt_test xt_tests_mubuf[] = {
 	{ "buffer_atomic_64a_glc", XT_BOTH, a64ag10, a64ag11, NULL, 26, 26, init_atomic64a, ref_a64a, XT_EXACT },
 	{ "buffer_atomic_64b_glc", XT_BOTH, a64bg10, a64bg11, NULL, 28, 28, init_atomic, ref_a64b, XT_EXACT },
 	{ "buffer_atomic_float", XT_BOTH, fatom10, fatom11, NULL, 23, 22, init_fatom, ref_fatom, XT_EXACT },
-	{ "buffer_atomic_range_exec_inv", XT_BOTH, arange10, arange11, NULL, 4, 4, xt_init_u, ref_arange, XT_EXACT },
+	{ "buffer_atomic_range_exec_inv", XT_BOTH, arange10, arange11, NULL, 8, 8, xt_init_u, ref_arange, XT_EXACT },
+	{ "buffer_format_range_sel1", XT_BOTH, frange10, frange11, NULL, 8, 11, init_frange, ref_frange, XT_EXACT },
 	{ "scratch_load_forms", XT_BOTH, sload10, sload11, NULL, 16, 22, xt_init_u, ref_sload, XT_EXACT },
 	{ "scratch_store_forms", XT_BOTH, sstore10, sstore11, NULL, 24, 16, xt_init_u, ref_sstore, XT_EXACT },
 	{ "buffer_load_lds", XT_BOTH, ldsload10, ldsload11, NULL, 8, 8, xt_init_u, ref_ldsload, XT_EXACT },
