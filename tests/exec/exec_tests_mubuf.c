@@ -503,9 +503,10 @@ static const char fatom11[] = VRAW(S11, "s8", "s9", "s10", "s11", "-1") FATOM_CO
 
 static double u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 
-/* Normal values of either sign, infinities in a few lanes; no NaN and no
- * zeros (where the pseudocode's comparisons and IEEE minNum could differ);
- * cmpswap's comparand equals memory in even lanes. */
+/* Normal values of either sign, infinities in a few lanes; min/max see no
+ * NaN and no zeros (where the pseudocode's comparisons and IEEE minNum could
+ * differ); cmpswap's comparand equals memory in even lanes, and -0/+0 and
+ * NaN/NaN pairs in lanes 9, 11, 12, 14. */
 static void init_fatom(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin, unsigned nout)
 {
 	xt_init_f(lane, in, out, nin, nout);
@@ -530,6 +531,18 @@ static void init_fatom(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin,
 		in[11] = in[0];
 		in[17] = in[4];
 		in[18] = in[5];
+	}
+	if (lane == 9 || lane == 12) { /* cmpswap compares floats: -0 == +0 */
+		in[0] = 0x80000000u;
+		in[11] = 0;
+		in[4] = 0;
+		in[5] = 0x80000000u;
+		in[17] = in[18] = 0;
+	}
+	if (lane == 11 || lane == 14) { /* a NaN equals nothing, itself included */
+		in[0] = in[11] = 0x7fc00001u;
+		in[4] = in[17] = 1;
+		in[5] = in[18] = 0x7ff80000u;
 	}
 }
 

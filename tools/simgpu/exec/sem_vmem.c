@@ -598,6 +598,18 @@ static uint64_t atomic_new(unsigned at, uint64_t old, uint64_t src, bool wide)
 	}
 }
 
+/* cmpswap's comparison: the integer forms compare bits; the float ones
+ * (fcmpswap, cmpswap_f32/f64) compare floats, as their pseudocode's typed
+ * "tmp == cmp" says: -0 equals +0, a NaN equals nothing. */
+static inline bool cmp_hit(unsigned at, uint64_t o, uint64_t c)
+{
+	if (at == AT_CMPSWAP_F32)
+		return rdc_u2f((uint32_t)o) == rdc_u2f((uint32_t)c);
+	if (at == AT_CMPSWAP_F64)
+		return rdc_u2d(o) == rdc_u2d(c);
+	return o == c;
+}
+
 static void vatomic(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct vminfo *vi = &info[in->op];
@@ -626,13 +638,13 @@ static void vatomic(struct rdc_wave *w, const struct rdc_inst *in)
 			if (vi->wide) {
 				uint64_t *q = (uint64_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
 				do {
-					nw = cmp ? (o == cmpv ? src : o) : atomic_new(vi->atomic, o, src, true);
+					nw = cmp ? (cmp_hit(vi->atomic, o, cmpv) ? src : o) : atomic_new(vi->atomic, o, src, true);
 				} while (!__atomic_compare_exchange_n(q, &o, nw, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 				old = o;
 			} else {
 				uint32_t *q = (uint32_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
 				do {
-					nw = cmp ? (o == (uint32_t)cmpv ? (uint32_t)src : o)
+					nw = cmp ? (cmp_hit(vi->atomic, o, cmpv) ? (uint32_t)src : o)
 						 : (uint32_t)atomic_new(vi->atomic, o, src & 0xffffffffu, false);
 				} while (!__atomic_compare_exchange_n(q, &o, nw, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 				old = o;
