@@ -75,6 +75,7 @@ static int in_range(unsigned gfx, uint64_t off, unsigned payload, uint64_t nr)
 	"s_mov_b32 exec_lo, 0x5a3cc3a5\n" \
 	S("buffer_load_dwordx2", "buffer_load_b64") " v[62:63], v33, s[8:11], 0 offen offset:24\n" \
 	"s_mov_b32 exec_lo, -1\n" \
+	S("buffer_load_dword", "buffer_load_b32") " v64, v33, s[8:11], 4 offen offset:8\n" /* soffset: inline 4 */ \
 	"s_waitcnt vmcnt(0)"
 static const char loads10[] = LOADS(S10), loads11[] = LOADS(S11);
 
@@ -104,6 +105,7 @@ static void ref_loads(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 		out[22] = rd32(p + 24);
 		out[23] = rd32(p + 28);
 	}
+	out[24] = rd32(p + 12);
 }
 
 /* ---- structured (idxen) and range-checked loads -------------------------------------- */
@@ -788,7 +790,7 @@ static void ref_ldsload(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 }
 
 const struct xt_test xt_tests_mubuf[] = {
-	{ "buffer_load_widths", XT_BOTH, loads10, loads11, NULL, 8, 24, xt_init_u, ref_loads, XT_EXACT },
+	{ "buffer_load_widths", XT_BOTH, loads10, loads11, NULL, 8, 25, xt_init_u, ref_loads, XT_EXACT },
 	{ "buffer_load_idx_range", XT_BOTH, range10, range11, NULL, 8, 22, xt_init_u, ref_range, XT_EXACT },
 	{ "buffer_store_widths_range", XT_BOTH, stores10, stores11, NULL, 24, 16, init_stores, ref_stores, XT_EXACT },
 	{ "buffer_atomic_32_glc", XT_BOTH, a32g10, a32g11, NULL, 29, 29, init_atomic32, ref_a32g, XT_EXACT },
