@@ -285,7 +285,8 @@ static void init_stores(unsigned lane, uint32_t *in, uint32_t *out, unsigned nin
 	S("buffer_atomic_sub_x2", "buffer_atomic_sub_u64") " v[44:45], v33, s[8:11], 0 offen offset:16" GLC "\n" \
 	S("buffer_atomic_smin_x2", "buffer_atomic_min_i64") " v[46:47], v33, s[8:11], 0 offen offset:24" GLC "\n" \
 	S("buffer_atomic_umin_x2", "buffer_atomic_min_u64") " v[48:49], v33, s[8:11], 0 offen offset:32" GLC "\n" \
-	S("buffer_atomic_cmpswap_x2", "buffer_atomic_cmpswap_b64") " v[50:53], v33, s[8:11], 0 offen offset:40" GLC "\n" \
+	S("buffer_atomic_cmpswap_x2", "buffer_atomic_cmpswap_b64") \
+		" v[50:53], v33, s[8:11], 0 offen offset:40" GLC "\n" \
 	"s_waitcnt vmcnt(0)\n" \
 	"global_load_dword v54, v33, s[4:5] offset:0\n" \
 	"global_load_dword v55, v33, s[4:5] offset:4\n" \

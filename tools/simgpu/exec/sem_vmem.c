@@ -638,7 +638,8 @@ static void vatomic(struct rdc_wave *w, const struct rdc_inst *in)
 			if (vi->wide) {
 				uint64_t *q = (uint64_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
 				do {
-					nw = cmp ? (cmp_hit(vi->atomic, o, cmpv) ? src : o) : atomic_new(vi->atomic, o, src, true);
+					nw = cmp ? (cmp_hit(vi->atomic, o, cmpv) ? src : o)
+						 : atomic_new(vi->atomic, o, src, true);
 				} while (!__atomic_compare_exchange_n(q, &o, nw, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 				old = o;
 			} else {
