@@ -389,7 +389,7 @@ static int run_one(const struct xt_test *t, unsigned gfx)
 	uint16_t props = (uint16_t)(1u << 3 | ((t->gens & XT_W64) ? 0 : 1u << 10));
 	uint32_t ksize = 16;
 	uint32_t lds = 65536; /* group_segment_fixed_size: every test may use the whole LDS (zeroed by the
-				* dispatcher): the DS tests and flat's LDS-aperture tests */
+				* dispatcher): the DS tests, flat's LDS-aperture tests, buffer_load_lds */
 	memcpy(kd + 0, &lds, 4);
 	memcpy(kd + 8, &ksize, 4);
 	memcpy(kd + 48, &rsrc1, 4);

@@ -9,9 +9,10 @@
  * offset, then the LDS and private apertures (mem.c); SCRATCH = the lane's
  * private memory at VGPR/SGPR + offset; MUBUF = the V#'s base + soffset +
  * offset (+ VGPR offset with offen, + index * stride with idxen), with the
- * hardware's range check (a dword past num_records reads 0 and is not
+ * hardware's range check (buf_ok: out of range reads 0 and is not
  * written) — except the private-segment V# the dispatcher gave the wave
- * (ADD_TID_ENABLE set), which addresses the lane's private memory.
+ * (ADD_TID_ENABLE set), which addresses the lane's private memory.  Loads
+ * into LDS (RDNA3 buffer_load_lds_*, RDNA2's lds bit) write LDS at M0.
  * Atomics are host atomics (workgroups run on several threads) and return
  * the old value when glc is set.  What each operation does (size, sign,
  * d16 half, atomic kind) is read once from its canonical name.  Typed
@@ -20,6 +21,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
@@ -36,6 +38,7 @@ enum at { AT_SWAP = 1, AT_CMPSWAP, AT_ADD, AT_SUB, AT_MIN_I, AT_MIN_U, AT_MAX_I,
 struct vminfo {
 	uint8_t kind, bytes, dwords, sign, d16, d16hi, atomic, wide, addtid;
 	uint8_t ncomp;            /* typed (format) accesses: components x..w */
+	uint8_t lds;              /* RDNA3 buffer_load_lds_*: the data goes to LDS */
 };
 static struct vminfo info[RDC_OP_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -136,6 +139,18 @@ static void parse(unsigned op, const char *rest)
 	}
 }
 
+/* RDNA3's buffer_load_lds_{u8,i8,u16,i16,b32,format_x}: the load of the
+ * same name without "lds_", into LDS. */
+static void parse_lds(unsigned op, const char *rest)
+{
+	char name[32];
+	snprintf(name, sizeof name, "load_%s", rest);
+	if (!parse_format(op, name))
+		parse(op, name);
+	if (info[op].kind == VK_LOAD || info[op].kind == VK_FLOAD)
+		info[op].lds = 1;
+}
+
 static void build(void)
 {
 	for (unsigned op = 1; op < RDC_OP_COUNT; op++) {
@@ -148,6 +163,8 @@ static void build(void)
 			parse(op, n + 8);
 		else if (!strncmp(n, "tbuffer_", 8))
 			parse_format(op, n + 8);
+		else if (!strncmp(n, "buffer_load_lds_", 16))
+			parse_lds(op, n + 16);
 		else if (!strncmp(n, "buffer_", 7)) {
 			if (!strcmp(n, "buffer_gl0_inv") || !strcmp(n, "buffer_gl1_inv") || !strcmp(n, "buffer_wbinvl1"))
 				info[op].kind = VK_NOP;
@@ -164,16 +181,60 @@ static uint8_t nowhere[16];
 struct vaddr {
 	enum { A_GLOBAL, A_FLAT, A_PRIV, A_BUF } space;
 	uint64_t a[RDC_LANES];
-	uint64_t limit;           /* A_BUF: num_records (bytes, raw buffers) */
-	bool ranged;
+	/* A_BUF: the bytes from the access's offset to num_records (raw
+	 * buffers), or all or none (structured: stride and idxen). */
+	uint64_t room[RDC_LANES];
 };
+
+/* The buffer range check (the ISA guides' "Range Checking", the raw and
+ * structured rows of OOB_SELECT, which the engine does not read): a raw
+ * access is out of range when its offset (the instruction's, the VGPR's
+ * and soffset) is at or past num_records on RDNA2, when its offset plus
+ * its payload passes num_records on RDNA3; a structured one when its index
+ * is at or past num_records.  True when bytes [at, at + n) of lane l's
+ * access are in range.  Loads and stores of 2-4 dwords are checked dword
+ * by dword, typed accesses and atomics all or nothing. */
+static inline bool buf_ok(const struct rdc_wave *w, const struct vaddr *va, unsigned l, unsigned at, unsigned n)
+{
+	return w->gfx == 11 ? (uint64_t)at + n <= va->room[l] : at < va->room[l];
+}
+
+static void buf_addresses(struct rdc_wave *w, const struct rdc_inst *in, struct vaddr *va)
+{
+	const uint32_t *v0 = rdc_vreg(w, in->addr), *v1 = rdc_vreg(w, (uint16_t)(in->addr + 1));
+	uint32_t d0 = w->s[in->srsrc], d1 = w->s[in->srsrc + 1], d2 = w->s[in->srsrc + 2], d3 = w->s[in->srsrc + 3];
+	uint64_t base = ((uint64_t)(d1 & 0xffff) << 32) | d0;
+	uint32_t stride = (d1 >> 16) & 0x3fff;
+	uint32_t so = in->soffset == RDC_OPD_NULL ? 0 : rdc_sread(w, in, in->soffset);
+	bool priv = (d3 & (1u << 23)) != 0;
+	va->space = priv ? A_PRIV : A_BUF;
+	for (unsigned l = 0; l < w->n; l++) {
+		uint64_t o = (uint64_t)(uint32_t)in->imm + so, idx = 0;
+		if (in->idxen && in->offen) {
+			idx = v0[l];
+			o += v1[l];
+		} else if (in->idxen) {
+			idx = v0[l];
+		} else if (in->offen) {
+			o += v0[l];
+		}
+		if (priv) {
+			va->a[l] = (base + o) & 0xffffffffu;
+		} else if (stride && in->idxen) {
+			va->a[l] = base + idx * stride + o;
+			va->room[l] = idx < d2 ? UINT64_MAX : 0;
+		} else {
+			va->a[l] = base + o;
+			va->room[l] = o < d2 ? d2 - o : 0;
+		}
+	}
+}
 
 static void addresses(struct rdc_wave *w, const struct rdc_inst *in, struct vaddr *va)
 {
 	unsigned n = w->n;
 	const uint32_t *v0 = rdc_vreg(w, in->addr), *v1 = rdc_vreg(w, (uint16_t)(in->addr + 1));
 	int64_t off = in->imm;
-	va->ranged = false;
 	switch (in->fmt) {
 	case RDC_FMT_GLOBAL:
 		va->space = A_GLOBAL;
@@ -196,45 +257,21 @@ static void addresses(struct rdc_wave *w, const struct rdc_inst *in, struct vadd
 			va->a[l] = ((uint64_t)v1[l] << 32 | v0[l]) + (uint64_t)off;
 		break;
 	case RDC_FMT_SCRATCH: {
+		/* SV: VGPR + offset, SS: SGPR + offset, ST: offset alone; gfx11's
+		 * SVS: VGPR + SGPR + offset.  RDNA2 has no SVE bit: saddr NULL
+		 * (0x7d) means SV, EXEC_HI (0x7f) neither register (LLVM's
+		 * "off, off"). */
 		va->space = A_PRIV;
-		uint32_t s = in->saddr != RDC_OPD_NULL ? rdc_sread(w, in, in->saddr) : 0;
+		bool st10 = w->gfx != 11 && in->saddr == RDC_OPD_EXEC + 1;
+		uint32_t s = in->saddr != RDC_OPD_NULL && !st10 ? rdc_sread(w, in, in->saddr) : 0;
 		bool vv = w->gfx == 11 ? in->sve : in->saddr == RDC_OPD_NULL;
 		for (unsigned l = 0; l < n; l++)
 			va->a[l] = (uint32_t)(s + (vv ? v0[l] : 0) + (uint32_t)off);
 		break;
 	}
-	default: { /* MUBUF */
-		uint32_t d0 = w->s[in->srsrc], d1 = w->s[in->srsrc + 1], d2 = w->s[in->srsrc + 2],
-			 d3 = w->s[in->srsrc + 3];
-		uint64_t base = ((uint64_t)(d1 & 0xffff) << 32) | d0;
-		uint32_t stride = (d1 >> 16) & 0x3fff;
-		uint32_t so = in->soffset == RDC_OPD_NULL ? 0 : rdc_sread(w, in, in->soffset);
-		bool priv = (d3 & (1u << 23)) != 0;
-		va->space = priv ? A_PRIV : A_BUF;
-		va->limit = d2;
-		va->ranged = !priv;
-		for (unsigned l = 0; l < n; l++) {
-			uint64_t o = (uint64_t)(uint32_t)off + so, idx = 0;
-			if (in->idxen && in->offen) {
-				idx = v0[l];
-				o += v1[l];
-			} else if (in->idxen) {
-				idx = v0[l];
-			} else if (in->offen) {
-				o += v0[l];
-			}
-			if (priv) {
-				va->a[l] = (base + o) & 0xffffffffu;
-			} else if (stride && in->idxen) {
-				va->a[l] = base + idx * stride + o;
-				if (idx >= d2)
-					va->a[l] = UINT64_MAX; /* out of range */
-			} else {
-				va->a[l] = o >= d2 ? UINT64_MAX : base + o;
-			}
-		}
+	default:
+		buf_addresses(w, in, va);
 		break;
-	}
 	}
 }
 
@@ -245,10 +282,33 @@ static uint8_t *lane_ptr(struct rdc_wave *w, const struct vaddr *va, unsigned l,
 	case A_FLAT: return rdc_flat_ptr(w, l, va->a[l], bytes, write);
 	case A_PRIV: return rdc_priv_ptr(w, l, va->a[l], bytes);
 	default:
-		if (va->a[l] == UINT64_MAX)
+		if (!buf_ok(w, va, l, 0, bytes))
 			return nowhere;
 		return rdc_gptr(w, va->a[l], bytes, write);
 	}
+}
+
+/* A buffer load or store of 2-4 dwords with some dword out of range: the
+ * dwords in range one by one, the others read as 0 and not written.  False
+ * after a fault. */
+static bool buf_partial(struct rdc_wave *w, const struct vaddr *va, unsigned l, unsigned dwords, uint32_t buf[4],
+			bool write)
+{
+	for (unsigned i = 0; i < dwords; i++) {
+		if (!buf_ok(w, va, l, 4 * i, 4)) {
+			if (!write)
+				buf[i] = 0;
+			continue;
+		}
+		uint8_t *p = rdc_gptr(w, va->a[l] + 4 * i, 4, write);
+		if (!p)
+			return false;
+		if (write)
+			memcpy(p, &buf[i], 4);
+		else
+			memcpy(&buf[i], p, 4);
+	}
+	return true;
 }
 
 /* The common case of global memory: every active lane's access lies in the
@@ -352,6 +412,44 @@ static inline void lane_put(uint8_t *p, unsigned bytes, const uint32_t buf[4])
 		memcpy(p, buf, bytes);
 }
 
+/* Where a load into LDS puts lane l's dword: M0 + the instruction offset +
+ * 4 * the lane's id (LLVM AMDGPUUsage on the LDS-DMA intrinsics: the
+ * offset applies to both addresses, the LDS address steps 4 bytes a lane
+ * for accesses of up to 4 bytes).  NULL after a fault. */
+static uint8_t *lds_dst(struct rdc_wave *w, const struct rdc_inst *in, unsigned l)
+{
+	uint64_t a = (uint64_t)w->s[RDC_OPD_M0] + (uint32_t)in->imm + 4u * l;
+	return rdc_lds_ptr(w, a, 4);
+}
+
+/* Loads into LDS (RDNA3's buffer_load_lds_*, RDNA2's lds bit): each active
+ * lane's value, extended to a dword as a VGPR load would extend it (which
+ * is why i8/u8 and i16/u16 forms both exist), is written to LDS; a lane
+ * out of range writes 0; VDATA is not written. */
+static void vload_lds(struct rdc_wave *w, const struct rdc_inst *in, const struct vaddr *va, uint64_t m)
+{
+	const struct vminfo *vi = &info[in->op];
+	if (vi->bytes > 4) {
+		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "loads of more than a dword into LDS are not modelled");
+		return;
+	}
+	for (unsigned l = 0; l < w->n; l++) {
+		if (!((m >> l) & 1))
+			continue;
+		uint8_t *p = lane_ptr(w, va, l, vi->bytes, false), *q = p ? lds_dst(w, in, l) : NULL;
+		if (!q)
+			return;
+		uint32_t x = 0;
+		if (p != nowhere)
+			memcpy(&x, p, vi->bytes);
+		if (vi->bytes == 1)
+			x = vi->sign ? (uint32_t)(int32_t)(int8_t)x : (x & 0xff);
+		else if (vi->bytes == 2)
+			x = vi->sign ? (uint32_t)(int32_t)(int16_t)x : (x & 0xffff);
+		memcpy(q, &x, 4);
+	}
+}
+
 static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	const struct vminfo *vi = &info[in->op];
@@ -359,8 +457,8 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 	addresses(w, in, &va);
 	uint64_t m = rdc_exec_mask(w);
 	uint16_t dst = in->fmt == RDC_FMT_MUBUF ? in->data0 : in->dst;
-	if (in->lds) {
-		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "loads into LDS (the lds bit) are not modelled");
+	if (in->lds || vi->lds) {
+		vload_lds(w, in, &va, m);
 		return;
 	}
 	uint8_t *cpu;
@@ -390,12 +488,17 @@ static void vload(struct rdc_wave *w, const struct rdc_inst *in)
 	for (unsigned l = 0; l < w->n; l++) {
 		if (!((m >> l) & 1))
 			continue;
-		uint8_t *p = lane_ptr(w, &va, l, vi->bytes, false);
-		if (!p)
-			return;
 		uint32_t buf[4] = { 0, 0, 0, 0 };
-		if (p != nowhere)
-			lane_get(p, vi->bytes, buf);
+		if (va.space == A_BUF && vi->dwords > 1 && !buf_ok(w, &va, l, 4 * vi->dwords - 4, 4)) {
+			if (!buf_partial(w, &va, l, vi->dwords, buf, false))
+				return;
+		} else {
+			uint8_t *p = lane_ptr(w, &va, l, vi->bytes, false);
+			if (!p)
+				return;
+			if (p != nowhere)
+				lane_get(p, vi->bytes, buf);
+		}
 		if (vi->bytes < 4) {
 			uint32_t x = buf[0];
 			if (vi->bytes == 1)
@@ -454,6 +557,11 @@ static void vstore(struct rdc_wave *w, const struct rdc_inst *in)
 			buf[i] = rdc_vreg(w, (uint16_t)(in->data0 + i))[l];
 		if (vi->d16hi)
 			buf[0] >>= 16;
+		if (va.space == A_BUF && vi->dwords > 1 && !buf_ok(w, &va, l, 4 * vi->dwords - 4, 4)) {
+			if (!buf_partial(w, &va, l, vi->dwords, buf, true))
+				return;
+			continue;
+		}
 		uint8_t *p = lane_ptr(w, &va, l, vi->bytes, true);
 		if (!p)
 			return;
@@ -593,7 +701,7 @@ static void vfload(struct rdc_wave *w, const struct rdc_inst *in)
 		rdc_buffmt_unpack(f, p == nowhere ? zero : p, c);
 		for (unsigned k = 0; k < 4; k++) {
 			unsigned sel = (d3 >> (3 * k)) & 7;
-			if (p == nowhere)
+			if (p == nowhere && sel != 1) /* out of range: 0, but SEL_1 still gives 1 */
 				r[k] = (struct rdc_bfval){ isf, false, 0.0, 0 };
 			else if (sel >= 4)
 				r[k] = c[sel - 4];
@@ -603,7 +711,14 @@ static void vfload(struct rdc_wave *w, const struct rdc_inst *in)
 		for (unsigned k = 0; k < vi->ncomp; k++) {
 			if (!vi->d16) {
 				uint32_t x = !r[k].isf ? r[k].u : r[k].raw ? r[k].u : rdc_f2u((float)r[k].f);
-				rdc_vreg(w, (uint16_t)(in->data0 + k))[l] = x;
+				if (in->lds || vi->lds) { /* format_x into LDS (see vload_lds) */
+					uint8_t *q = lds_dst(w, in, l);
+					if (!q)
+						return;
+					memcpy(q, &x, 4);
+				} else {
+					rdc_vreg(w, (uint16_t)(in->data0 + k))[l] = x;
+				}
 				continue;
 			}
 			uint16_t h = r[k].isf ? rdc_buffmt_d2h(r[k].f) : (uint16_t)r[k].u;
