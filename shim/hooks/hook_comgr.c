@@ -515,17 +515,18 @@ static const struct wrap used[] = {
 	{ "amd_comgr_data_set_remove", NULL, offsetof(struct cg_real, set_remove) },
 };
 
-/* Fill R from the library `handle` (all of it or nothing).  rdc_comgr_lock held. */
-static bool fill_real(void *handle, void *(*real_dlsym)(void *, const char *))
+/* Fill *r from the library `handle` (all of it or nothing).  No lock held:
+ * dlsym takes the loader's lock, which a thread running a constructor holds
+ * (rdc_comgr_lock stays a leaf). */
+static bool fill_real(struct cg_real *r, void *handle, void *(*real_dlsym)(void *, const char *))
 {
-	struct cg_real r = { .lib = handle };
+	*r = (struct cg_real){ .lib = handle };
 	for (size_t k = 0; k < sizeof wraps / sizeof wraps[0]; k++)
-		if (!(*(void **)((char *)&r + wraps[k].off) = real_dlsym(handle, wraps[k].name)))
+		if (!(*(void **)((char *)r + wraps[k].off) = real_dlsym(handle, wraps[k].name)))
 			return false;
 	for (size_t k = 0; k < sizeof used / sizeof used[0]; k++)
-		if (!(*(void **)((char *)&r + used[k].off) = real_dlsym(handle, used[k].name)))
+		if (!(*(void **)((char *)r + used[k].off) = real_dlsym(handle, used[k].name)))
 			return false;
-	R = r;
 	return true;
 }
 
@@ -539,17 +540,19 @@ void *rdc_comgr_wrap(void *handle, const char *name, void *real,
 		return real;
 	static _Atomic int warned;
 	if (!atomic_load_explicit(&R_ready, memory_order_acquire)) {
+		struct cg_real r;
+		bool ok = fill_real(&r, handle, real_dlsym);
 		pthread_mutex_lock(&rdc_comgr_lock);
-		if (!atomic_load(&R_ready)) {
-			if (fill_real(handle, real_dlsym))
-				atomic_store_explicit(&R_ready, 1, memory_order_release);
-			else if (!atomic_exchange(&warned, 1))
-				/* comgr 2 (HIP 5.2) has no bundle entry ids: that
-				 * runtime's bundles are decided at registration */
-				rdc_logf(RDC_LOG_DEBUG, "comgr: this comgr lacks entries the shim's "
-					 "unbundle watch needs; its calls go straight through");
+		if (ok && !atomic_load(&R_ready)) {   /* the first library filled wins */
+			R = r;
+			atomic_store_explicit(&R_ready, 1, memory_order_release);
 		}
 		pthread_mutex_unlock(&rdc_comgr_lock);
+		if (!ok && !atomic_load(&R_ready) && !atomic_exchange(&warned, 1))
+			/* comgr 2 (HIP 5.2) has no bundle entry ids: that
+			 * runtime's bundles are decided at registration */
+			rdc_logf(RDC_LOG_DEBUG, "comgr: this comgr lacks entries the shim's "
+				 "unbundle watch needs; its calls go straight through");
 	}
 	if (!atomic_load_explicit(&R_ready, memory_order_acquire))
 		return real;

@@ -21,7 +21,6 @@
  *   rdc_dcache_lock     dcache.c: the decision cache (dcache.h)
  *   rdc_dev_lock        devices.c: device registry and tables (calls hsa_init)
  *   rdc_arena_lock      remap_arena.c: the header arena's page maps (logs)
- *   rdc_comgr_lock      hook_comgr.c: comgr table, data and action lists (logs)
  *   rdc_log_lock        log.c: the log file and its lines
  *   leaves (nothing is taken under them):
  *   rdc_lazy_note_lock  lazy.c: fat binaries left to the runtime
@@ -31,6 +30,7 @@
  *   rdc_caller_lock     real_caller.c: per-caller resolution slots
  *   rdc_image_lock      image.c: known images (readable extents)
  *   rdc_kpack_lock      hook_kpack.c: buffers handed out
+ *   rdc_comgr_lock      hook_comgr.c: comgr table, data and action lists
  *   rdc_route_lock      route.c: kernel rules' routes (route.h)
  *   rdc_retired_lock    remap.c: retired regions
  * The shim never forks, spawns or installs a signal handler, and holds no
@@ -446,7 +446,7 @@ bool rdc_lazy_patch_at_load(const void *real);
  * lazy deciding off, a second comgr library). */
 void *rdc_comgr_wrap(void *handle, const char *name, void *real,
 		     void *(*real_dlsym)(void *, const char *));
-/* Guards hook_comgr.c's comgr table and its data/action lists. */
+/* Guards hook_comgr.c's comgr table and its data/action lists (a leaf). */
 extern pthread_mutex_t rdc_comgr_lock;
 /* May bundles be left for the runtime's own reading (RDNACOMPAT_LAZY, not
  * in audit mode, the dlsym hook built)? */

@@ -33,9 +33,9 @@ static const struct {
 	LOCK(rdc_fatbin_lock),    LOCK(rdc_module_lock),    LOCK(rdc_lazy_obj_lock),
 	LOCK(rdc_defer_lock),     LOCK(rdc_reader_lock),    LOCK(rdc_diag_lock),
 	LOCK(rdc_dcache_lock),    LOCK(rdc_dev_lock),       LOCK(rdc_arena_lock),
-	LOCK(rdc_comgr_lock),     LOCK(rdc_log_lock),       LOCK(rdc_lazy_note_lock),
-	LOCK(rdc_lazy_memo_lock), LOCK(rdc_lazy_rt_lock),   LOCK(rdc_route_rt_lock),
-	LOCK(rdc_caller_lock),    LOCK(rdc_image_lock),     LOCK(rdc_kpack_lock),
+	LOCK(rdc_log_lock),       LOCK(rdc_lazy_note_lock), LOCK(rdc_lazy_memo_lock),
+	LOCK(rdc_lazy_rt_lock),   LOCK(rdc_route_rt_lock),  LOCK(rdc_caller_lock),
+	LOCK(rdc_image_lock),     LOCK(rdc_kpack_lock),     LOCK(rdc_comgr_lock),
 	LOCK(rdc_route_lock),     LOCK(rdc_retired_lock),
 };
 
