@@ -183,8 +183,10 @@ $(BUILD)/tests/test_shim_%: tests/unit/test_shim_%.c $(CORE_LIB) $(SHIM_UNIT_OBJ
 # hook_dlsym.o: a test program must keep glibc's open, dlopen and dlsym), the
 # real-function table being the seam.
 SHIM_HSA_TEST_OBJ := $(filter-out %/hook_files.o %/hook_dlopen.o %/hook_dlsym.o,$(HOOK_OBJ))
-# The librocm_kpack hooks the same way (tests/unit/test_shim_kpack.c).
-$(BUILD)/tests/test_shim_hsa $(BUILD)/tests/test_shim_kpack: $(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) \
+# The librocm_kpack hooks the same way (tests/unit/test_shim_kpack.c), and
+# fork.c's handlers against every internal lock (tests/unit/test_shim_fork.c).
+$(BUILD)/tests/test_shim_hsa $(BUILD)/tests/test_shim_kpack $(BUILD)/tests/test_shim_fork: $(BUILD)/tests/%: \
+		tests/unit/%.c $(CORE_LIB) \
 		$(SHIM_HSA_TEST_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Ishim/hooks $< $(SHIM_HSA_TEST_OBJ) $(CORE_LIB) $(CORE_LIBS) \

@@ -7,11 +7,16 @@
  * the child has the same devices (its HSA state is the runtime's business).
  */
 #include "dcache.h"
+#include "route.h"
 #include "shim.h"
 
 static pthread_mutex_t *const locks[] = {
-	&rdc_fatbin_lock, &rdc_module_lock, &rdc_defer_lock, &rdc_reader_lock, &rdc_diag_lock,
-	&rdc_dcache_lock, &rdc_dev_lock, &rdc_log_lock, &rdc_retired_lock,
+	&rdc_fatbin_lock, &rdc_module_lock, &rdc_lazy_obj_lock, &rdc_defer_lock, &rdc_reader_lock,
+	&rdc_diag_lock, &rdc_dcache_lock, &rdc_dev_lock, &rdc_arena_lock, &rdc_log_lock,
+	/* leaves */
+	&rdc_lazy_note_lock, &rdc_lazy_memo_lock, &rdc_lazy_rt_lock, &rdc_route_rt_lock,
+	&rdc_caller_lock, &rdc_image_lock, &rdc_kpack_lock, &rdc_comgr_lock, &rdc_route_lock,
+	&rdc_retired_lock,
 };
 #define N_LOCKS (sizeof locks / sizeof locks[0])
 

@@ -71,8 +71,8 @@ struct cg_real {
 	cg_status (*set_remove)(cg_h, int);
 };
 static struct cg_real R;
-static _Atomic int R_ready;     /* R filled (once, under cg_lock) */
-static pthread_mutex_t cg_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int R_ready;     /* R filled (once, under rdc_comgr_lock) */
+pthread_mutex_t rdc_comgr_lock = PTHREAD_MUTEX_INITIALIZER;   /* shim.h's lock order */
 
 /* data objects holding a bundle; actions' entry ids */
 struct cg_data {
@@ -107,16 +107,16 @@ static cg_status w_set_data(cg_h d, size_t size, const char *bytes)
 	if (!x)
 		return st;
 	*x = (struct cg_data){ .h = d.handle, .p = bytes, .size = size };
-	pthread_mutex_lock(&cg_lock);
+	pthread_mutex_lock(&rdc_comgr_lock);
 	x->next = datas;
 	datas = x;
-	pthread_mutex_unlock(&cg_lock);
+	pthread_mutex_unlock(&rdc_comgr_lock);
 	return st;
 }
 
 static cg_status w_release_data(cg_h d)
 {
-	pthread_mutex_lock(&cg_lock);
+	pthread_mutex_lock(&rdc_comgr_lock);
 	for (struct cg_data **pp = &datas; *pp; pp = &(*pp)->next)
 		if ((*pp)->h == d.handle) {
 			struct cg_data *x = *pp;
@@ -124,7 +124,7 @@ static cg_status w_release_data(cg_h d)
 			free(x);
 			break;
 		}
-	pthread_mutex_unlock(&cg_lock);
+	pthread_mutex_unlock(&rdc_comgr_lock);
 	return R.release_data(d);
 }
 
@@ -149,7 +149,7 @@ static cg_status w_set_ids(cg_h info, const char *ids[], size_t n)
 			return st;
 		}
 	}
-	pthread_mutex_lock(&cg_lock);
+	pthread_mutex_lock(&rdc_comgr_lock);
 	for (struct cg_info **pp = &infos; *pp; pp = &(*pp)->next)
 		if ((*pp)->h == info.handle) {   /* set again: the newer ids count */
 			struct cg_info *o = *pp;
@@ -159,13 +159,13 @@ static cg_status w_set_ids(cg_h info, const char *ids[], size_t n)
 		}
 	x->next = infos;
 	infos = x;
-	pthread_mutex_unlock(&cg_lock);
+	pthread_mutex_unlock(&rdc_comgr_lock);
 	return st;
 }
 
 static cg_status w_destroy_info(cg_h info)
 {
-	pthread_mutex_lock(&cg_lock);
+	pthread_mutex_lock(&rdc_comgr_lock);
 	for (struct cg_info **pp = &infos; *pp; pp = &(*pp)->next)
 		if ((*pp)->h == info.handle) {
 			struct cg_info *o = *pp;
@@ -173,7 +173,7 @@ static cg_status w_destroy_info(cg_h info)
 			info_free(o);
 			break;
 		}
-	pthread_mutex_unlock(&cg_lock);
+	pthread_mutex_unlock(&rdc_comgr_lock);
 	return R.destroy_info(info);
 }
 
@@ -187,14 +187,14 @@ static const void *input_bundle(cg_h in, size_t *size)
 	if (R.get_item(in, CG_KIND_OBJ_BUNDLE, 0, &d) != CG_SUCCESS)
 		return NULL;
 	const void *p = NULL;
-	pthread_mutex_lock(&cg_lock);
+	pthread_mutex_lock(&rdc_comgr_lock);
 	for (struct cg_data *x = datas; x; x = x->next)
 		if (x->h == d.handle) {
 			p = x->p;
 			*size = x->size;
 			break;
 		}
-	pthread_mutex_unlock(&cg_lock);
+	pthread_mutex_unlock(&rdc_comgr_lock);
 	R.release_data(d);   /* the reference get_item added */
 	return p;
 }
@@ -204,7 +204,7 @@ static const void *input_bundle(cg_h in, size_t *size)
 static char **action_ids(cg_h info, size_t *n)
 {
 	char **out = NULL;
-	pthread_mutex_lock(&cg_lock);
+	pthread_mutex_lock(&rdc_comgr_lock);
 	for (struct cg_info *x = infos; x; x = x->next) {
 		if (x->h != info.handle)
 			continue;
@@ -224,7 +224,7 @@ static char **action_ids(cg_h info, size_t *n)
 		*n = x->n;
 		break;
 	}
-	pthread_mutex_unlock(&cg_lock);
+	pthread_mutex_unlock(&rdc_comgr_lock);
 	return out;
 }
 
@@ -439,13 +439,13 @@ static cg_status w_do_action(int kind, cg_h info, cg_h in, cg_h out)
 static const void *data_bundle(cg_h d)
 {
 	const void *p = NULL;
-	pthread_mutex_lock(&cg_lock);
+	pthread_mutex_lock(&rdc_comgr_lock);
 	for (struct cg_data *x = datas; x; x = x->next)
 		if (x->h == d.handle) {
 			p = x->p;
 			break;
 		}
-	pthread_mutex_unlock(&cg_lock);
+	pthread_mutex_unlock(&rdc_comgr_lock);
 	return p;
 }
 
@@ -515,17 +515,18 @@ static const struct wrap used[] = {
 	{ "amd_comgr_data_set_remove", NULL, offsetof(struct cg_real, set_remove) },
 };
 
-/* Fill R from the library `handle` (all of it or nothing).  cg_lock held. */
-static bool fill_real(void *handle, void *(*real_dlsym)(void *, const char *))
+/* Fill *r from the library `handle` (all of it or nothing).  No lock held:
+ * dlsym takes the loader's lock, which a thread running a constructor holds
+ * (rdc_comgr_lock stays a leaf). */
+static bool fill_real(struct cg_real *r, void *handle, void *(*real_dlsym)(void *, const char *))
 {
-	struct cg_real r = { .lib = handle };
+	*r = (struct cg_real){ .lib = handle };
 	for (size_t k = 0; k < sizeof wraps / sizeof wraps[0]; k++)
-		if (!(*(void **)((char *)&r + wraps[k].off) = real_dlsym(handle, wraps[k].name)))
+		if (!(*(void **)((char *)r + wraps[k].off) = real_dlsym(handle, wraps[k].name)))
 			return false;
 	for (size_t k = 0; k < sizeof used / sizeof used[0]; k++)
-		if (!(*(void **)((char *)&r + used[k].off) = real_dlsym(handle, used[k].name)))
+		if (!(*(void **)((char *)r + used[k].off) = real_dlsym(handle, used[k].name)))
 			return false;
-	R = r;
 	return true;
 }
 
@@ -539,17 +540,19 @@ void *rdc_comgr_wrap(void *handle, const char *name, void *real,
 		return real;
 	static _Atomic int warned;
 	if (!atomic_load_explicit(&R_ready, memory_order_acquire)) {
-		pthread_mutex_lock(&cg_lock);
-		if (!atomic_load(&R_ready)) {
-			if (fill_real(handle, real_dlsym))
-				atomic_store_explicit(&R_ready, 1, memory_order_release);
-			else if (!atomic_exchange(&warned, 1))
-				/* comgr 2 (HIP 5.2) has no bundle entry ids: that
-				 * runtime's bundles are decided at registration */
-				rdc_logf(RDC_LOG_DEBUG, "comgr: this comgr lacks entries the shim's "
-					 "unbundle watch needs; its calls go straight through");
+		struct cg_real r;
+		bool ok = fill_real(&r, handle, real_dlsym);
+		pthread_mutex_lock(&rdc_comgr_lock);
+		if (ok && !atomic_load(&R_ready)) {   /* the first library filled wins */
+			R = r;
+			atomic_store_explicit(&R_ready, 1, memory_order_release);
 		}
-		pthread_mutex_unlock(&cg_lock);
+		pthread_mutex_unlock(&rdc_comgr_lock);
+		if (!ok && !atomic_load(&R_ready) && !atomic_exchange(&warned, 1))
+			/* comgr 2 (HIP 5.2) has no bundle entry ids: that
+			 * runtime's bundles are decided at registration */
+			rdc_logf(RDC_LOG_DEBUG, "comgr: this comgr lacks entries the shim's "
+				 "unbundle watch needs; its calls go straight through");
 	}
 	if (!atomic_load_explicit(&R_ready, memory_order_acquire))
 		return real;

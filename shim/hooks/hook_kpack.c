@@ -47,7 +47,7 @@ RDC_HOOK int kpack_load_code_object(void *cache, const void *hipk_metadata, cons
 RDC_HOOK void kpack_free_code_object(void *code_object);
 
 /* Buffers this hook handed out (freed by our kpack_free_code_object). */
-static pthread_mutex_t kp_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_kpack_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
 struct kp_buf {
 	struct kp_buf *next;
 	void *p;
@@ -56,7 +56,7 @@ static struct kp_buf *kp_bufs;
 
 static bool take_ours(void *p)
 {
-	pthread_mutex_lock(&kp_lock);
+	pthread_mutex_lock(&rdc_kpack_lock);
 	struct kp_buf **pp = &kp_bufs, *b = NULL;
 	for (; *pp; pp = &(*pp)->next)
 		if ((*pp)->p == p) {
@@ -64,7 +64,7 @@ static bool take_ours(void *p)
 			*pp = b->next;
 			break;
 		}
-	pthread_mutex_unlock(&kp_lock);
+	pthread_mutex_unlock(&rdc_kpack_lock);
 	free(b);
 	return b != NULL;
 }
@@ -75,10 +75,10 @@ static bool note_ours(void *p)
 	if (!b)
 		return false;
 	b->p = p;
-	pthread_mutex_lock(&kp_lock);
+	pthread_mutex_lock(&rdc_kpack_lock);
 	b->next = kp_bufs;
 	kp_bufs = b;
-	pthread_mutex_unlock(&kp_lock);
+	pthread_mutex_unlock(&rdc_kpack_lock);
 	return true;
 }
 

@@ -31,8 +31,8 @@ struct known {                   /* a run of an image the shim made */
 	uint64_t size;           /* the image's size, measured from start */
 	uint64_t run;            /* readable bytes from start */
 };
-static struct known *knowns;     /* guarded by known_lock (a leaf lock) */
-static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct known *knowns;     /* guarded by rdc_image_lock (a leaf lock) */
+pthread_mutex_t rdc_image_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
 
 void rdc_image_known(const void *p, uint64_t size, uint64_t contiguous)
 {
@@ -44,17 +44,17 @@ void rdc_image_known(const void *p, uint64_t size, uint64_t contiguous)
 	k->start = (uintptr_t)p;
 	k->size = size;
 	k->run = contiguous;
-	pthread_mutex_lock(&known_lock);
+	pthread_mutex_lock(&rdc_image_lock);
 	k->next = knowns;
 	knowns = k;
-	pthread_mutex_unlock(&known_lock);
+	pthread_mutex_unlock(&rdc_image_lock);
 }
 
 void rdc_image_forget(const void *p)
 {
 	if (!p)
 		return;
-	pthread_mutex_lock(&known_lock);
+	pthread_mutex_lock(&rdc_image_lock);
 	for (struct known **kp = &knowns; *kp; kp = &(*kp)->next) {
 		if ((*kp)->start == (uintptr_t)p) {
 			struct known *k = *kp;
@@ -63,14 +63,14 @@ void rdc_image_forget(const void *p)
 			break;
 		}
 	}
-	pthread_mutex_unlock(&known_lock);
+	pthread_mutex_unlock(&rdc_image_lock);
 }
 
 /* The image's size at its start; inside a run, the rest of the run. */
 static uint64_t known_extent(uintptr_t a)
 {
 	uint64_t n = 0;
-	pthread_mutex_lock(&known_lock);
+	pthread_mutex_lock(&rdc_image_lock);
 	for (struct known *k = knowns; k; k = k->next)
 		if (a == k->start) {
 			n = k->size;
@@ -79,7 +79,7 @@ static uint64_t known_extent(uintptr_t a)
 			n = k->run - (a - k->start);
 			break;
 		}
-	pthread_mutex_unlock(&known_lock);
+	pthread_mutex_unlock(&rdc_image_lock);
 	return n;
 }
 

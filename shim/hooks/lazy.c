@@ -66,7 +66,7 @@ void rdc_lazy_module_context(const void *image, const char *what, const char *so
 	mod_ctx.key = key;
 }
 
-static pthread_mutex_t note_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_lazy_note_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
 static const void **noted;
 static size_t n_noted, cap_noted;
 
@@ -86,29 +86,29 @@ bool rdc_lazy_enabled(void)
 
 void rdc_lazy_note_fatbin(const void *p)
 {
-	pthread_mutex_lock(&note_lock);
+	pthread_mutex_lock(&rdc_lazy_note_lock);
 	if (n_noted == cap_noted) {
 		size_t cap = cap_noted ? 2 * cap_noted : 256;
 		const void **v = realloc(noted, cap * sizeof *v);
 		if (!v) {
-			pthread_mutex_unlock(&note_lock);
+			pthread_mutex_unlock(&rdc_lazy_note_lock);
 			return;   /* the index is only for the log */
 		}
 		noted = v;
 		cap_noted = cap;
 	}
 	noted[n_noted++] = p;
-	pthread_mutex_unlock(&note_lock);
+	pthread_mutex_unlock(&rdc_lazy_note_lock);
 }
 
 /* Was `p` registered and left to the runtime's reading? */
 static bool noted_here(const void *p)
 {
 	bool found = false;
-	pthread_mutex_lock(&note_lock);
+	pthread_mutex_lock(&rdc_lazy_note_lock);
 	for (size_t k = 0; k < n_noted && !found; k++)
 		found = noted[k] == p;
-	pthread_mutex_unlock(&note_lock);
+	pthread_mutex_unlock(&rdc_lazy_note_lock);
 	return found;
 }
 
@@ -117,13 +117,13 @@ long rdc_lazy_fatbin_index(const void *p, const struct rdc_segment *seg)
 	const char *lo = (const char *)seg->start, *hi = (const char *)p;
 	long idx = 0;
 	bool found = false;
-	pthread_mutex_lock(&note_lock);
+	pthread_mutex_lock(&rdc_lazy_note_lock);
 	for (size_t k = 0; k < n_noted; k++) {
 		const char *q = noted[k];
 		found |= q == hi;
 		idx += q >= lo && q < hi;
 	}
-	pthread_mutex_unlock(&note_lock);
+	pthread_mutex_unlock(&rdc_lazy_note_lock);
 	return found ? idx : -1;
 }
 
@@ -296,7 +296,7 @@ struct lazy_memo {
 	struct rdc_add add[RDC_MAX_DEVICES];
 	char src[RDC_MAX_DEVICES][128];   /* the item each add is made from */
 };
-static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_lazy_memo_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
 static struct lazy_memo *memos;
 
 static struct lazy_memo *memo_find(const void *p, uint64_t size)
@@ -346,19 +346,19 @@ static void memo_put(const void *p, uint64_t size, const struct rdc_bundle *b,
 		m->add[k] = add[k];
 		m->n_add++;
 	}
-	pthread_mutex_lock(&memo_lock);
+	pthread_mutex_lock(&rdc_lazy_memo_lock);
 	m->next = memos;
 	memos = m;
-	pthread_mutex_unlock(&memo_lock);
+	pthread_mutex_unlock(&rdc_lazy_memo_lock);
 }
 
 int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *items,
 		    size_t n_items, struct rdc_lazy_obj *objs, size_t *n_objs)
 {
 	*n_objs = 0;
-	pthread_mutex_lock(&memo_lock);
+	pthread_mutex_lock(&rdc_lazy_memo_lock);
 	const struct lazy_memo *m = memo_find(p, size);
-	pthread_mutex_unlock(&memo_lock);
+	pthread_mutex_unlock(&rdc_lazy_memo_lock);
 	if (m)   /* memos are never freed: m stays valid */
 		return from_memo(m, items, n_items, objs, n_objs);
 	char lib[512] = "(memory)";
@@ -467,15 +467,16 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 
 /* ---- uncompressed bundles: the runtime's lookup (hook_comgr.c, w_lookup) */
 
+pthread_mutex_t rdc_lazy_rt_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
+
 /* The major version of the HIP runtime defining `real`, from its file
  * name (libamdhip64.so.N); 0 when unknown.  The last answer is kept (one
  * runtime per process, or two in turn). */
 static unsigned runtime_major(const void *real)
 {
-	static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
 	static const void *last_real;
 	static unsigned last_major;
-	pthread_mutex_lock(&rt_lock);
+	pthread_mutex_lock(&rdc_lazy_rt_lock);
 	if (last_real != real) {
 		Dl_info info;
 		unsigned major = 0;
@@ -490,7 +491,7 @@ static unsigned runtime_major(const void *real)
 		last_real = real;
 	}
 	unsigned m = last_major;
-	pthread_mutex_unlock(&rt_lock);
+	pthread_mutex_unlock(&rdc_lazy_rt_lock);
 	return m;
 }
 
@@ -575,12 +576,12 @@ static int map_obj(int fd, uint64_t file_off, const struct rdc_bundle_entry *e,
 	x->o.size = e->size;
 	return 0;
 }
-static pthread_mutex_t obj_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_lazy_obj_lock = PTHREAD_MUTEX_INITIALIZER;   /* shim.h's lock order */
 static struct lazy_obj *objs_made;
 
 void rdc_lazy_forget(const void *p)
 {
-	pthread_mutex_lock(&obj_lock);
+	pthread_mutex_lock(&rdc_lazy_obj_lock);
 	for (struct lazy_obj **pp = &objs_made; *pp;) {
 		struct lazy_obj *x = *pp;
 		if (x->bundle != p) {
@@ -594,7 +595,7 @@ void rdc_lazy_forget(const void *p)
 			free(x->o.data);
 		free(x);
 	}
-	pthread_mutex_unlock(&obj_lock);
+	pthread_mutex_unlock(&rdc_lazy_obj_lock);
 }
 
 static const struct rdc_device *device_of_isa(const char *isa)
@@ -681,7 +682,7 @@ int rdc_lazy_lookup(const void *p, const char *const *isa, size_t n, const void 
 {
 	if (!noted_here(p))
 		return 0;   /* decided at registration (or not a registered bundle) */
-	pthread_mutex_lock(&obj_lock);
+	pthread_mutex_lock(&rdc_lazy_obj_lock);
 	int rc = 0;
 	for (size_t k = 0; k < n; k++) {
 		const struct rdc_device *dev = device_of_isa(isa[k]);
@@ -697,6 +698,6 @@ int rdc_lazy_lookup(const void *p, const char *const *isa, size_t n, const void 
 			size[k] = x->o.size;
 		}
 	}
-	pthread_mutex_unlock(&obj_lock);
+	pthread_mutex_unlock(&rdc_lazy_obj_lock);
 	return rc;
 }

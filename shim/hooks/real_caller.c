@@ -44,7 +44,7 @@ struct caller_slot {
 };
 
 static struct caller_slot slots[CALLER_SLOTS];
-static pthread_mutex_t fill_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_caller_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
 static _Thread_local struct link_map *last_caller;
 
 typedef int (*find_object_fn)(void *, struct dl_find_object *);
@@ -91,7 +91,7 @@ static struct caller_slot *slot_of(struct link_map *m)
 		if (s == m && slots[i].base == m->l_addr)
 			return &slots[i];
 	}
-	pthread_mutex_lock(&fill_lock);
+	pthread_mutex_lock(&rdc_caller_lock);
 	struct caller_slot *got = NULL, *free_slot = NULL;
 	for (size_t i = 0; i < CALLER_SLOTS && !got; i++) {
 		struct link_map *s = atomic_load(&slots[i].map);
@@ -110,7 +110,7 @@ static struct caller_slot *slot_of(struct link_map *m)
 		atomic_store_explicit(&free_slot->map, m, memory_order_release);
 		got = free_slot;
 	}
-	pthread_mutex_unlock(&fill_lock);
+	pthread_mutex_unlock(&rdc_caller_lock);
 	return got;   /* NULL: table full, real.c's answer stands */
 }
 
@@ -164,10 +164,10 @@ void *rdc_real_resolve_from(enum rdc_fn fn, const void *ret)
 		atomic_store_explicit(&s->fn[fn], p, memory_order_release);
 	atomic_store(&s->tried[fn], 1);
 	if (p && p != g) {
-		pthread_mutex_lock(&fill_lock);
+		pthread_mutex_lock(&rdc_caller_lock);
 		bool say = !s->said;
 		s->said = true;
-		pthread_mutex_unlock(&fill_lock);
+		pthread_mutex_unlock(&rdc_caller_lock);
 		if (say) {
 			const char *first = "?";
 			struct link_map *gm = g ? rdc_object_of(g) : NULL;

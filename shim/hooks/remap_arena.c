@@ -42,15 +42,15 @@
 #define ARENA_HINT ((uintptr_t)0x200000000000ull)
 #define ARENA_PAGES 4096                /* 16 MiB of address space, no memory */
 
-static struct {
-	pthread_mutex_t lock;
+pthread_mutex_t rdc_arena_lock = PTHREAD_MUTEX_INITIALIZER;   /* shim.h's lock order */
+static struct {                         /* guarded by rdc_arena_lock */
 	uint8_t *base;                  /* NULL: not made yet, or not at the hint */
 	bool tried;
 	size_t ps;
 	uint64_t used[ARENA_PAGES / 64];
 	uint64_t stale[ARENA_PAGES / 64];  /* free, but still holding a released header */
 	bool any_stale;
-} arena = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} arena;
 
 static bool page_used(size_t i)
 {
@@ -99,7 +99,7 @@ static bool arena_ready(void)
 
 uint8_t *rdc_arena_take(size_t len)
 {
-	pthread_mutex_lock(&arena.lock);
+	pthread_mutex_lock(&rdc_arena_lock);
 	uint8_t *p = NULL;
 	if (!len || !arena_ready())
 		goto out;
@@ -119,7 +119,7 @@ uint8_t *rdc_arena_take(size_t len)
 		}
 	}
 out:
-	pthread_mutex_unlock(&arena.lock);
+	pthread_mutex_unlock(&rdc_arena_lock);
 	return p;
 }
 
@@ -133,7 +133,7 @@ void rdc_arena_release(uint8_t *at, size_t len, bool later)
 {
 	if (!at || !rdc_arena_holds(at))
 		return;
-	pthread_mutex_lock(&arena.lock);
+	pthread_mutex_lock(&rdc_arena_lock);
 	size_t n = (len + arena.ps - 1) / arena.ps, first = (size_t)(at - arena.base) / arena.ps;
 	if (later) {
 		set_bits(arena.stale, first, n, true);
@@ -142,12 +142,12 @@ void rdc_arena_release(uint8_t *at, size_t len, bool later)
 		madvise(at, n * arena.ps, MADV_DONTNEED);
 	}
 	set_bits(arena.used, first, n, false);
-	pthread_mutex_unlock(&arena.lock);
+	pthread_mutex_unlock(&rdc_arena_lock);
 }
 
 void rdc_arena_drain(void)
 {
-	pthread_mutex_lock(&arena.lock);
+	pthread_mutex_lock(&rdc_arena_lock);
 	for (size_t i = 0; arena.any_stale && i < ARENA_PAGES;) {
 		if (!page_stale(i)) {
 			i++;
@@ -160,5 +160,5 @@ void rdc_arena_drain(void)
 		set_bits(arena.stale, first, i - first, false);
 	}
 	arena.any_stale = false;
-	pthread_mutex_unlock(&arena.lock);
+	pthread_mutex_unlock(&rdc_arena_lock);
 }

@@ -42,7 +42,7 @@ extern const unsigned char rdc_fallback_bundle[] __attribute__((weak));
 extern const size_t rdc_fallback_bundle_size __attribute__((weak));
 
 atomic_size_t rdc_route_active;
-static pthread_mutex_t route_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rdc_route_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (route.h, shim.h) */
 static struct rdc_route *routes;
 
 /* ---- environment and runtime, read once ---------------------------------- */
@@ -116,6 +116,8 @@ uint32_t rdc_route_runtime(void)
 	return atomic_load(&ver);
 }
 
+pthread_mutex_t rdc_route_rt_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
+
 /* The version a libamdhip64 file name carries exactly —
  * libamdhip64.so.6.4.43484 is 60443484, what hipRuntimeGetVersion answers
  * (checked on 5.2, 6.4 and 7.2) — for the library defining `fn`; 0 when
@@ -123,18 +125,17 @@ uint32_t rdc_route_runtime(void)
  * said once ("rule-runtime"); a process holds one or two. */
 static uint32_t runtime_of_fn(void *fn)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static struct { void *fn; uint32_t ver; } seen[4];
 	if (!fn)
 		return 0;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&rdc_route_rt_lock);
 	for (size_t i = 0; i < 4; i++)
 		if (seen[i].fn == fn) {
 			uint32_t v = seen[i].ver;
-			pthread_mutex_unlock(&lock);
+			pthread_mutex_unlock(&rdc_route_rt_lock);
 			return v;
 		}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&rdc_route_rt_lock);
 	uint32_t v = 0;
 	Dl_info info;
 	char real[PATH_MAX];
@@ -148,7 +149,7 @@ static uint32_t runtime_of_fn(void *fn)
 			v = a * 10000000u + b * 100000u + c;
 	}
 	bool fresh = false;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&rdc_route_rt_lock);
 	size_t i;
 	for (i = 0; i < 4 && seen[i].fn && seen[i].fn != fn; i++)
 		;
@@ -157,7 +158,7 @@ static uint32_t runtime_of_fn(void *fn)
 		seen[i].ver = v;
 		fresh = true;
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&rdc_route_rt_lock);
 	if (fresh && v) {
 		char num[16];
 		snprintf(num, sizeof num, "%u", v);
@@ -430,11 +431,11 @@ static void note_codeobj(uint64_t owner, const uint8_t *p, size_t n, const uint8
 						 RDC_KV_S("runtime", first->runtime),
 						 RDC_KV_S("source", first->source) },
 			      6);
-		pthread_mutex_lock(&route_lock);
+		pthread_mutex_lock(&rdc_route_lock);
 		r->next = routes;
 		routes = r;
 		atomic_fetch_add(&rdc_route_active, 1);
-		pthread_mutex_unlock(&route_lock);
+		pthread_mutex_unlock(&rdc_route_lock);
 	}
 	if (unchecked_n)
 		say_unchecked(unchecked_first, unchecked_n, unchecked_row, sum, lib, dev);
@@ -582,7 +583,8 @@ void rdc_route_forget(uint64_t owner)
 	if (!atomic_load_explicit(&rdc_route_active, memory_order_relaxed))
 		return;
 	__typeof__(&hipModuleUnload) unload = RDC_REAL(hipModuleUnload);
-	pthread_mutex_lock(&route_lock);
+	struct rdc_route *gone = NULL;
+	pthread_mutex_lock(&rdc_route_lock);
 	for (struct rdc_route **pp = &routes; *pp;) {
 		struct rdc_route *r = *pp;
 		if (r->owner != owner) {
@@ -591,12 +593,21 @@ void rdc_route_forget(uint64_t owner)
 		}
 		*pp = r->next;
 		atomic_fetch_sub(&rdc_route_active, 1);
+		r->next = gone;
+		gone = r;
+	}
+	pthread_mutex_unlock(&rdc_route_lock);
+	/* The runtime unloads the fallback modules with the lock free: its
+	 * unload calls back into the shim (comgr's release, kpack's free, the
+	 * HSA hooks), which takes other locks; the route lock stays a leaf. */
+	while (gone) {
+		struct rdc_route *r = gone;
+		gone = r->next;
 		if (r->fb_module && unload)
 			unload((hipModule_t)r->fb_module);
 		free(r->name);
 		free(r);
 	}
-	pthread_mutex_unlock(&route_lock);
 }
 
 /* ---- lookups ------------------------------------------------------------------ */
@@ -616,32 +627,32 @@ struct rdc_route *rdc_route_find_name_on(uint64_t owner, const char *name, const
 	if (!name || !dev)
 		return NULL;
 	struct rdc_route *hit = NULL;
-	pthread_mutex_lock(&route_lock);
+	pthread_mutex_lock(&rdc_route_lock);
 	for (struct rdc_route *r = routes; r && !hit; r = r->next)
 		if (r->owner == owner && !strcmp(r->name, name) && !strcmp(r->device, dev))
 			hit = r;
-	pthread_mutex_unlock(&route_lock);
+	pthread_mutex_unlock(&rdc_route_lock);
 	return hit;
 }
 
 void rdc_route_bind(struct rdc_route *r, const void *key)
 {
-	pthread_mutex_lock(&route_lock);
+	pthread_mutex_lock(&rdc_route_lock);
 	r->key = key;
-	pthread_mutex_unlock(&route_lock);
+	pthread_mutex_unlock(&rdc_route_lock);
 }
 
 struct rdc_route *rdc_route_find_key(const void *key)
 {
 	struct rdc_route *hit = NULL;
 	bool several = false;
-	pthread_mutex_lock(&route_lock);
+	pthread_mutex_lock(&rdc_route_lock);
 	for (struct rdc_route *r = routes; r; r = r->next)
 		if (r->key == key) {
 			several = hit != NULL;
 			hit = r;
 		}
-	pthread_mutex_unlock(&route_lock);
+	pthread_mutex_unlock(&rdc_route_lock);
 	if (!hit || !several)
 		return hit;
 	/* a host stub bound for several devices: pick the current one */
@@ -649,11 +660,11 @@ struct rdc_route *rdc_route_find_key(const void *key)
 	if (!rdc_route_current_device(dev))
 		return NULL;
 	hit = NULL;
-	pthread_mutex_lock(&route_lock);
+	pthread_mutex_lock(&rdc_route_lock);
 	for (struct rdc_route *r = routes; r && !hit; r = r->next)
 		if (r->key == key && !strcmp(r->device, dev))
 			hit = r;
-	pthread_mutex_unlock(&route_lock);
+	pthread_mutex_unlock(&rdc_route_lock);
 	return hit;
 }
 
@@ -674,9 +685,9 @@ void *rdc_route_fallback(struct rdc_route *r)
 {
 	if (!rdc_route_prefers_fallback(r))
 		return NULL;
-	pthread_mutex_lock(&route_lock);
+	pthread_mutex_lock(&rdc_route_lock);
 	void *f = r->fb_func;
-	pthread_mutex_unlock(&route_lock);
+	pthread_mutex_unlock(&rdc_route_lock);
 	if (f)
 		return f;
 	__typeof__(&hipModuleLoadData) load = RDC_REAL(hipModuleLoadData);
@@ -719,14 +730,14 @@ void *rdc_route_fallback(struct rdc_route *r)
 			      5);
 		return NULL;
 	}
-	pthread_mutex_lock(&route_lock);
+	pthread_mutex_lock(&rdc_route_lock);
 	if (!r->fb_func) {
 		r->fb_func = fn;
 		r->fb_module = m;
 		m = NULL;
 	}
 	f = r->fb_func;
-	pthread_mutex_unlock(&route_lock);
+	pthread_mutex_unlock(&rdc_route_lock);
 	if (m) {
 		__typeof__(&hipModuleUnload) unload = RDC_REAL(hipModuleUnload);
 		if (unload)

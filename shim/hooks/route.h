@@ -13,6 +13,7 @@
 #ifndef RDNACOMPAT_ROUTE_H
 #define RDNACOMPAT_ROUTE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,6 +44,9 @@ struct rdc_route {
 
 /* Non-zero once any route exists (the hooks' fast-path test). */
 extern atomic_size_t rdc_route_active;
+/* The rules' list (a leaf: the runtime unloads a fallback module after it
+ * is let go), and the runtime versions learnt from file names (a leaf). */
+extern pthread_mutex_t rdc_route_lock, rdc_route_rt_lock;
 
 /* The HIP runtime version (hipRuntimeGetVersion through the real-function
  * table), 0 when unknown; asked once. */

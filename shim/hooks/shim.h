@@ -10,13 +10,33 @@
  * (remap.c, remap_header.c) · diagnosis (diagnose.c) · reader table
  * (hook_hsa.c).
  *
- * Lock order (outer first): rdc_fatbin_lock / rdc_module_lock (deciding
- * under them) -> rdc_defer_lock (entries decided at the load: defer.c) ->
- * rdc_reader_lock -> rdc_diag_lock (notes ask the tables) ->
- * rdc_dcache_lock (decision cache, dcache.h) -> rdc_dev_lock (registry and
- * tables) -> rdc_log_lock -> rdc_retired_lock (a leaf: remap.c).  Nothing
- * takes an outer lock while holding an inner one; fork.c takes them all in
- * this order.
+ * Lock order (outer first); fork.c takes every one in this order, and
+ * nothing takes a lock while holding one listed after it:
+ *   rdc_fatbin_lock     hook_fatbin.c: registered fat binaries (decides under it)
+ *   rdc_module_lock     hook_module.c: module images decided (decides under it)
+ *   rdc_lazy_obj_lock   lazy.c: objects made for plain bundles (decides under it)
+ *   rdc_defer_lock      defer.c: entries decided at the load
+ *   rdc_reader_lock     hook_hsa.c: code object readers, owned copies
+ *   rdc_diag_lock       diagnose.c: missing-code notes (they ask the tables)
+ *   rdc_dcache_lock     dcache.c: the decision cache (dcache.h)
+ *   rdc_dev_lock        devices.c: device registry and tables (calls hsa_init)
+ *   rdc_arena_lock      remap_arena.c: the header arena's page maps (logs)
+ *   rdc_log_lock        log.c: the log file and its lines
+ *   leaves (nothing is taken under them):
+ *   rdc_lazy_note_lock  lazy.c: fat binaries left to the runtime
+ *   rdc_lazy_memo_lock  lazy.c: unbundle decisions kept
+ *   rdc_lazy_rt_lock    lazy.c: the last runtime's major version
+ *   rdc_route_rt_lock   route.c: runtime versions from file names
+ *   rdc_caller_lock     real_caller.c: per-caller resolution slots
+ *   rdc_image_lock      image.c: known images (readable extents)
+ *   rdc_kpack_lock      hook_kpack.c: buffers handed out
+ *   rdc_comgr_lock      hook_comgr.c: comgr table, data and action lists
+ *   rdc_route_lock      route.c: kernel rules' routes (route.h)
+ *   rdc_retired_lock    remap.c: retired regions
+ * The shim never forks, spawns or installs a signal handler, and holds no
+ * lock across a runtime call except rdc_dev_lock (hsa_init, the agent
+ * walk: the guard is set, so the runtime's calls back into hooks take
+ * only locks after it).
  */
 #ifndef RDNACOMPAT_SHIM_H
 #define RDNACOMPAT_SHIM_H
@@ -71,6 +91,8 @@ void *rdc_real_resolve(enum rdc_fn fn);
  * rdc_real_resolve's.  RDC_REAL passes the hook's return address; inside the
  * shim's own helpers the thread's last outside caller counts. */
 void *rdc_real_resolve_from(enum rdc_fn fn, const void *ret);
+/* Guards real_caller.c's per-caller slots (a leaf). */
+extern pthread_mutex_t rdc_caller_lock;
 #define RDC_REAL(name) \
 	((__typeof__(&name))rdc_real_resolve_from(RDC_FN_##name, __builtin_return_address(0)))
 
@@ -336,6 +358,8 @@ uint8_t *rdc_arena_take(size_t len);
  * unregistered) at the next rdc_arena_drain, which rdc_region_drain calls. */
 void rdc_arena_release(uint8_t *at, size_t len, bool later);
 void rdc_arena_drain(void);
+/* Guards the arena's page maps (remap_arena.c; shim.h's lock order). */
+extern pthread_mutex_t rdc_arena_lock;
 bool rdc_arena_holds(const void *p);
 
 /* Rebuild `b` (whose bytes are those of the file open on `fd` at
@@ -440,6 +464,8 @@ bool rdc_lazy_patch_at_load(const void *real);
  * lazy deciding off, a second comgr library). */
 void *rdc_comgr_wrap(void *handle, const char *name, void *real,
 		     void *(*real_dlsym)(void *, const char *));
+/* Guards hook_comgr.c's comgr table and its data/action lists (a leaf). */
+extern pthread_mutex_t rdc_comgr_lock;
 /* May bundles be left for the runtime's own reading (RDNACOMPAT_LAZY, not
  * in audit mode, the dlsym hook built)? */
 bool rdc_lazy_enabled(void);
@@ -464,6 +490,10 @@ void rdc_lazy_module_context(const void *image, const char *what, const char *so
 			     uint64_t key);
 /* HIP unregistered bundle `p`: objects made for it are freed. */
 void rdc_lazy_forget(const void *p);
+/* lazy.c's locks (shim.h's lock order): the objects made for plain
+ * bundles (held while one is decided), the noted fat binaries, the
+ * unbundle memos, the last runtime's major version (the last three leaves). */
+extern pthread_mutex_t rdc_lazy_obj_lock, rdc_lazy_note_lock, rdc_lazy_memo_lock, rdc_lazy_rt_lock;
 /* Where the uncompressed bundle at `p` (registered, in a loaded library)
  * has code for each ISA name isa[k] (NULL: not asked): the device of that
  * name is decided (logged, cached) and obj[k]/size[k] set to its
@@ -541,6 +571,8 @@ uint64_t rdc_readable_extent(const void *p);
  * before it is unmapped or freed. */
 void rdc_image_known(const void *p, uint64_t size, uint64_t contiguous);
 void rdc_image_forget(const void *p);
+/* Guards image.c's known images (a leaf). */
+extern pthread_mutex_t rdc_image_lock;
 /* What a region holds in memory: header (arena) + region, or the bundle. */
 uint64_t rdc_region_bytes(const struct rdc_region *r);
 /* End of an AMDGPU ELF (furthest header/section/segment byte) within avail. */
@@ -592,6 +624,8 @@ int rdc_sys_exists(const char *path);
 bool rdc_redirect_dso(const char *path, char *out, size_t n);
 /* Fork handling (fork.c). */
 void rdc_fork_install(void);
+/* hook_kpack.c's list of buffers it handed out (a leaf). */
+extern pthread_mutex_t rdc_kpack_lock;
 extern pthread_mutex_t rdc_fatbin_lock, rdc_module_lock, rdc_reader_lock;
 
 #endif
