@@ -41,14 +41,14 @@ struct answer {
 	char proc[RDC_PROC_MAX]; /* "" : the truth */
 };
 
-static pthread_mutex_t codename_lock = PTHREAD_MUTEX_INITIALIZER;  /* a leaf */
+pthread_mutex_t rdc_codename_lock = PTHREAD_MUTEX_INITIALIZER;  /* a leaf (shim.h) */
 static struct answer answers[CODENAME_SLOTS];
 static size_t n_answers, next_victim;
 
 static bool lookup(const struct link_map *m, int device, char *proc, size_t n)
 {
 	bool hit = false;
-	pthread_mutex_lock(&codename_lock);
+	pthread_mutex_lock(&rdc_codename_lock);
 	for (size_t i = 0; i < n_answers && !hit; i++) {
 		const struct answer *a = &answers[i];
 		if (a->obj == m && a->base == m->l_addr && a->device == device) {
@@ -56,17 +56,17 @@ static bool lookup(const struct link_map *m, int device, char *proc, size_t n)
 			hit = true;
 		}
 	}
-	pthread_mutex_unlock(&codename_lock);
+	pthread_mutex_unlock(&rdc_codename_lock);
 	return hit;
 }
 
 static void remember(const struct link_map *m, int device, const char *proc)
 {
-	pthread_mutex_lock(&codename_lock);
+	pthread_mutex_lock(&rdc_codename_lock);
 	size_t i = n_answers < CODENAME_SLOTS ? n_answers++ : next_victim++ % CODENAME_SLOTS;
 	answers[i] = (struct answer){ .obj = m, .base = m->l_addr, .device = device };
 	snprintf(answers[i].proc, sizeof answers[i].proc, "%s", proc);
-	pthread_mutex_unlock(&codename_lock);
+	pthread_mutex_unlock(&rdc_codename_lock);
 }
 
 /* The target whose entry the ids map to `dev` in the fat binary at `fb`,

@@ -33,6 +33,7 @@
  *   rdc_comgr_lock      hook_comgr.c: comgr table, data and action lists
  *   rdc_route_lock      route.c: kernel rules' routes (route.h)
  *   rdc_retired_lock    remap.c: retired regions
+ *   rdc_codename_lock   codename.c: the names objects were told
  * The shim never forks, spawns or installs a signal handler, and holds no
  * lock across a runtime call except rdc_dev_lock (hsa_init, the agent
  * walk: the guard is set, so the runtime's calls back into hooks take
@@ -280,6 +281,7 @@ const char *rdc_spoof_target(const struct rdc_device *dev, const void *caller, c
  * NULL when it sees the truth (RDNACOMPAT_NAME_FOLLOWS_CODE=0, no device
  * code, its own entry, or the entry ids do not tell). */
 const char *rdc_codename(const struct rdc_device *dev, const void *caller, char *proc, size_t n);
+extern pthread_mutex_t rdc_codename_lock;
 /* The first registered fat binary (the bundle as the object holds it) that
  * lies in object m, or NULL (hook_fatbin.c). */
 struct link_map;

@@ -36,7 +36,7 @@ static const struct {
 	LOCK(rdc_log_lock),       LOCK(rdc_lazy_note_lock), LOCK(rdc_lazy_memo_lock),
 	LOCK(rdc_lazy_rt_lock),   LOCK(rdc_route_rt_lock),  LOCK(rdc_caller_lock),
 	LOCK(rdc_image_lock),     LOCK(rdc_kpack_lock),     LOCK(rdc_comgr_lock),
-	LOCK(rdc_route_lock),     LOCK(rdc_retired_lock),
+	LOCK(rdc_route_lock),     LOCK(rdc_retired_lock),   LOCK(rdc_codename_lock),
 };
 
 static void sleep_ms(long ms)
