@@ -64,10 +64,17 @@ run alone gemm_alone gfx1031 c-alone
 run stack stack_gemm gfx1031 c-stack
 fa=$(stat alone fatbins) fs=$(stat stack fatbins)
 [ "$fs" -ge $((5 * fa)) ] || fail "the stack should register several times rocBLAS's fat binaries: $fs against $fa"
-[ "$(stat stack deferred)" = "$fs" ] || fail "stack: $(stat stack deferred) of $fs fat binaries left to the runtime at registration"
+# deferred counts fat binaries and compressed modules left to the runtime
+# (rocBLAS, told its code's name, loads a compressed gfx1030 module itself):
+# every fat binary, and no module beyond those the runtime unbundled
+fd=$(stat stack deferred)
+[ "$fd" -ge "$fs" ] && [ $((fd - fs)) -le "$(stat stack unbundles)" ] ||
+  fail "stack: $fd left to the runtime at registration for $fs fat binaries ($(stat stack unbundles) unbundles)"
 [ "$(work alone)" = "$(work stack)" ] || fail "the work differs with the code shipped: alone $(work alone), stack $(work stack)"
-[ "$(stat stack unbundles)" = 1 ] && [ "$(stat stack retargeted)" -ge 1 ] ||
-  fail "stack: expected one unbundle action decided and code retargeted: $(work stack)"
+# the unbundles: rocBLAS's fat binary and the Tensile module it loads for
+# the GEMM (the same count alone, above)
+[ "$(stat stack unbundles)" -ge 1 ] && [ "$(stat stack unbundles)" -le 2 ] && [ "$(stat stack retargeted)" -ge 1 ] ||
+  fail "stack: expected rocBLAS's unbundle actions decided and code retargeted: $(work stack)"
 grep -q "info: map: lib=$L/librocblas.so.5 bundle=[0-9]* source=fatbin device=0 target=gfx1031 .*verdict=mapped" "$tmp/stack.log" ||
   fail "stack: no map line for rocBLAS's fat binary: $(grep -m3 'map:' "$tmp/stack.log")"
 ok "mapped gfx1031, first run: $fs fat binaries registered (alone: $fa), all left to the runtime; the same work: $(work stack); both results match the CPU (simulated card, executed)"

@@ -72,7 +72,7 @@ expect_redirects() {
   [ "$maps" -ge "$hsaco" ] || fail "$n: $hsaco code objects redirected but $maps hipModuleLoadData objects mapped"
   local bad; bad=$(grep 'map: ' "$tmp/$n.log" | grep -v 'verdict=mapped' | head -1)
   [ -z "$bad" ] || fail "$n: an object not mapped: $bad"
-  ok "$card $4 with the shim: $calls calls complete, results match the CPU reference (simulated card (executed): $(errs "$n")); told $card (true name); $(redirects "$n" | wc -l) per-arch files redirected, each logged once (TensileLibrary_lazy_$card.dat -> $(redirects "$n" | sed -n "s|.*/TensileLibrary_lazy_$card\.dat to=[^ ]*/\(TensileLibrary_lazy_[a-z0-9]*\.dat\) .*|\1|p")); $maps hipModuleLoadData objects mapped; $(ndisp "$n") dispatches, all from code retargeted to $card"
+  ok "$card $4 with the shim and RDNACOMPAT_NAME_FOLLOWS_CODE=0: $calls calls complete, results match the CPU reference (simulated card (executed): $(errs "$n")); told $card (true name); $(redirects "$n" | wc -l) per-arch files redirected, each logged once (TensileLibrary_lazy_$card.dat -> $(redirects "$n" | sed -n "s|.*/TensileLibrary_lazy_$card\.dat to=[^ ]*/\(TensileLibrary_lazy_[a-z0-9]*\.dat\) .*|\1|p")); $maps hipModuleLoadData objects mapped; $(ndisp "$n") dispatches, all from code retargeted to $card"
 }
 
 # expect_shim NAME CARD CHOSEN-RE WHAT — the shim's run: the library told the
