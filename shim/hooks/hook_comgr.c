@@ -20,6 +20,14 @@
  * device's id, as if the bundle had held it; the items asked for only by
  * the shim are taken out again.  Nothing else in the call changes.
  *
+ * When the retarget is a few in-place patches (e_flags, the metadata's
+ * target strings) and the item it is made from was asked for by the shim
+ * alone, no copy is made: that item itself is renamed to the device's id and
+ * patched in the runtime's own buffer when the runtime reads it
+ * (amd_comgr_get_data, w_get_data), after checking that the bytes read are
+ * the item's (its size and first 64 bytes).  A 17 MB Tensile module costs
+ * one read for the decision instead of three copies.
+ *
  * An uncompressed bundle is looked up instead (amd_comgr_lookup_code_object,
  * w_lookup below): a device the lookup found nothing for is decided there.
  *
@@ -55,6 +63,7 @@ struct cg_coinfo {
 struct cg_real {
 	void *lib;   /* the handle the entries were found in */
 	cg_status (*set_data)(cg_h, size_t, const char *);
+	cg_status (*get_data)(cg_h, size_t *, char *);
 	cg_status (*release_data)(cg_h);
 	cg_status (*set_ids)(cg_h, const char *[], size_t);
 	cg_status (*destroy_info)(cg_h);
@@ -64,7 +73,6 @@ struct cg_real {
 	cg_status (*data_count)(cg_h, int, size_t *);
 	cg_status (*get_item)(cg_h, int, size_t, cg_h *);
 	cg_status (*get_name)(cg_h, size_t *, char *);
-	cg_status (*get_data)(cg_h, size_t *, char *);
 	cg_status (*create_data)(int, cg_h *);
 	cg_status (*set_name)(cg_h, const char *);
 	cg_status (*set_add)(cg_h, cg_h);
@@ -90,6 +98,16 @@ struct cg_info {
 static struct cg_data *datas;
 static struct cg_info *infos;
 
+/* Items handed to the runtime renamed, patched as it reads them. */
+struct cg_patched {
+	struct cg_patched *next;
+	uint64_t h;
+	bool read;                  /* patched into a read at least once */
+	struct rdc_lazy_obj o;      /* size, patches, head */
+};
+static struct cg_patched *patched;
+static _Atomic size_t n_patched;  /* the read hook's fast test */
+
 static void info_free(struct cg_info *i)
 {
 	for (size_t k = 0; k < i->n; k++)
@@ -114,6 +132,38 @@ static cg_status w_set_data(cg_h d, size_t size, const char *bytes)
 	return st;
 }
 
+/* The runtime reads an item's bytes: a renamed one gets its patches, when
+ * the bytes are the item's (size and first bytes as at the decision). */
+static cg_status w_get_data(cg_h d, size_t *size, char *bytes)
+{
+	size_t cap = size ? *size : 0;
+	cg_status st = R.get_data(d, size, bytes);
+	if (st != CG_SUCCESS || !bytes || !size || !atomic_load_explicit(&n_patched, memory_order_acquire))
+		return st;
+	size_t applied = 0;
+	pthread_mutex_lock(&rdc_comgr_lock);
+	for (struct cg_patched *x = patched; x; x = x->next) {
+		if (x->h != d.handle)
+			continue;
+		const struct rdc_lazy_obj *o = &x->o;
+		size_t have = cap < *size ? cap : *size;
+		if (*size != o->size || have < sizeof o->head || memcmp(bytes, o->head, sizeof o->head) != 0)
+			break;   /* not the bytes decided on: left as read */
+		for (size_t k = 0; k < o->n_patches; k++)
+			if (o->patches[k].offset + o->patches[k].len <= have) {
+				memcpy(bytes + o->patches[k].offset, o->patches[k].bytes, o->patches[k].len);
+				applied++;
+			}
+		x->read = true;
+		break;
+	}
+	pthread_mutex_unlock(&rdc_comgr_lock);
+	if (applied)
+		rdc_logf(RDC_LOG_DEBUG, "unbundle: %zu patches applied to the runtime's read of %zu bytes", applied,
+			 *size);
+	return st;
+}
+
 static cg_status w_release_data(cg_h d)
 {
 	pthread_mutex_lock(&rdc_comgr_lock);
@@ -122,6 +172,16 @@ static cg_status w_release_data(cg_h d)
 			struct cg_data *x = *pp;
 			*pp = x->next;
 			free(x);
+			break;
+		}
+	/* the runtime read a renamed item and lets go of it: done with it */
+	for (struct cg_patched **pp = &patched; *pp; pp = &(*pp)->next)
+		if ((*pp)->h == d.handle && (*pp)->read) {
+			struct cg_patched *x = *pp;
+			*pp = x->next;
+			free(x->o.patches);
+			free(x);
+			atomic_fetch_sub(&n_patched, 1);
 			break;
 		}
 	pthread_mutex_unlock(&rdc_comgr_lock);
@@ -318,9 +378,45 @@ static bool id_in(const char *id, const char *const *ids, size_t n)
 	return false;
 }
 
+/* Hand item `src` itself to the runtime as `o` (renamed `name`, patched
+ * when read: w_get_data).  0, or nonzero when comgr refused. */
+static int hand_renamed(cg_h out, const struct cg_item *src, struct rdc_lazy_obj *o, const char *name)
+{
+	struct cg_patched *x = calloc(1, sizeof *x);
+	if (!x)
+		return RDC_E_NOMEM;
+	x->h = src->h.handle;
+	x->o = *o;
+	x->o.data = NULL;
+	size_t np = o->n_patches;
+	if (R.set_name(src->h, name) != CG_SUCCESS || R.set_add(out, src->h) != CG_SUCCESS) {
+		free(x);
+		return RDC_E_IO;
+	}
+	o->patches = NULL;   /* the record owns them now */
+	o->n_patches = 0;
+	pthread_mutex_lock(&rdc_comgr_lock);
+	x->next = patched;
+	patched = x;
+	atomic_fetch_add(&n_patched, 1);
+	pthread_mutex_unlock(&rdc_comgr_lock);
+	rdc_logf(RDC_LOG_DEBUG, "unbundle: %s handed over as %s, %zu patches applied when read", src->it.id,
+		 x->o.id, np);
+	return 0;
+}
+
+/* Is item `from` the source of exactly one object, and asked for by the
+ * shim alone (so renaming it takes nothing from the runtime)? */
+static bool renamable(const struct cg_item *v, const struct rdc_lazy_obj *objs, size_t n_objs, size_t from)
+{
+	size_t uses = 0;
+	for (size_t j = 0; j < n_objs; j++)
+		uses += objs[j].from == from;
+	return v[from].extra && uses == 1;
+}
+
 /* Rebuild the result set: the runtime's items, then the added objects. */
-static int put_back(cg_h out, struct cg_item *v, size_t n, const struct rdc_lazy_obj *objs,
-		    size_t n_objs)
+static int put_back(cg_h out, struct cg_item *v, size_t n, struct rdc_lazy_obj *objs, size_t n_objs)
 {
 	if (R.set_remove(out, CG_KIND_EXECUTABLE) != CG_SUCCESS)
 		return RDC_E_IO;
@@ -341,6 +437,13 @@ static int put_back(cg_h out, struct cg_item *v, size_t n, const struct rdc_lazy
 		memcpy(name, src->name, pre);
 		memcpy(name + pre, objs[j].id, idl);
 		strcpy(name + pre + idl, post);
+		if (!objs[j].data && renamable(v, objs, n_objs, objs[j].from) &&
+		    hand_renamed(out, src, &objs[j], name) == 0)
+			continue;
+		if (!objs[j].data && (!src->it.data || rdc_lazy_obj_materialize(&objs[j], src->it.data) != 0)) {
+			rc = RDC_E_NOMEM;
+			continue;
+		}
 		cg_h d;
 		if (R.create_data(CG_KIND_EXECUTABLE, &d) != CG_SUCCESS)
 			return RDC_E_IO;
@@ -413,7 +516,7 @@ static cg_status unbundle(cg_h info, cg_h in, cg_h out)
 			rdc_logf(RDC_LOG_ERROR, "unbundle: comgr refused the rebuilt result set; "
 				 "the runtime may find no code for this module");
 		for (size_t j = 0; j < n_objs; j++)
-			free(objs[j].data);
+			rdc_lazy_obj_free(&objs[j]);
 		free(items);
 		items_free(v, n);
 	}
@@ -496,6 +599,7 @@ struct wrap {
 };
 static const struct wrap wraps[] = {
 	{ "amd_comgr_set_data", (void *)w_set_data, offsetof(struct cg_real, set_data) },
+	{ "amd_comgr_get_data", (void *)w_get_data, offsetof(struct cg_real, get_data) },
 	{ "amd_comgr_release_data", (void *)w_release_data, offsetof(struct cg_real, release_data) },
 	{ "amd_comgr_action_info_set_bundle_entry_ids", (void *)w_set_ids,
 	  offsetof(struct cg_real, set_ids) },
@@ -508,7 +612,6 @@ static const struct wrap used[] = {
 	{ "amd_comgr_action_data_count", NULL, offsetof(struct cg_real, data_count) },
 	{ "amd_comgr_action_data_get_data", NULL, offsetof(struct cg_real, get_item) },
 	{ "amd_comgr_get_data_name", NULL, offsetof(struct cg_real, get_name) },
-	{ "amd_comgr_get_data", NULL, offsetof(struct cg_real, get_data) },
 	{ "amd_comgr_create_data", NULL, offsetof(struct cg_real, create_data) },
 	{ "amd_comgr_set_data_name", NULL, offsetof(struct cg_real, set_name) },
 	{ "amd_comgr_data_set_add", NULL, offsetof(struct cg_real, set_add) },

@@ -255,28 +255,76 @@ bool rdc_lazy_all_native(const void *p, const struct rdc_lazy_item *items, size_
 	return true;
 }
 
-/* The retargeted copy of `e` for added entry `a`. */
+int rdc_lazy_obj_materialize(struct rdc_lazy_obj *o, const uint8_t *src)
+{
+	if (o->data)
+		return 0;
+	o->data = malloc(o->size ? o->size : 1);
+	if (!o->data)
+		return RDC_E_NOMEM;
+	memcpy(o->data, src, o->size);
+	for (size_t k = 0; k < o->n_patches; k++)
+		memcpy(o->data + o->patches[k].offset, o->patches[k].bytes, o->patches[k].len);
+	return 0;
+}
+
+void rdc_lazy_obj_free(struct rdc_lazy_obj *o)
+{
+	free(o->data);
+	free(o->patches);
+	o->data = NULL;
+	o->patches = NULL;
+	o->n_patches = 0;
+}
+
+/* The in-place patches of `e` for `a`: the decision's own (at most
+ * RDC_ADD_PATCHES, as the decision cache keeps them), else computed from
+ * the bytes however many there are (a Tensile .co has one metadata note per
+ * kernel: hundreds).  0, or nonzero when the retarget is no set of patches. */
+static int obj_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a, struct rdc_lazy_obj *o,
+		       struct rdc_diag *d)
+{
+	size_t n = a->have_patches ? a->n_patches : 8;
+	for (int round = 0; round < 2; round++) {
+		free(o->patches);
+		o->patches = malloc((n ? n : 1) * sizeof *o->patches);
+		if (!o->patches)
+			return RDC_E_NOMEM;
+		if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
+			memcpy(o->patches, a->patches, n * sizeof *o->patches);
+			break;
+		}
+		size_t cap = n;
+		int rc = rdc_codeobj_retarget_patches(e->data, e->size, &a->to, o->patches, &n, NULL);
+		if (rc == 0)
+			break;
+		if (rc != RDC_E_INVAL || n <= cap || n > 65536 || round == 1)
+			return rdc_diag_set(d, rc, RDC_NO_OFFSET, "no in-place retarget");
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct rdc_patch *p = &o->patches[k];
+		if (!rdc_in_bounds(p->offset, p->len, e->size) || p->len > sizeof p->bytes)
+			return rdc_diag_set(d, RDC_E_RANGE, p->offset, "patch outside the code object");
+	}
+	o->n_patches = n;
+	return 0;
+}
+
+/* The object for added entry `a` made from `e`: its in-place patches when
+ * the retarget is expressed so (no copy: hook_comgr.c hands the runtime the
+ * unbundler's own bytes, patched as it reads them), else a retargeted copy. */
 static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, struct rdc_lazy_obj *o,
 		    struct rdc_diag *d)
 {
 	snprintf(o->id, sizeof o->id, "%s", a->id);
-	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
-		o->data = malloc(e->size ? e->size : 1);
-		if (!o->data)
-			return RDC_E_NOMEM;
-		memcpy(o->data, e->data, e->size);
+	struct rdc_diag pd = { 0 };
+	if (e->size >= sizeof o->head && e->data && obj_patches(e, a, o, &pd) == 0) {
 		o->size = e->size;
-		for (size_t k = 0; k < a->n_patches; k++) {
-			const struct rdc_patch *p = &a->patches[k];
-			if (!rdc_in_bounds(p->offset, p->len, e->size)) {
-				free(o->data);
-				o->data = NULL;
-				return rdc_diag_set(d, RDC_E_RANGE, p->offset, "patch outside the code object");
-			}
-			memcpy(o->data + p->offset, p->bytes, p->len);
-		}
+		o->data = NULL;
+		memcpy(o->head, e->data, sizeof o->head);
 		return 0;
 	}
+	rdc_lazy_obj_free(o);
 	size_t len = 0;
 	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, &o->data, &len, d);
 	o->size = len;

@@ -510,13 +510,25 @@ struct rdc_lazy_item {
 	size_t size;
 };
 /* One code object to hand the runtime: `id` (the device's entry id), the
- * retargeted bytes (malloc'ed), and the item it was made from. */
+ * item it is made from, and either the retargeted bytes (malloc'ed) or, when
+ * data is NULL, the in-place patches that turn the item's bytes into it
+ * (the unbundler's own copy is handed over renamed, and patched when the
+ * runtime reads it: hook_comgr.c).  head: the item's first bytes before
+ * patching (what a read of the renamed copy must start with). */
 struct rdc_lazy_obj {
 	char id[128];
 	uint8_t *data;
 	size_t size;
 	size_t from;
+	size_t n_patches;
+	struct rdc_patch *patches;  /* malloc'ed */
+	uint8_t head[64];
 };
+/* The bytes of a patch-only object o, from its item's bytes `src`
+ * (o->size of them): o->data is malloc'ed and patched.  0 or an error. */
+int rdc_lazy_obj_materialize(struct rdc_lazy_obj *o, const uint8_t *src);
+/* Free what o holds (its data and patches). */
+void rdc_lazy_obj_free(struct rdc_lazy_obj *o);
 /* Entry ids to ask the unbundler for besides `ids` (the runtime's): the
  * codes each device the shim maps may use (compat table, usable edges).
  * Returns how many were written to extra (at most max). */

@@ -77,6 +77,12 @@ fd=$(stat stack deferred)
   fail "stack: expected rocBLAS's unbundle actions decided and code retargeted: $(work stack)"
 grep -q "info: map: lib=$L/librocblas.so.5 bundle=[0-9]* source=fatbin device=0 target=gfx1031 .*verdict=mapped" "$tmp/stack.log" ||
   fail "stack: no map line for rocBLAS's fat binary: $(grep -m3 'map:' "$tmp/stack.log")"
+# no copy of a retargeted object: the item comgr extracted is handed over
+# renamed and patched in the runtime's read (hook_comgr.c); the GEMM's
+# results above prove the patched code loaded and ran
+h=$(grep -c "debug: unbundle: hipv4-amdgcn-amd-amdhsa--gfx1030 handed over as hipv4-amdgcn-amd-amdhsa--gfx1031, [1-9][0-9]* patches" "$tmp/stack.log")
+a=$(grep -c "debug: unbundle: [1-9][0-9]* patches applied to the runtime's read" "$tmp/stack.log")
+[ "$h" -ge 1 ] && [ "$a" -ge "$h" ] || fail "stack: $h items handed over renamed, $a reads patched: $(grep -m3 'unbundle:' "$tmp/stack.log")"
 ok "mapped gfx1031, first run: $fs fat binaries registered (alone: $fa), all left to the runtime; the same work: $(work stack); both results match the CPU (simulated card, executed)"
 
 run again stack_gemm gfx1031 c-stack
