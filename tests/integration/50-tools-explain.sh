@@ -29,6 +29,7 @@ invalid-isa|HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is in
 gpu-hang|HW Exception by GPU node-1 (Agent handle: 0x5628f7e8c0c0) reason :GPU Hang
 memory-access-fault|Memory access fault by GPU node-1 (Agent handle: 0x55d0fc3a9dd0) on address 0x7f1b8c000000. Reason: Page not present or supervisor privilege.
 miopen-status|MIOpen(HIP): Error [Compile] 'hiprtcCompileProgram(prog.get(), c_options.size(), c_options.data())' naive_conv.cpp: HIPRTC_ERROR_COMPILATION (6) miopenStatusUnknownError
+miopen-rocrand-headers|/tmp/comgr-9b418c/include/miopen_rocrand.hpp:45:10: fatal error: 'rocrand/rocrand_xorwow.h' file not found
 cuda-unavailable|>>> torch.cuda.is_available() False
 kfd-permission|Unable to open /dev/kfd read-write: Permission denied
 override-invalid|HSA_OVERRIDE_GFX_VERSION 10.3 is invalid
