@@ -585,6 +585,26 @@ static void ref_fft(const struct xt_ctx *c, unsigned l, uint32_t *out)
 	}
 }
 
+/* ---- ds_swizzle_b32 rotate mode (0xc000 <= offset < 0xe000) -------------------------------- */
+/* offset[4:0] is the mask of lane bits kept, offset[9:5] the rotation,
+ * offset[10] its direction (set: backwards): j = (lane & mask) |
+ * ((lane + rot) & ~mask) within 32 lanes; an inactive source gives 0.
+ * The offsets: rotate by 1 over 32 lanes, by 3 backwards, by 1 within
+ * groups of 4 (mask 0x1c), by 0 within groups of 2 (0xc01e: rocWMMA's
+ * Rotate<0, 0, 2>). */
+static void ref_rotate(const struct xt_ctx *c, unsigned l, uint32_t *out)
+{
+	static const unsigned offs[4] = { 0xc020, 0xc460, 0xc03c, 0xc01e };
+	if (!ACTIVE(l))
+		return;
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned mask = offs[k] & 0x1f, rot = (offs[k] >> 5) & 0x1f;
+		int step = (offs[k] & 0x400) ? -(int)rot : (int)rot;
+		unsigned j = (l & mask) | ((unsigned)((int)l + step + 32) & ~mask & 31u);
+		out[k] = ACTIVE(j) ? c->in[j * c->nin] : 0;
+	}
+}
+
 const struct xt_test xt_tests_ds[] = {
 	/* ---- atomics, 32-bit ---- */
 	T32(add32, XT_BOTH, "ds_add_rtn_u32", "ds_add_u32", S1_32, SH1_32, init_at32),
@@ -725,5 +745,10 @@ const struct xt_test xt_tests_ds[] = {
 	  "ds_swizzle_b32 v42, v1 offset:0xe005\nds_swizzle_b32 v43, v1 offset:0xe01f\ns_mov_b32 exec_lo, -1\n"
 	  "s_waitcnt lgkmcnt(0)",
 	  NULL, NULL, 1, 4, xt_init_u, ref_fft, XT_EXACT },
+	{ "ds_swizzle_rotate", XT_BOTH,
+	  "s_mov_b32 exec_lo, 0x7fff7ffe\nds_swizzle_b32 v40, v1 offset:0xc020\nds_swizzle_b32 v41, v1 offset:0xc460\n"
+	  "ds_swizzle_b32 v42, v1 offset:0xc03c\nds_swizzle_b32 v43, v1 offset:0xc01e\ns_mov_b32 exec_lo, -1\n"
+	  "s_waitcnt lgkmcnt(0)",
+	  NULL, NULL, 1, 4, xt_init_u, ref_rotate, XT_EXACT },
 };
 const unsigned xt_ntests_ds = sizeof xt_tests_ds / sizeof xt_tests_ds[0];

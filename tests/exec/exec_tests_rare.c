@@ -212,7 +212,24 @@ static void ref_clamp(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[7] = a + b;   /* no clamp: wraps */
 }
 
+/* DPP row_ror:n — rotate right within each row of 16: lane i reads lane
+ * (i - n) mod 16 of its row (row_shr's direction, wrapping; rocWMMA's
+ * DppRotateR16 test checks the same on its CPU reference). */
+static void ref_row_ror(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	static const unsigned n[3] = { 1, 3, 15 };
+	for (unsigned k = 0; k < 3; k++) {
+		unsigned from = (lane & ~15u) | ((lane - n[k]) & 15u);
+		out[k] = c->in[from * c->nin];
+	}
+}
+
 const struct xt_test xt_tests_rare[] = {
+	{ "dpp_row_ror", XT_BOTH,
+	  "v_mov_b32_dpp v40, v1 row_ror:1 row_mask:0xf bank_mask:0xf\n"
+	  "v_mov_b32_dpp v41, v1 row_ror:3 row_mask:0xf bank_mask:0xf\n"
+	  "v_mov_b32_dpp v42, v1 row_ror:15 row_mask:0xf bank_mask:0xf",
+	  NULL, NULL, 1, 3, xt_init_u, ref_row_ror, XT_EXACT },
 	{ "ds_swizzle_rocprim_reduce", XT_BOTH,
 	  "v_mov_b32 v5, v1\n"
 	  "v_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\nv_add_nc_u32 v1, v3, v1\n"

@@ -123,8 +123,8 @@ static int dpp16_lane(unsigned ctrl, int lane)
 		int s = in - (int)(ctrl & 15);
 		return s >= 0 ? row + s : -1;
 	}
-	if (ctrl >= 0x121 && ctrl <= 0x12f)
-		return row + ((in + (int)(ctrl & 15)) & 15);
+	if (ctrl >= 0x121 && ctrl <= 0x12f) /* row_ror: row_shr's direction, wrapping */
+		return row + ((in - (int)(ctrl & 15)) & 15);
 	if (ctrl == 0x140)
 		return row + 15 - in;
 	if (ctrl == 0x141)

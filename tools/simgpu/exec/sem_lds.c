@@ -6,7 +6,7 @@
  * M0-addressed forms (ds_append/ds_consume on an LDS counter, the
  * lane-indexed ds_load/store_addtid_b32), ds_condxchg32_rtn_b64, and the
  * cross-lane DS operations that touch no memory: ds_bpermute_b32,
- * ds_permute_b32, ds_swizzle_b32 (all its modes but rotate).
+ * ds_permute_b32, ds_swizzle_b32 (every mode).
  *
  * A workgroup runs on one thread and its waves take turns between whole
  * instructions, so an LDS atomic is simply read-modify-write.  gfx10's
@@ -467,10 +467,6 @@ static void ds_permute(struct rdc_wave *w, const struct rdc_inst *in)
 static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
 {
 	uint32_t off = (uint32_t)in->imm | (uint32_t)in->offset1 << 8;
-	if (off >= 0xC000 && off < 0xE000) {
-		rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "swizzle rotate mode 0x%x is not modelled", off);
-		return;
-	}
 	/* the source is the ADDR field (ds_swizzle_b32 vdst, vaddr): DATA0 is unused */
 	const uint32_t *src = rdc_vreg(w, in->addr);
 	uint32_t d[RDC_LANES];
@@ -482,6 +478,14 @@ static void ds_swizzle(struct rdc_wave *w, const struct rdc_inst *in)
 			for (unsigned b = 0; b < 5; b++)
 				r |= ((l >> b) & 1u) << (4 - b);
 			s = (r >> __builtin_popcount(mask)) | (l & mask) | (l & 0x20);
+		} else if (off >= 0xC000) {
+			/* rotate: the lane bits outside the mask (offset[4:0]) advance by
+			 * offset[9:5], backwards when offset[10] is set, wrapping within
+			 * the group the mask bits name (rocWMMA's Rotate<dir, n, group>) */
+			unsigned mask = off & 0x1f, rot = (off >> 5) & 0x1f;
+			if (off & 0x400)
+				rot = (32 - rot) & 31;
+			s = (l & mask) | ((l + rot) & ~mask & 31u) | (l & 0x20);
 		} else if (off & 0x8000) {
 			s = (l & ~3u) | ((off >> ((l & 3) * 2)) & 3);
 		} else {
