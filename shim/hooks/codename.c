@@ -22,7 +22,10 @@
  * turns it off (every object sees the truth, as before 2026-12-05).
  *
  * Answers are kept per (object, device): the first question reads one fat
- * binary's entry table (a compressed one: its first 64 KiB decompressed).
+ * binary's entry table (a compressed one: its first 64 KiB decompressed) —
+ * the first the object registered, or, when the shim saw it register none
+ * (a registration the hook passes through), the first bundle of the
+ * object's `.hip_fatbin` section where the loader put it.
  */
 #include <errno.h>
 #include <link.h>
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rdnacompat/container.h"
 #include "shim.h"
 
 #define CODENAME_SLOTS 64
@@ -99,6 +103,19 @@ static void code_target(const struct rdc_device *dev, const void *fb, char *proc
 	rdc_bundle_free(&b);
 }
 
+/* The first bundle of m's .hip_fatbin section, in memory, or NULL. */
+static const void *section_bundle(const struct link_map *m)
+{
+	struct rdc_container c;
+	struct rdc_diag d = { 0 };
+	const char *path = m->l_name && m->l_name[0] ? m->l_name : "/proc/self/exe";
+	const void *fb = NULL;
+	if (rdc_container_open(path, &c, &d) == 0 && c.has_fatbin && c.fatbin_addr)
+		fb = (const void *)(uintptr_t)(m->l_addr + c.fatbin_addr);
+	rdc_container_close(&c);
+	return fb;
+}
+
 const char *rdc_codename(const struct rdc_device *dev, const void *caller, char *proc, size_t n)
 {
 	if (!dev || dev->mode != RDC_MODE_MAP || !rdc_cfg.name_follows_code || !caller || n == 0)
@@ -108,6 +125,8 @@ const char *rdc_codename(const struct rdc_device *dev, const void *caller, char 
 		return NULL;
 	if (!lookup(m, dev->index, proc, n)) {
 		const void *fb = rdc_fatbin_of_object(m);
+		if (!fb)
+			fb = section_bundle(m);
 		const char *why = "it registered no device code";
 		proc[0] = 0;
 		if (fb)
