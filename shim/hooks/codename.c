@@ -103,6 +103,11 @@ static void code_target(const struct rdc_device *dev, const void *fb, char *proc
 	rdc_bundle_free(&b);
 }
 
+const char *rdc_object_name(const struct link_map *m)
+{
+	return m->l_name && m->l_name[0] ? m->l_name : program_invocation_name;
+}
+
 /* The first bundle of m's .hip_fatbin section, in memory, or NULL. */
 static const void *section_bundle(const struct link_map *m)
 {
@@ -134,9 +139,8 @@ const char *rdc_codename(const struct rdc_device *dev, const void *caller, char 
 		remember(m, dev->index, proc);
 		char tgt[64];
 		rdc_target_format(&dev->target, tgt, sizeof tgt);
-		const char *who = m->l_name && m->l_name[0] ? m->l_name : program_invocation_name;
 		struct rdc_kv kv[] = {
-			RDC_KV_S("lib", who), RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
+			RDC_KV_S("lib", rdc_object_name(m)), RDC_KV_N("device", dev->index), RDC_KV_S("target", tgt),
 			RDC_KV_S("reported", proc[0] ? proc : dev->target.proc), RDC_KV_S("why", why),
 		};
 		rdc_log_event(proc[0] ? RDC_LOG_INFO : RDC_LOG_DEBUG, "name", kv, sizeof kv / sizeof kv[0]);

@@ -388,11 +388,14 @@ static int hand_renamed(cg_h out, const struct cg_item *src, struct rdc_lazy_obj
 	x->h = src->h.handle;
 	x->o = *o;
 	x->o.data = NULL;
-	size_t np = o->n_patches;
 	if (R.set_name(src->h, name) != CG_SUCCESS || R.set_add(out, src->h) != CG_SUCCESS) {
 		free(x);
 		return RDC_E_IO;
 	}
+	/* logged before the record is published: once it is, the runtime's
+	 * read and release may free it */
+	rdc_logf(RDC_LOG_DEBUG, "unbundle: %s handed over as %s, %zu patches applied when read", src->it.id,
+		 o->id, o->n_patches);
 	o->patches = NULL;   /* the record owns them now */
 	o->n_patches = 0;
 	pthread_mutex_lock(&rdc_comgr_lock);
@@ -400,8 +403,6 @@ static int hand_renamed(cg_h out, const struct cg_item *src, struct rdc_lazy_obj
 	patched = x;
 	atomic_fetch_add(&n_patched, 1);
 	pthread_mutex_unlock(&rdc_comgr_lock);
-	rdc_logf(RDC_LOG_DEBUG, "unbundle: %s handed over as %s, %zu patches applied when read", src->it.id,
-		 x->o.id, np);
 	return 0;
 }
 

@@ -284,22 +284,27 @@ void rdc_lazy_obj_free(struct rdc_lazy_obj *o)
 static int obj_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a, struct rdc_lazy_obj *o,
 		       struct rdc_diag *d)
 {
-	size_t n = a->have_patches ? a->n_patches : 8;
-	for (int round = 0; round < 2; round++) {
-		free(o->patches);
+	size_t n;
+	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
+		n = a->n_patches;
 		o->patches = malloc((n ? n : 1) * sizeof *o->patches);
 		if (!o->patches)
 			return RDC_E_NOMEM;
-		if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
-			memcpy(o->patches, a->patches, n * sizeof *o->patches);
-			break;
+		memcpy(o->patches, a->patches, n * sizeof *o->patches);
+	} else {
+		/* room for a few; the answer says how many when they do not fit */
+		for (size_t cap = 8;; cap = n) {
+			struct rdc_patch *v = realloc(o->patches, cap * sizeof *v);
+			if (!v)
+				return RDC_E_NOMEM;
+			o->patches = v;
+			n = cap;
+			int rc = rdc_codeobj_retarget_patches(e->data, e->size, &a->to, v, &n, NULL);
+			if (rc == 0)
+				break;
+			if (rc != RDC_E_INVAL || n <= cap || n > 65536)
+				return rdc_diag_set(d, rc, RDC_NO_OFFSET, "no in-place retarget");
 		}
-		size_t cap = n;
-		int rc = rdc_codeobj_retarget_patches(e->data, e->size, &a->to, o->patches, &n, NULL);
-		if (rc == 0)
-			break;
-		if (rc != RDC_E_INVAL || n <= cap || n > 65536 || round == 1)
-			return rdc_diag_set(d, rc, RDC_NO_OFFSET, "no in-place retarget");
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct rdc_patch *p = &o->patches[k];

@@ -282,9 +282,12 @@ const char *rdc_spoof_target(const struct rdc_device *dev, const void *caller, c
  * code, its own entry, or the entry ids do not tell). */
 const char *rdc_codename(const struct rdc_device *dev, const void *caller, char *proc, size_t n);
 extern pthread_mutex_t rdc_codename_lock;
+/* An object's name for the log: its link-map name, the program's for the
+ * main program (codename.c). */
+struct link_map;
+const char *rdc_object_name(const struct link_map *m);
 /* The first registered fat binary (the bundle as the object holds it) that
  * lies in object m, or NULL (hook_fatbin.c). */
-struct link_map;
 const void *rdc_fatbin_of_object(const struct link_map *m);
 /* The "spoof" event, once per device and API. */
 void rdc_spoof_log_once(const struct rdc_device *dev, enum rdc_spoof_via via, const char *reported,

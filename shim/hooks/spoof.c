@@ -11,7 +11,6 @@
  * (codename.c).  Everyone else sees the truth.
  */
 #include <dlfcn.h>
-#include <errno.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +48,7 @@ const char *rdc_spoof_target(const struct rdc_device *dev, const void *caller, c
 	const char *as = rdc_codename(dev, caller, buf, n);
 	if (as) {
 		const struct link_map *m = rdc_object_of(caller);
-		*who = m && m->l_name && m->l_name[0] ? m->l_name : program_invocation_name;
+		*who = m ? rdc_object_name(m) : "?";
 	}
 	return as;
 }
