@@ -5,7 +5,7 @@
 # (progs/sim_kfd.c, no ROCm library): version, an unknown request (EINVAL,
 # and logged), ACQUIRE_VM, VRAM through the render node with
 # AVAILABLE_MEMORY and ENOMEM, WAIT_EVENTS timing out after roughly its
-# timeout and completed by SET_EVENT, XNACK, fork (a child's own KFD
+# timeout and completed by SET_EVENT, event ages (KFD 1.14), XNACK, fork (a child's own KFD
 # process); the sysfs topology; then the same under valgrind memcheck.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"

@@ -22,6 +22,16 @@
  * could take the set meant for the main thread and both slept forever
  * (about one run in a hundred under load).  Destroying an event wakes its
  * waiters, whose wait then fails.
+ *
+ * Signal events also keep KFD 1.14's event age (set_event: +1, never back to
+ * the reserved 0 and 1; init_event_waiter: a waiter whose last seen age
+ * differs is activated at once; copy_signaled_event_data: the age goes back).
+ * ROCR 6.4 and 7.2 use it from KFD 1.14 on (KfdVersion().supports_event_age)
+ * and are racy without it: their wait loops check a signal's value, then
+ * sleep on its event; a set landing between the two can be lost, and
+ * test_thrust_swap_ranges hung about one run in sixty under load (2026-12-05)
+ * with the async-events thread asleep and a handler never called.  The age
+ * closes that window, as on every kernel those releases support.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +48,8 @@ struct sim_event {
 	uint32_t id;
 	bool manual_reset;
 	bool signaled;
+	bool has_age;           /* a signal event: KFD 1.14's event age */
+	uint64_t age;
 	struct waiter *waiters; /* asleep on this event (KFD's wait queue) */
 };
 
@@ -65,7 +77,7 @@ static void ev_init(void)
 	pthread_condattr_destroy(&a);
 }
 
-int rdc_sim_event_create(bool auto_reset, bool signaled, uint32_t *out)
+int rdc_sim_event_create(bool auto_reset, bool signaled, bool signal_event, uint32_t *out)
 {
 	pthread_once(&ev_once, ev_init);
 	struct sim_event *e = calloc(1, sizeof *e);
@@ -89,6 +101,8 @@ int rdc_sim_event_create(bool auto_reset, bool signaled, uint32_t *out)
 	e->id = id;
 	e->manual_reset = !auto_reset;
 	e->signaled = signaled;
+	e->has_age = signal_event;
+	e->age = 1;
 	table[id] = e;
 	pthread_mutex_unlock(&ev_lock);
 	*out = id;
@@ -145,6 +159,8 @@ int rdc_sim_event_destroy(uint32_t id)
 static void set_locked(struct sim_event *e)
 {
 	e->signaled = e->manual_reset || !e->waiters;
+	if (++e->age == 0)
+		e->age = 2;
 	for (struct waiter *w = e->waiters; w; w = w->next)
 		w->activated = true;
 	pthread_cond_broadcast(&ev_cond);
@@ -194,7 +210,8 @@ static int wait_state_locked(const struct waiter *w, uint32_t n, bool all)
 /* KFD's kfd_wait_on_events.  An unknown event is refused up front (EINVAL),
  * before any event is taken; one destroyed during the wait fails it
  * (RDC_SIM_WAIT_FAIL; the ioctl side answers EIO as KFD does). */
-int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, int *result)
+int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, uint64_t *ages,
+		       int *result)
 {
 	if (!ids || n == 0)
 		return -EINVAL;
@@ -219,13 +236,16 @@ int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, i
 		}
 	}
 	/* init_event_waiter: take a signaled event (resetting an auto-reset
-	 * one), else sleep on it. */
+	 * one) or a signal event set since the age the waiter last saw, else
+	 * sleep on it. */
 	for (uint32_t i = 0; i < n; i++) {
 		struct sim_event *e = lookup_locked(ids[i]);
 		w[i].event = e;
 		w[i].activated = e->signaled;
 		if (!e->manual_reset)
 			e->signaled = false;
+		if (ages && ages[i] && e->has_age && e->age != ages[i])
+			w[i].activated = true;
 		if (!w[i].activated) {
 			w[i].next = e->waiters;
 			if (e->waiters)
@@ -254,8 +274,11 @@ int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, i
 		}
 	}
 out:
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		unlink_waiter(&w[i]);
+		if (!rc && ages && ages[i] && w[i].activated && w[i].event && w[i].event->has_age)
+			ages[i] = w[i].event->age;
+	}
 	pthread_mutex_unlock(&ev_lock);
 	if (w != &one)
 		free(w);

@@ -118,7 +118,7 @@ static int create(struct kfd_ioctl_create_event_args *a)
 	if (a->event_type > KFD_IOC_EVENT_MEMORY)
 		return -EINVAL;
 	uint32_t id;
-	int rc = rdc_sim_event_create(a->auto_reset != 0, false, &id);
+	int rc = rdc_sim_event_create(a->auto_reset != 0, false, is_signal, &id);
 	if (rc)
 		return rc;
 	if (a->event_type == KFD_IOC_EVENT_MEMORY)
@@ -131,21 +131,46 @@ static int create(struct kfd_ioctl_create_event_args *a)
 	return 0;
 }
 
+/* KFD 1.14's kfd_hsa_signal_event_data.last_event_age: the first 8 bytes of
+ * kfd_event_data's union (Debian 12's header, KFD 1.11, predates the member).
+ * The thunk sets it for signal events only; 0 is "no age" (older thunks, and
+ * memory events, whose union holds the fault data coming back). */
+static uint64_t event_age_of(const struct kfd_event_data *ev)
+{
+	uint64_t age;
+	memcpy(&age, ev, sizeof age);
+	return age;
+}
+
 static int wait_events(struct kfd_ioctl_wait_events_args *a)
 {
 	struct kfd_event_data *ev = (struct kfd_event_data *)(uintptr_t)a->events_ptr;
 	if (!a->num_events || !ev)
 		return -EINVAL;
 	uint32_t one, *ids = a->num_events == 1 ? &one : calloc(a->num_events, sizeof *ids);
-	if (!ids)
+	uint64_t age1, *ages = a->num_events == 1 ? &age1 : calloc(a->num_events, sizeof *ages);
+	if (!ids || !ages) {
+		if (ids != &one)
+			free(ids);
+		if (ages != &age1)
+			free(ages);
 		return -ENOMEM;
-	for (uint32_t i = 0; i < a->num_events; i++)
+	}
+	for (uint32_t i = 0; i < a->num_events; i++) {
 		ids[i] = ev[i].event_id;
+		ages[i] = event_age_of(&ev[i]);
+	}
 	int result = RDC_SIM_WAIT_FAIL;
 	int rc = rdc_sim_event_wait(ids, a->num_events, a->wait_for_all != 0,
-				    a->timeout == 0xffffffffu ? UINT32_MAX : a->timeout, &result);
+				    a->timeout == 0xffffffffu ? UINT32_MAX : a->timeout, ages, &result);
+	if (!rc)
+		for (uint32_t i = 0; i < a->num_events; i++)
+			if (ages[i])
+				memcpy(&ev[i], &ages[i], sizeof ages[i]);
 	if (ids != &one)
 		free(ids);
+	if (ages != &age1)
+		free(ages);
 	if (rc)
 		return rc;
 	if (result == RDC_SIM_WAIT_COMPLETE)

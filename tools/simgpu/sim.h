@@ -129,13 +129,19 @@ void rdc_sim_mem_atfork_child(void);
 
 /* events.c: KFD events by id (1..4095), KFD's wake-up rules. */
 #define RDC_SIM_MAX_EVENTS 4096
-int rdc_sim_event_create(bool auto_reset, bool signaled, uint32_t *id); /* 0 / -errno */
+/* A signal event (KFD_IOC_EVENT_SIGNAL) keeps KFD 1.14's event age: 1 at
+ * creation, +1 at every set (never back to 0 or 1). */
+int rdc_sim_event_create(bool auto_reset, bool signaled, bool signal_event, uint32_t *id); /* 0 / -errno */
 int rdc_sim_event_destroy(uint32_t id);
 int rdc_sim_event_set(uint32_t id);
 int rdc_sim_event_reset(uint32_t id);
 enum { RDC_SIM_WAIT_COMPLETE = 0, RDC_SIM_WAIT_TIMEOUT = 1, RDC_SIM_WAIT_FAIL = 2 };
-/* 0 with *result, or -errno (EINVAL: an unknown id). ms == UINT32_MAX: forever. */
-int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, int *result);
+/* 0 with *result, or -errno (EINVAL: an unknown id). ms == UINT32_MAX: forever.
+ * ages (NULL: none): the waiter's last seen age of each event, KFD 1.14's
+ * last_event_age; 0 asks for none.  A signal event whose age differs is taken
+ * at once; the age of each activated one comes back in ages[i]. */
+int rdc_sim_event_wait(const uint32_t *ids, uint32_t n, bool all, uint32_t ms, uint64_t *ages,
+		       int *result);
 void rdc_sim_event_fire(uint32_t event_id);
 void rdc_sim_events_close(void);
 void rdc_sim_events_atfork_child(void);

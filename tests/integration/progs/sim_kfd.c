@@ -56,8 +56,8 @@ int main(void)
 	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
 	CHECK(kfd >= 0, "open /dev/kfd: %m");
 	struct kfd_ioctl_get_version_args v = { 0 };
-	CHECK(ioctl(kfd, AMDKFD_IOC_GET_VERSION, &v) == 0 && v.major_version == 1 &&
-		      v.minor_version == KFD_IOCTL_MINOR_VERSION,
+	/* 1.14: the event ages below (Debian 12's header says 1.11). */
+	CHECK(ioctl(kfd, AMDKFD_IOC_GET_VERSION, &v) == 0 && v.major_version == 1 && v.minor_version == 14,
 	      "version %u.%u", v.major_version, v.minor_version);
 	printf("ok: /dev/kfd opens, interface %u.%u\n", v.major_version, v.minor_version);
 
@@ -131,6 +131,34 @@ int main(void)
 	ed.event_id = 4000;
 	CHECK(ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &we) == -1 && errno == EINVAL, "wait on an unknown event");
 	printf("ok: WAIT_EVENTS times out after %.0f ms of 300, SET_EVENT completes it, unknown ids EINVAL\n", dt);
+
+	/* KFD 1.14's event age (kfd_hsa_signal_event_data.last_event_age, the
+	 * union's first 8 bytes): 1 at creation, +1 per set; a waiter whose
+	 * age differs is taken at once and gets the age back, even when the
+	 * "signaled" flag was already consumed by another wait; 0 asks for none. */
+	ed.event_id = ce.event_id;
+	we.timeout = 0;
+	uint64_t age = 2; /* created at 1, set once above */
+	memcpy(&ed, &age, 8);
+	CHECK(ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &we) == 0 && we.wait_result == KFD_IOC_WAIT_RESULT_TIMEOUT,
+	      "age 2, nothing set since: result %u", we.wait_result);
+	CHECK(ioctl(kfd, AMDKFD_IOC_SET_EVENT, &se) == 0, "set: %m");
+	age = 0;
+	memcpy(&ed, &age, 8);
+	CHECK(ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &we) == 0 && we.wait_result == KFD_IOC_WAIT_RESULT_COMPLETE,
+	      "no age: the signaled flag: result %u", we.wait_result);
+	CHECK(ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &we) == 0 && we.wait_result == KFD_IOC_WAIT_RESULT_TIMEOUT,
+	      "no age, flag consumed: result %u", we.wait_result);
+	age = 2; /* the age before the last set */
+	memcpy(&ed, &age, 8);
+	CHECK(ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &we) == 0 && we.wait_result == KFD_IOC_WAIT_RESULT_COMPLETE,
+	      "age 2 after a later set: result %u", we.wait_result);
+	memcpy(&age, &ed, 8);
+	CHECK(age == 3, "the age that came back: %llu", (unsigned long long)age);
+	CHECK(ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &we) == 0 && we.wait_result == KFD_IOC_WAIT_RESULT_TIMEOUT,
+	      "age 3, nothing set since: result %u", we.wait_result);
+	printf("ok: event ages (KFD 1.14): a set since the waiter's age completes its wait, even after "
+	       "another wait took the signaled flag; the age comes back\n");
 
 	struct kfd_ioctl_set_xnack_mode_args xn = { .xnack_enabled = -1 };
 	CHECK(ioctl(kfd, AMDKFD_IOC_SET_XNACK_MODE, &xn) == 0 && xn.xnack_enabled == 0, "xnack query");
