@@ -76,6 +76,10 @@ static void ref_bits(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[1] = (uint32_t)(f & 0x100 ? f - 0x200 : f);
 	/* v_alignbit_b32 v, s0, s1, 7: ({s0,s1} >> 7) low 32 bits */
 	out[2] = (uint32_t)((((uint64_t)in[0] << 32) | in[1]) >> 7);
+	/* v_bfe_i32 v, v, 28, 8: the field reaches past bit 31; the pseudocode's
+	 * S0.i32 >> 28 is arithmetic, so bits 4..7 of the field are the sign */
+	int32_t g = (int32_t)in[0] >> 28;
+	out[3] = (uint32_t)g; /* 4 sign-extended bits, already sign-extended from bit 7 */
 }
 
 static void ref_minmax(const struct xt_ctx *c, unsigned lane, uint32_t *out)
@@ -367,8 +371,9 @@ const struct xt_test xt_tests_valu[] = {
 	{ "mad_u64_u32", XT_BOTH, "v_mad_u64_u32 v[40:41], s0, v1, v2, v[3:4]", NULL, NULL, 4, 2, NULL, ref_mad64,
 	  XT_EXACT },
 	{ "perm_bfe_alignbit", XT_BOTH,
-	  "v_mov_b32 v10, 0x0c050400\nv_perm_b32 v40, v1, v2, v10\nv_bfe_i32 v41, v1, 5, 9\nv_alignbit_b32 v42, v1, v2, 7",
-	  NULL, NULL, 2, 3, NULL, ref_bits, XT_EXACT },
+	  "v_mov_b32 v10, 0x0c050400\nv_perm_b32 v40, v1, v2, v10\nv_bfe_i32 v41, v1, 5, 9\nv_alignbit_b32 v42, v1, v2, 7\n"
+	  "v_bfe_i32 v43, v1, 28, 8",
+	  NULL, NULL, 2, 4, NULL, ref_bits, XT_EXACT },
 	{ "maxmin_minmax", XT_G11,
 	  "v_maxmin_f32 v40, v1, v2, v3\nv_minmax_f32 v41, v1, v2, v3\nv_maxmin_i32 v42, v1, v2, v3\nv_minmax_i32 v43, v1, v2, v3",
 	  NULL, NULL, 3, 4, init_f, ref_minmax, XT_EXACT },

@@ -211,7 +211,7 @@ static inline uint32_t bfe_i(uint32_t v, uint32_t off, uint32_t wd)
 	wd &= 31;
 	if (!wd)
 		return 0;
-	uint32_t x = v >> off;
+	uint32_t x = (uint32_t)((int32_t)v >> off); /* S0.i32 >> offset: arithmetic */
 	return (uint32_t)((int32_t)(x << (32 - wd)) >> (32 - wd));
 }
 static inline uint32_t umin3(uint32_t a, uint32_t b, uint32_t c) { uint32_t m = a < b ? a : b; return m < c ? m : c; }
