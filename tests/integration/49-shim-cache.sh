@@ -61,6 +61,9 @@ grep -E "$mapline" "$T/c3b.log" | grep -q "(cached)" || fail "not cached again a
 
 # 4. Other tables: decided afresh (here a rule refuses the kernel); then the
 # refusal itself comes from the cache, with its refused line and diagnosis.
+# The program then fails as the runtime fails a launch without code: HIP 5.2
+# aborts and HIP 7.2.4 crashes (SIGSEGV) in its own launch path, with or
+# without the shim; bash reports both ("Aborted", "Segmentation fault").
 printf '[badkernels]\ngfx1031\tgfx1030\t*fill_iota*\trefuse\ttest rule: pretend it hangs\t49-shim-cache\n' \
   >"$T/bad49.tsv"
 for i in 1 2; do
