@@ -147,6 +147,15 @@ int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_targe
 				 struct rdc_patch *patches, size_t *n_patches,
 				 struct rdc_diag *d);
 
+/* The same patches, however many, in one reading of the notes: *patches
+ * is malloc'd (the caller frees it) with *n_patches of them.  For objects
+ * whose count is not known beforehand (a Tensile .co: one per kernel), where
+ * asking rdc_codeobj_retarget_patches for the count first would decode every
+ * note twice. */
+int rdc_codeobj_retarget_patches_alloc(const void *p, size_t n, const struct rdc_target *to,
+				       struct rdc_patch **patches, size_t *n_patches,
+				       struct rdc_diag *d);
+
 /* The e_flags patch alone, from the ELF header (`ehdr`, its first `n` >=
  * 64 bytes, of an object of `size` bytes): what a runtime that reads only
  * the header to learn the ISA sees.  The first of

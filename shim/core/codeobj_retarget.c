@@ -288,6 +288,33 @@ int rdc_codeobj_retarget_patches(const void *p, size_t n, const struct rdc_targe
 	return need > cap ? too_many(need, cap, d) : 0;
 }
 
+int rdc_codeobj_retarget_patches_alloc(const void *p, size_t n, const struct rdc_target *to,
+				       struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d)
+{
+	struct plan pl;
+	if (!patches || !n_patches)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "retarget: no patch array");
+	*patches = NULL;
+	*n_patches = 0;
+	int rc = make_plan(p, n, to, false, &pl, d);
+	if (rc)
+		return rc;
+	if (pl.have_str && pl.str_len != pl.new_target_len)
+		rc = length_changes(&pl, pl.str_at[0], d);
+	size_t need = rc ? 0 : plan_patches(&pl, pl.str_at, pl.ns.n, NULL, 0);
+	struct rdc_patch *v = rc ? NULL : malloc((need ? need : 1) * sizeof *v);
+	if (!rc && !v)
+		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	if (!rc)
+		plan_patches(&pl, pl.str_at, pl.ns.n, v, need);
+	plan_free(&pl);
+	if (rc)
+		return rc;
+	*patches = v;
+	*n_patches = need;
+	return 0;
+}
+
 int rdc_codeobj_retarget_patches_from(const struct rdc_codeobj *co, const struct rdc_target *to,
 				      struct rdc_patch *patches, size_t *n_patches,
 				      struct rdc_diag *d)

@@ -292,19 +292,10 @@ static int obj_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a
 			return RDC_E_NOMEM;
 		memcpy(o->patches, a->patches, n * sizeof *o->patches);
 	} else {
-		/* room for a few; the answer says how many when they do not fit */
-		for (size_t cap = 8;; cap = n) {
-			struct rdc_patch *v = realloc(o->patches, cap * sizeof *v);
-			if (!v)
-				return RDC_E_NOMEM;
-			o->patches = v;
-			n = cap;
-			int rc = rdc_codeobj_retarget_patches(e->data, e->size, &a->to, v, &n, NULL);
-			if (rc == 0)
-				break;
-			if (rc != RDC_E_INVAL || n <= cap || n > 65536)
-				return rdc_diag_set(d, rc, RDC_NO_OFFSET, "no in-place retarget");
-		}
+		free(o->patches);
+		int rc = rdc_codeobj_retarget_patches_alloc(e->data, e->size, &a->to, &o->patches, &n, NULL);
+		if (rc)
+			return rdc_diag_set(d, rc, RDC_NO_OFFSET, "no in-place retarget");
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct rdc_patch *p = &o->patches[k];

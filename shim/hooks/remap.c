@@ -183,26 +183,16 @@ static bool left_out(const struct rdc_bundle_entry *e, const struct rdc_add *add
 static int entry_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a,
 			 struct add_plan *p, struct rdc_diag *d)
 {
-	size_t need = 0;
-	int rc = 0;
-	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
-		need = a->n_patches;
-	} else {
-		rc = rdc_codeobj_retarget_patches(e->data, e->size, &a->to, NULL, &need, d);
-		if (rc == RDC_E_INVAL && need > 0)
-			rc = 0;   /* only counted */
-		if (rc)
-			return rc;
-	}
+	if (!(a->have_patches && a->n_patches <= RDC_ADD_PATCHES))
+		return rdc_codeobj_retarget_patches_alloc(e->data, e->size, &a->to, &p->patches,
+							  &p->n_patches, d);
+	size_t need = a->n_patches;
 	p->patches = calloc(need ? need : 1, sizeof *p->patches);
 	if (!p->patches)
 		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 	p->n_patches = need;
-	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
-		memcpy(p->patches, a->patches, need * sizeof *p->patches);
-		return 0;
-	}
-	return rdc_codeobj_retarget_patches(e->data, e->size, &a->to, p->patches, &p->n_patches, d);
+	memcpy(p->patches, a->patches, need * sizeof *p->patches);
+	return 0;
 }
 
 /* What added entry k needs: patches (preferred) or a retargeted copy. */

@@ -113,6 +113,17 @@ static void test_retarget_every_note(void **state)
 	size_t small = 2;
 	assert_int_equal(rdc_codeobj_retarget_patches(b, n, &to, p, &small, &d), RDC_E_INVAL);
 	assert_int_equal(small, 3);
+	/* however many there are, in one reading: the same patches, malloc'd */
+	struct rdc_patch *v = NULL;
+	size_t kv = 0;
+	assert_int_equal(rdc_codeobj_retarget_patches_alloc(b, n, &to, &v, &kv, &d), 0);
+	assert_int_equal(kv, k);
+	for (size_t i = 0; i < k; i++) {
+		assert_int_equal(v[i].offset, p[i].offset);
+		assert_int_equal(v[i].len, p[i].len);
+		assert_memory_equal(v[i].bytes, p[i].bytes, p[i].len);
+	}
+	free(v);
 	rdc_codeobj_free(&co);
 
 	uint8_t *c = malloc(n);
@@ -135,6 +146,9 @@ static void test_retarget_every_note(void **state)
 	to = tgt("gfx90a:xnack-");
 	k = 8;
 	assert_int_equal(rdc_codeobj_retarget_patches(b, n, &to, p, &k, &d), RDC_E_UNSUPPORTED);
+	v = (struct rdc_patch *)1;
+	assert_int_equal(rdc_codeobj_retarget_patches_alloc(b, n, &to, &v, &kv, &d), RDC_E_UNSUPPORTED);
+	assert_null(v);
 	assert_int_equal(rdc_codeobj_retarget(b, n, &to, &r, &rn, &d), 0);
 	assert_true(rn > n);
 	assert_int_equal(rdc_codeobj_parse(r, rn, RDC_CO_DESCRIPTORS, &co, &d), 0);
