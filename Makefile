@@ -272,7 +272,7 @@ $(BUILD)/fuzz/fuzz_codeobj: $(FUZZ_CO_SRC) $(wildcard include/rdnacompat/*.h shi
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fvisibility=hidden -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -I/usr/include/hsa -Ishim/hooks
 FUZZ_LIB_SRC := $(CORE_SRC) $(GEN_C) $(addprefix shim/hooks/,config.c log.c remap.c remap_arena.c remap_header.c image.c segment.c \
-	sys.c dcache_file.c)
+	sys.c dcache_file.c stats.c)
 FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(patsubst $(BUILD)/%,%,$(FUZZ_LIB_SRC)))
 $(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

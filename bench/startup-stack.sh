@@ -9,7 +9,9 @@
 # wall time, CPU time and peak RSS:
 #   mapped card, simulated gfx1031 (code from gfx1030), against the override:
 #     ovr     HSA_OVERRIDE_GFX_VERSION=10.3.0, no shim
-#     first   the shim, RDNACOMPAT_CACHE=0 (every run a first run)
+#     first   the shim, its cache directory removed before each run (every
+#             run a first run that writes the cache)
+#     nocache the shim, RDNACOMPAT_CACHE=0 (nothing read or written)
 #     repeat  the shim, its decision cache warm (a directory of its own)
 #     scal-*  the same three running rocblas_sscal as well, whose kernel
 #             comes from rocBLAS's own compressed fat binary (one bundle
@@ -18,7 +20,9 @@
 #     none    no shim
 #     shim    the shim
 # Every run: HSA_ENABLE_SDMA=0, AMD_COMGR_CACHE=0 (comgr's own cache off in
-# each way alike).  Simulated card: the engine executes the kernels, the same
+# each way alike), started through the same `sh -c 'rm -rf DIR; exec PROG'`
+# (the other columns remove an unused directory), so the wrapper costs the
+# same in every column.  Simulated card: the engine executes the kernels, the same
 # work in each way; the figures are host-side costs, not GPU times.
 set -euo pipefail
 n=${1:-10}
@@ -38,18 +42,22 @@ S=$B/sim/librdnacompat-sim.so
 SH=$B/librdnacompat.so
 P=$out/stack_gemm
 e="HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache"
+ef="HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache/first"
+wrap() { echo "sh -c 'rm -rf $1; exec $P $2'"; }   # DIR [ARG]
+W=$(wrap "$cache/unused") Ws=$(wrap "$cache/unused" --scal) F=$(wrap "$cache/first") Fs=$(wrap "$cache/first" --scal)
 # warm the repeat runs' cache (and check the shim's run once)
 run env HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME="$cache" LD_PRELOAD="$SH:$S" \
   RDNACOMPAT_SIM_GPUS=gfx1031 "$P" --scal | grep -q "ok: rocblas_sscal"
 echo "== mapped card: simulated gfx1031, against HSA_OVERRIDE_GFX_VERSION=10.3.0"
 run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base ovr \
-  "ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $P" \
-  "first=$e RDNACOMPAT_CACHE=0 LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P" \
-  "repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P" \
-  "scal-ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $P --scal" \
-  "scal-first=$e RDNACOMPAT_CACHE=0 LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P --scal" \
-  "scal-repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $P --scal"
+  "ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $W" \
+  "first=$ef LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $F" \
+  "nocache=$e RDNACOMPAT_CACHE=0 LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $W" \
+  "repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $W" \
+  "scal-ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $Ws" \
+  "scal-first=$ef LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $Fs" \
+  "scal-repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $Ws"
 echo "== card with its own code: simulated gfx1030, against no shim"
 run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base none \
-  "none=$e LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1030 $P" \
-  "shim=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1030 $P"
+  "none=$e LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1030 $W" \
+  "shim=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1030 $W"

@@ -6,8 +6,8 @@
  * File format (one per library; the same shim build writes and reads it,
  * the build's identity being part of the key, so records are the in-memory
  * struct): a header (magic, sizes, key), the records, each followed by its
- * refused kernels as "name\0check\0reason\0" triples, and a trailing 64-bit
- * FNV-1a of everything before it.  Anything that does not check out (magic,
+ * refused kernels as "name\0check\0reason\0" triples and its patches, and
+ * a trailing 64-bit FNV-1a of everything before it.  Anything that does not check out (magic,
  * sizes, checksum, key, a record's own bounds) makes the whole file count
  * as absent.  All file access goes to the kernel directly (the shim hooks
  * open/stat itself) and never leaves a descriptor at 0-2.
@@ -32,6 +32,7 @@
 struct mrec {
 	struct rdc_dc_rec r;
 	char *ref;                       /* ref_bytes of triples */
+	struct rdc_patch *patches;       /* r.n_patches */
 };
 
 struct rdc_dc_lib {
@@ -213,8 +214,10 @@ static bool setup(void)
 
 static void free_lib_recs(struct rdc_dc_lib *L)
 {
-	for (size_t i = 0; i < L->n; i++)
+	for (size_t i = 0; i < L->n; i++) {
 		free(L->recs[i].ref);
+		free(L->recs[i].patches);
+	}
 	free(L->recs);
 	L->recs = NULL;
 	L->n = L->cap = 0;
@@ -236,21 +239,27 @@ static struct mrec *add_rec(struct rdc_dc_lib *L)
 }
 
 /* rdc_dc_parse's callback: one valid record joins L. */
-static int keep_rec(void *arg, const struct rdc_dc_rec *r, const char *ref_bytes)
+static int keep_rec(void *arg, const struct rdc_dc_rec *r, const char *ref_bytes,
+		    const uint8_t *patch_bytes)
 {
 	struct rdc_dc_lib *L = arg;
 	struct mrec *m = add_rec(L);
 	char *ref = r->ref_bytes ? malloc(r->ref_bytes) : NULL;
-	if (!m || (r->ref_bytes && !ref)) {
+	struct rdc_patch *pt = r->n_patches ? malloc(r->n_patches * sizeof *pt) : NULL;
+	if (!m || (r->ref_bytes && !ref) || (r->n_patches && !pt)) {
 		free(ref);
+		free(pt);
 		if (m)
 			L->n--;
 		return -1;
 	}
 	m->r = *r;
 	m->ref = ref;
+	m->patches = pt;
 	if (ref)
 		memcpy(ref, ref_bytes, r->ref_bytes);
+	if (pt)
+		memcpy(pt, patch_bytes, r->n_patches * sizeof *pt);
 	return 0;
 }
 
@@ -392,7 +401,8 @@ int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_t
 	memcpy(c->need, r->need, sizeof c->need);
 	hit->have_patches = r->have_patches != 0;
 	hit->n_patches = r->n_patches;
-	memcpy(hit->patches, r->patches, sizeof hit->patches);
+	if (r->n_patches <= RDC_ADD_PATCHES && r->n_patches)
+		memcpy(hit->patches, m->patches, r->n_patches * sizeof *m->patches);
 	if (r->n_ref) {
 		hit->refused = calloc(r->n_ref, sizeof *hit->refused);
 		if (!hit->refused)
@@ -415,6 +425,29 @@ out:
 	return rc;
 }
 
+int rdc_dcache_patches(const struct rdc_dc_ref *ref, struct rdc_patch **patches, size_t *n_patches)
+{
+	*patches = NULL;
+	*n_patches = 0;
+	if (!ref || !ref->lib)
+		return RDC_E_NOTFOUND;
+	pthread_mutex_lock(&rdc_dcache_lock);
+	int rc = RDC_E_NOTFOUND;
+	const struct mrec *m = find(ref->lib, ref->key, &ref->dev);
+	if (m && m->r.have_patches) {
+		size_t n = m->r.n_patches;
+		*patches = malloc((n ? n : 1) * sizeof **patches);
+		rc = *patches ? 0 : RDC_E_NOMEM;
+		if (*patches) {
+			if (n)
+				memcpy(*patches, m->patches, n * sizeof **patches);
+			*n_patches = n;
+		}
+	}
+	pthread_mutex_unlock(&rdc_dcache_lock);
+	return rc;
+}
+
 void rdc_dcache_hit_free(struct rdc_dc_hit *hit)
 {
 	free(hit->refused);
@@ -426,7 +459,7 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 		    const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
 		    bool have_patches)
 {
-	if (!L || n_patches > RDC_ADD_PATCHES)
+	if (!L || n_patches > RDC_DC_MAX_PATCHES || (n_patches && !patches))
 		return;
 	/* The refused kernels, as triples. */
 	size_t n_ref = 0, bytes = 0;
@@ -439,8 +472,14 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 	if (n_ref > RDC_DC_MAX_REFUSED || (c->n_refused && !c->kernels) || bytes > UINT32_MAX)
 		return;              /* not cached: decided afresh next time */
 	char *ref = bytes ? malloc(bytes) : NULL;
-	if (bytes && !ref)
+	struct rdc_patch *pt = n_patches ? malloc(n_patches * sizeof *pt) : NULL;
+	if ((bytes && !ref) || (n_patches && !pt)) {
+		free(ref);
+		free(pt);
 		return;
+	}
+	if (pt)
+		memcpy(pt, patches, n_patches * sizeof *pt);
 	char *w = ref;
 	for (size_t i = 0; c->kernels && i < c->n_kernels; i++) {
 		const struct rdc_kernel_verdict *v = &c->kernels[i];
@@ -455,12 +494,15 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 	}
 	pthread_mutex_lock(&rdc_dcache_lock);
 	struct mrec *m = find(L, bundle_off, t);
-	if (m)
+	if (m) {
 		free(m->ref);
-	else
+		free(m->patches);
+	} else {
 		m = add_rec(L);
+	}
 	if (!m) {
 		free(ref);
+		free(pt);
 		goto out;
 	}
 	struct rdc_dc_rec *r = &m->r;
@@ -479,11 +521,10 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 	memcpy(r->need, c->need, sizeof r->need);
 	r->have_patches = have_patches;
 	r->n_patches = (uint32_t)n_patches;
-	if (n_patches)
-		memcpy(r->patches, patches, n_patches * sizeof *patches);
 	r->n_ref = (uint32_t)n_ref;
 	r->ref_bytes = (uint32_t)bytes;
 	m->ref = ref;
+	m->patches = pt;
 	L->dirty = true;
 out:
 	pthread_mutex_unlock(&rdc_dcache_lock);
@@ -553,6 +594,7 @@ static void merge_from_disk(struct rdc_dc_lib *L)
 			break;
 		*m = *d;
 		d->ref = NULL;   /* now L's */
+		d->patches = NULL;
 		merged++;
 	}
 	free_lib_recs(&disk);
@@ -612,6 +654,9 @@ static void write_locked(struct rdc_dc_lib *L, char *tmp, size_t tmp_size)
 		ok = write_all(fd, &L->recs[i].r, sizeof L->recs[i].r, &sum);
 		if (ok && L->recs[i].r.ref_bytes)
 			ok = write_all(fd, L->recs[i].ref, L->recs[i].r.ref_bytes, &sum);
+		if (ok && L->recs[i].r.n_patches)
+			ok = write_all(fd, L->recs[i].patches,
+				       L->recs[i].r.n_patches * sizeof *L->recs[i].patches, &sum);
 	}
 	uint64_t dummy = 0, fin = sum;
 	ok = ok && write_all(fd, &fin, sizeof fin, &dummy);

@@ -10,7 +10,8 @@
  * (opt-in), a digest of the effective tables and the shim build (its own
  * file's identity).  Value: the choice (verdict, entry, chosen target, edge
  * rank, counts, reason, need), the refused kernels (name, check, reason) and
- * the in-place patches of the added entry.
+ * the in-place patches of the added entry, however many there are (a
+ * Tensile object has one per kernel: a repeat run decodes no notes).
  *
  * Where: $XDG_CACHE_HOME/rdnacompat or ~/.cache/rdnacompat, one file per
  * library, written at exit atomically (temp + rename, 0600).
@@ -35,7 +36,8 @@ struct rdc_dc_hit {
 	struct rdc_choice c;             /* kernels/co NULL */
 	bool have_patches;
 	size_t n_patches;
-	struct rdc_patch patches[RDC_ADD_PATCHES];
+	struct rdc_patch patches[RDC_ADD_PATCHES];   /* when n_patches fits; else
+	                                                rdc_dcache_patches */
 	struct rdc_kernel_verdict *refused; /* n_refused_k verdicts (ok = false),
 	                                       kernel names owned by the cache */
 	size_t n_refused_k;
@@ -51,8 +53,12 @@ struct rdc_dc_lib *rdc_dcache_lib_st(const char *name, const struct stat *st);
 int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
 		   struct rdc_dc_hit *hit);
 void rdc_dcache_hit_free(struct rdc_dc_hit *hit);
+/* A malloc'd copy of the patches kept for `ref` (the caller frees it);
+ * RDC_E_NOTFOUND when the cache has none. */
+int rdc_dcache_patches(const struct rdc_dc_ref *ref, struct rdc_patch **patches, size_t *n_patches);
 /* Remember a decision (c->kernels, when present, gives the refused
- * kernels; patches may be NULL). */
+ * kernels; patches may be NULL; at most RDC_DC_MAX_PATCHES of them, else
+ * the decision is not kept). */
 void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
 		    const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
 		    bool have_patches);

@@ -32,6 +32,19 @@ static bool triples_ok(const char *p, size_t len, uint32_t n_ref)
 	return strs == (size_t)n_ref * 3 && (len == 0 || p[len - 1] == '\0');
 }
 
+/* Are n patches (unaligned bytes) each at most 64 bytes, at a plausible
+ * offset?  Their bounds in the entry are checked where they are used. */
+static bool patches_ok(const uint8_t *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct rdc_patch pt;
+		memcpy(&pt, p + (size_t)i * sizeof pt, sizeof pt);
+		if (pt.len > sizeof pt.bytes || pt.offset > DC_MAX_ENTRY_BYTES)
+			return false;
+	}
+	return true;
+}
+
 static bool target_ok(const struct rdc_target *t)
 {
 	return memchr(t->proc, 0, sizeof t->proc) && t->xnack <= RDC_FEAT_ON &&
@@ -50,14 +63,10 @@ const char *rdc_dc_rec_invalid(const struct rdc_dc_rec *r)
 		return "corrupt (entry does not match the verdict)";
 	if (r->refused_entry < -1 || r->refused_entry > DC_MAX_INDEX)
 		return "corrupt (refused entry)";
-	if ((r->have_patches != 0 && r->have_patches != 1) || r->n_patches > RDC_ADD_PATCHES ||
+	if ((r->have_patches != 0 && r->have_patches != 1) || r->n_patches > RDC_DC_MAX_PATCHES ||
 	    (r->have_patches && r->verdict != RDC_VERDICT_MAPPED) ||
 	    (!r->have_patches && r->n_patches))
 		return "corrupt (patches)";
-	for (uint32_t i = 0; i < r->n_patches; i++)
-		if (r->patches[i].len > sizeof r->patches[i].bytes ||
-		    r->patches[i].offset > DC_MAX_ENTRY_BYTES)
-			return "corrupt (patch bounds)";
 	if (r->n_kernels > DC_MAX_KERNELS || r->n_refused > DC_MAX_KERNELS ||
 	    r->n_candidates > DC_MAX_INDEX || r->edge_rank > DC_MAX_INDEX ||
 	    r->n_ref > RDC_DC_MAX_REFUSED)
@@ -69,7 +78,8 @@ const char *rdc_dc_rec_invalid(const struct rdc_dc_rec *r)
 }
 
 const char *rdc_dc_parse(const uint8_t *buf, size_t len, const struct rdc_dc_hdr *key,
-			 int (*keep)(void *arg, const struct rdc_dc_rec *r, const char *ref),
+			 int (*keep)(void *arg, const struct rdc_dc_rec *r, const char *ref,
+				     const uint8_t *patches),
 			 void *arg)
 {
 	if (len < sizeof(struct rdc_dc_hdr) + 8 || len > RDC_DC_MAX_FILE)
@@ -101,9 +111,15 @@ const char *rdc_dc_parse(const uint8_t *buf, size_t len, const struct rdc_dc_hdr
 			return why;
 		if (!triples_ok((const char *)buf + off, r.ref_bytes, r.n_ref))
 			return "corrupt (refused kernels)";
-		if (keep(arg, &r, (const char *)buf + off) != 0)
+		size_t pbytes = (size_t)r.n_patches * sizeof(struct rdc_patch);
+		if (pbytes > end - off - r.ref_bytes)
+			return "corrupt (truncated patches)";
+		const uint8_t *pt = buf + off + r.ref_bytes;
+		if (!patches_ok(pt, r.n_patches))
+			return "corrupt (patch bounds)";
+		if (keep(arg, &r, (const char *)buf + off, pt) != 0)
 			return "out of memory";
-		off += r.ref_bytes;
+		off += r.ref_bytes + pbytes;
 	}
 	return off == end ? NULL : "corrupt (trailing bytes)";
 }

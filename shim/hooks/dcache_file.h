@@ -6,8 +6,9 @@
  * (tests/fuzz/fuzz_dcache.c) runs exactly what the shim runs at load.
  *
  * Layout: struct rdc_dc_hdr, then n_recs × (struct rdc_dc_rec followed by
- * its ref_bytes of refused-kernel "name\0check\0reason\0" triples), then a
- * 64-bit FNV-1a of everything before it.  The same shim build writes and
+ * its ref_bytes of refused-kernel "name\0check\0reason\0" triples and its
+ * n_patches struct rdc_patch — a Tensile object has one per kernel, so
+ * hundreds), then a 64-bit FNV-1a of everything before it.  The same shim build writes and
  * reads it (the build is in the key), so records are the in-memory struct.
  */
 #ifndef RDNACOMPAT_DCACHE_FILE_H
@@ -18,9 +19,10 @@
 
 #include "shim.h"
 
-#define RDC_DC_MAGIC "RDCDC\0\0\2"
+#define RDC_DC_MAGIC "RDCDC\0\0\3"
 #define RDC_DC_MAX_FILE (64u << 20)
 #define RDC_DC_MAX_REFUSED 256
+#define RDC_DC_MAX_PATCHES 65536      /* per record: more are not cached */
 #define RDC_DC_FNV0 1469598103934665603ull
 
 struct rdc_dc_hdr {
@@ -43,25 +45,28 @@ struct rdc_dc_rec {
 	uint64_t n_kernels, n_refused, n_candidates;
 	char reason[400];
 	char need[160];
-	struct rdc_patch patches[RDC_ADD_PATCHES];
 	uint32_t n_ref;                  /* refused kernel triples that follow */
 	uint32_t ref_bytes;
+	/* n_patches patches follow the triples */
 };
 
 uint64_t rdc_dc_fnv(uint64_t h, const void *p, size_t n);
 
 /* Is every field of record `r` one the policy could have written (verdict
- * and entry consistent, patches only with "mapped" and in bounds, counts
- * bounded, strings terminated)?  NULL when it is, else why. */
+ * and entry consistent, patches only with "mapped", counts bounded, strings
+ * terminated)?  NULL when it is, else why. */
 const char *rdc_dc_rec_invalid(const struct rdc_dc_rec *r);
 
 /* Check `len` bytes of a cache file (checksum, header, `key` — every field
- * but n_recs must match —, each record and its refused kernels) and hand
- * each record to `keep` (its ref bytes follow in `ref`; a non-zero return
- * stops with "out of memory").  NULL when the whole file is good, else why
- * (records already handed over are then to be dropped by the caller). */
+ * but n_recs must match —, each record, its refused kernels and its
+ * patches' bounds) and hand each record to `keep`: its ref bytes in `ref`,
+ * its patches' bytes in `patches` (n_patches × struct rdc_patch, not
+ * aligned: copy them with memcpy); a non-zero return stops with "out of
+ * memory".  NULL when the whole file is good, else why (records already
+ * handed over are then to be dropped by the caller). */
 const char *rdc_dc_parse(const uint8_t *buf, size_t len, const struct rdc_dc_hdr *key,
-			 int (*keep)(void *arg, const struct rdc_dc_rec *r, const char *ref),
+			 int (*keep)(void *arg, const struct rdc_dc_rec *r, const char *ref,
+				     const uint8_t *patches),
 			 void *arg);
 
 #endif

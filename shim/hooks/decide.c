@@ -27,7 +27,8 @@ struct target_choice {
 	struct rdc_dc_hit hit;   /* its refused kernels */
 	bool have_patches;       /* patches for the added entry (mapped) */
 	size_t n_patches;
-	struct rdc_patch patches[RDC_ADD_PATCHES];
+	struct rdc_patch patches[RDC_ADD_PATCHES];   /* when n_patches fits */
+	struct rdc_dc_ref patch_ref;                 /* else where the cache has them */
 };
 
 /* What the added entry for `dev_proc` is: the chosen entry's target with
@@ -62,9 +63,10 @@ static bool hit_fits(const struct rdc_dc_hit *h, const struct rdc_bundle *b)
 		return false;
 	if (c->refused_entry < -1 || (c->refused_entry >= 0 && (size_t)c->refused_entry >= b->n_entries))
 		return false;
-	if (h->n_patches > RDC_ADD_PATCHES || (h->have_patches && c->verdict != RDC_VERDICT_MAPPED))
+	if (h->have_patches && c->verdict != RDC_VERDICT_MAPPED)
 		return false;
-	for (size_t i = 0; h->have_patches && i < h->n_patches; i++)
+	/* more than fit here are checked where they are used (rdc_add_patches) */
+	for (size_t i = 0; h->have_patches && h->n_patches <= RDC_ADD_PATCHES && i < h->n_patches; i++)
 		if (h->patches[i].len > sizeof h->patches[i].bytes ||
 		    !rdc_in_bounds(h->patches[i].offset, h->patches[i].len, b->entries[c->entry].size))
 			return false;
@@ -108,6 +110,8 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 			ch->have_patches = ch->hit.have_patches;
 			ch->n_patches = ch->hit.n_patches;
 			memcpy(ch->patches, ch->hit.patches, sizeof ch->patches);
+			if (ch->n_patches > RDC_ADD_PATCHES)
+				ch->patch_ref = (struct rdc_dc_ref){ L, off, ch->target };
 			note_cached(ch->c.reason, sizeof ch->c.reason);
 			rdc_stat_add(RDC_ST_CACHED, 1);
 			for (size_t i = 0; i < ch->hit.n_refused_k; i++)
@@ -131,18 +135,32 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 		if (rdc_policy_prefer(t, &ch->target, b, rdc_policy_flags(), &px, &ch->c, &pd) < 0)
 			rdc_logf(RDC_LOG_WARN, "prefer: %s; keeping the policy's choice", pd.msg);
 	}
+	struct rdc_patch *all = NULL;
 	if (ch->c.verdict == RDC_VERDICT_MAPPED && ch->c.co) {
-		/* The patches from the policy's parse: no second metadata decode. */
+		/* The patches from the policy's parse: no second metadata decode.
+		 * More than an added entry holds (a Tensile object: one per
+		 * kernel) go to the cache, which hands them to whoever builds the
+		 * object, in this run and the next. */
 		struct rdc_target to = added_target(&ch->c, ch->target.proc);
 		ch->n_patches = RDC_ADD_PATCHES;
-		ch->have_patches = rdc_codeobj_retarget_patches_from(ch->c.co, &to, ch->patches,
-								      &ch->n_patches, NULL) == 0;
+		int prc = rdc_codeobj_retarget_patches_from(ch->c.co, &to, ch->patches, &ch->n_patches,
+							    NULL);
+		if (prc != 0 && ch->n_patches > RDC_ADD_PATCHES && L) {
+			size_t n = ch->n_patches;
+			all = malloc(n * sizeof *all);
+			prc = all ? rdc_codeobj_retarget_patches_from(ch->c.co, &to, all, &n, NULL)
+				  : RDC_E_NOMEM;
+			if (prc == 0)
+				ch->patch_ref = (struct rdc_dc_ref){ L, off, ch->target };
+		}
+		ch->have_patches = prc == 0;
 		if (!ch->have_patches)
 			ch->n_patches = 0;
 	}
 	if (L)
-		rdc_dcache_put(L, off, &ch->target, &ch->c, ch->patches, ch->n_patches,
+		rdc_dcache_put(L, off, &ch->target, &ch->c, all ? all : ch->patches, ch->n_patches,
 			       ch->have_patches);
+	free(all);
 }
 
 static void entry_name(const struct rdc_bundle *b, long i, char *buf, size_t n)
@@ -304,6 +322,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		a->have_patches = ch->have_patches;
 		a->n_patches = ch->n_patches;
 		memcpy(a->patches, ch->patches, sizeof a->patches);
+		a->patch_ref = ch->patch_ref;
 		ch->added = true;
 		(*n_add)++;
 	}

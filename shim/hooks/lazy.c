@@ -277,33 +277,24 @@ void rdc_lazy_obj_free(struct rdc_lazy_obj *o)
 	o->n_patches = 0;
 }
 
-/* The in-place patches of `e` for `a`: the decision's own (at most
- * RDC_ADD_PATCHES, as the decision cache keeps them), else computed from
- * the bytes however many there are (a Tensile .co has one metadata note per
- * kernel: hundreds).  0, or nonzero when the retarget is no set of patches. */
+/* The in-place patches of `e` for `a`: more than the decision holds (a
+ * Tensile object: one per kernel) from the decision cache, where the
+ * policy's parse or an earlier run left them; else the decision's own or
+ * computed from the bytes (rdc_add_patches). */
 static int obj_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a, struct rdc_lazy_obj *o,
 		       struct rdc_diag *d)
 {
-	size_t n;
-	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
-		n = a->n_patches;
-		o->patches = malloc((n ? n : 1) * sizeof *o->patches);
-		if (!o->patches)
-			return RDC_E_NOMEM;
-		memcpy(o->patches, a->patches, n * sizeof *o->patches);
-	} else {
+	if (a->have_patches && a->n_patches > RDC_ADD_PATCHES &&
+	    rdc_dcache_patches(&a->patch_ref, &o->patches, &o->n_patches) == 0) {
+		if (rdc_patches_inside(o->patches, o->n_patches, e->size))
+			return 0;
+		rdc_logf(RDC_LOG_DEBUG, "cache: patches of %s do not fit its %zu bytes; computing them",
+			 a->id, (size_t)e->size);
 		free(o->patches);
-		int rc = rdc_codeobj_retarget_patches_alloc(e->data, e->size, &a->to, &o->patches, &n, NULL);
-		if (rc)
-			return rdc_diag_set(d, rc, RDC_NO_OFFSET, "no in-place retarget");
+		o->patches = NULL;
+		o->n_patches = 0;
 	}
-	for (size_t k = 0; k < n; k++) {
-		const struct rdc_patch *p = &o->patches[k];
-		if (!rdc_in_bounds(p->offset, p->len, e->size) || p->len > sizeof p->bytes)
-			return rdc_diag_set(d, RDC_E_RANGE, p->offset, "patch outside the code object");
-	}
-	o->n_patches = n;
-	return 0;
+	return rdc_add_patches(a, e->data, e->size, &o->patches, &o->n_patches, d);
 }
 
 /* The object for added entry `a` made from `e`: its in-place patches when

@@ -177,21 +177,40 @@ static bool left_out(const struct rdc_bundle_entry *e, const struct rdc_add *add
 	return false;
 }
 
-/* The patches for entry e: the decision's (or the cached ones), else
- * computed from its bytes, as many as its notes need (one per metadata
- * note: a Tensile .co has hundreds). */
-static int entry_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a,
-			 struct add_plan *p, struct rdc_diag *d)
+bool rdc_patches_inside(const struct rdc_patch *patches, size_t n, size_t size)
 {
-	if (!(a->have_patches && a->n_patches <= RDC_ADD_PATCHES))
-		return rdc_codeobj_retarget_patches_alloc(e->data, e->size, &a->to, &p->patches,
-							  &p->n_patches, d);
-	size_t need = a->n_patches;
-	p->patches = calloc(need ? need : 1, sizeof *p->patches);
-	if (!p->patches)
-		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
-	p->n_patches = need;
-	memcpy(p->patches, a->patches, need * sizeof *p->patches);
+	for (size_t k = 0; k < n; k++)
+		if (!rdc_in_bounds(patches[k].offset, patches[k].len, size) ||
+		    patches[k].len > sizeof patches[k].bytes)
+			return false;
+	return true;
+}
+
+int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, struct rdc_patch **patches,
+		    size_t *n_patches, struct rdc_diag *d)
+{
+	int rc = 0;
+	size_t n = 0;
+	*patches = NULL;
+	*n_patches = 0;
+	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
+		n = a->n_patches;
+		*patches = malloc((n ? n : 1) * sizeof **patches);
+		if (!*patches)
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+		memcpy(*patches, a->patches, n * sizeof **patches);
+	} else {
+		rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
+		rc = rdc_codeobj_retarget_patches_alloc(data, size, &a->to, patches, &n, d);
+	}
+	if (rc == 0 && !rdc_patches_inside(*patches, n, size))
+		rc = rdc_diag_set(d, RDC_E_RANGE, RDC_NO_OFFSET, "a patch lies outside the code object");
+	if (rc) {
+		free(*patches);
+		*patches = NULL;
+		return rc;
+	}
+	*n_patches = n;
 	return 0;
 }
 
@@ -203,7 +222,7 @@ static int plan_entry(const struct rdc_bundle *b, const struct rdc_add *a, struc
 	p->src_off = e->offset;
 	p->size = e->size;
 	struct rdc_diag pd = { 0 };
-	int prc = entry_patches(e, a, p, &pd);
+	int prc = rdc_add_patches(a, e->data, e->size, &p->patches, &p->n_patches, &pd);
 	if (prc == 0)
 		return 0;
 	if (prc == RDC_E_NOMEM)

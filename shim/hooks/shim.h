@@ -324,6 +324,16 @@ uint64_t rdc_hdr_size(const struct rdc_hdr_entry *e, size_t n);
 /* Write the header (magic, count, descriptors) into buf (cap bytes). */
 int rdc_hdr_write(const struct rdc_hdr_entry *e, size_t n, uint8_t *buf, uint64_t cap);
 
+/* Where the decision cache (dcache.h) keeps the patches of an added entry
+ * that has more than struct rdc_add holds: the library's cache (lives as
+ * long as the process), the decision's key and the device's target. */
+struct rdc_dc_lib;
+struct rdc_dc_ref {
+	struct rdc_dc_lib *lib;          /* NULL: not kept there */
+	uint64_t key;
+	struct rdc_target dev;
+};
+
 /* One added entry: for a device target `to`, entry `from` retargeted. */
 #define RDC_ADD_PATCHES 4
 struct rdc_add {
@@ -335,11 +345,25 @@ struct rdc_add {
 	                                    own entry: leave out the original entries of
 	                                    processor to.proc (remap.c) */
 	/* In-place patches computed from the policy's parse (or the decision
-	 * cache); when !have_patches remap.c computes them from the bytes. */
+	 * cache): here when there are at most RDC_ADD_PATCHES, else in the
+	 * cache under patch_ref (rdc_dcache_patches); without them they are
+	 * computed from the bytes (rdc_add_patches). */
 	bool have_patches;
 	size_t n_patches;
 	struct rdc_patch patches[RDC_ADD_PATCHES];
+	struct rdc_dc_ref patch_ref;
 };
+
+/* The in-place patches that make entry bytes `data` (`size`) the object
+ * for `a`: a malloc'd array (the caller frees it), the decision's own when
+ * it holds them, else computed from the bytes (counted as
+ * RDC_ST_NOTES_DECODED); each checked to lie inside the entry (remap.c).
+ * 0, or nonzero (with `d`) when the retarget is no set of patches.  Those
+ * kept under a->patch_ref come from rdc_dcache_patches (lazy.c). */
+int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, struct rdc_patch **patches,
+		    size_t *n_patches, struct rdc_diag *d);
+/* Does each of n patches lie inside an object of `size` bytes? */
+bool rdc_patches_inside(const struct rdc_patch *patches, size_t n, size_t size);
 
 /* A rebuilt bundle living in memory the shim owns. */
 struct rdc_region {
@@ -559,6 +583,8 @@ enum rdc_stat {
 	RDC_ST_PARSED,           /* code objects the policy parsed */
 	RDC_ST_RETARGETED,       /* code objects retargeted (patches computed) */
 	RDC_ST_FROM_CACHE,       /* ... made from the cache's decision and patches */
+	RDC_ST_NOTES_DECODED,    /* code objects whose notes were decoded again for
+	                            their patches (not the policy's parse) */
 	RDC_ST_CACHED,           /* decisions taken from the decision cache */
 	RDC_ST_COUNT
 };

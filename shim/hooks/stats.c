@@ -2,14 +2,13 @@
 /*
  * stats.c — counts of the work the shim does (bundles deferred to the
  * runtime's unbundling, entry tables read, bytes decompressed, code objects
- * parsed and retargeted, decisions from the cache), so tests can assert
- * that the work follows the code a program uses, not the code its
- * libraries ship.  Relaxed atomic counters; one "stats" line at exit, at
- * debug level, or at info with RDNACOMPAT_STATS=1.
+ * parsed and retargeted, notes decoded again for patches, decisions from
+ * the cache), so tests can assert that the work follows the code a program
+ * uses, not the code its libraries ship.  Relaxed atomic counters and
+ * nothing else (remap.c counts too, and the fuzzers link both);
+ * stats_line.c prints them.
  */
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "shim.h"
 
@@ -24,33 +23,4 @@ void rdc_stat_add(enum rdc_stat s, uint64_t n)
 uint64_t rdc_stat_get(enum rdc_stat s)
 {
 	return (unsigned)s < RDC_ST_COUNT ? atomic_load_explicit(&counts[s], memory_order_relaxed) : 0;
-}
-
-void rdc_stats_log(void)
-{
-	static _Atomic int done;
-	if (!rdc_initialized() || atomic_exchange(&done, 1))
-		return;
-	if (!rdc_stat_get(RDC_ST_FATBINS) && !rdc_stat_get(RDC_ST_UNBUNDLES) &&
-	    !rdc_stat_get(RDC_ST_PARSED) && !rdc_stat_get(RDC_ST_CACHED))
-		return;   /* a process that never reached HIP says nothing */
-	const char *e = secure_getenv("RDNACOMPAT_STATS");
-	enum rdc_level lvl = e && strcmp(e, "1") == 0 ? RDC_LOG_INFO : RDC_LOG_DEBUG;
-	struct rdc_kv kv[] = {
-		RDC_KV_N("fatbins", rdc_stat_get(RDC_ST_FATBINS)),
-		RDC_KV_N("deferred", rdc_stat_get(RDC_ST_DEFERRED)),
-		RDC_KV_N("unbundles", rdc_stat_get(RDC_ST_UNBUNDLES)),
-		RDC_KV_N("tables_read", rdc_stat_get(RDC_ST_TABLES)),
-		RDC_KV_N("bytes_decompressed", rdc_stat_get(RDC_ST_DECOMPRESSED)),
-		RDC_KV_N("parsed", rdc_stat_get(RDC_ST_PARSED)),
-		RDC_KV_N("retargeted", rdc_stat_get(RDC_ST_RETARGETED)),
-		RDC_KV_N("from_cache", rdc_stat_get(RDC_ST_FROM_CACHE)),
-		RDC_KV_N("cached", rdc_stat_get(RDC_ST_CACHED)),
-	};
-	rdc_log_event(lvl, "stats", kv, sizeof kv / sizeof kv[0]);
-}
-
-__attribute__((destructor)) static void stats_at_exit(void)
-{
-	rdc_stats_log();
 }

@@ -8,8 +8,8 @@
  * past the checksum to the record checks (where audit C1 was).  Beyond "no
  * crash": every record the loader keeps is safe for decide.c to use —
  * verdict and entry agree, patches only with "mapped", at most
- * RDC_ADD_PATCHES of at most 64 bytes, strings terminated, refused-kernel
- * triples exactly filling their bytes.  Built and run by `make fuzz-smoke`
+ * RDC_DC_MAX_PATCHES of at most 64 bytes each (every byte readable),
+ * strings terminated, refused-kernel triples exactly filling their bytes.  Built and run by `make fuzz-smoke`
  * (tests/fuzz/smoke-all.sh).
  */
 #include <stdlib.h>
@@ -17,7 +17,7 @@
 
 #include "dcache_file.h"
 
-static int keep(void *arg, const struct rdc_dc_rec *r, const char *ref)
+static int keep(void *arg, const struct rdc_dc_rec *r, const char *ref, const uint8_t *patches)
 {
 	(void)arg;
 	bool has_entry = r->verdict == RDC_VERDICT_NATIVE || r->verdict == RDC_VERDICT_MAPPED;
@@ -27,11 +27,14 @@ static int keep(void *arg, const struct rdc_dc_rec *r, const char *ref)
 		abort();
 	if (r->have_patches && r->verdict != RDC_VERDICT_MAPPED)
 		abort();
-	if (r->n_patches > RDC_ADD_PATCHES)
+	if (r->n_patches > RDC_DC_MAX_PATCHES)
 		abort();
-	for (uint32_t i = 0; i < r->n_patches; i++)
-		if (r->patches[i].len > sizeof r->patches[i].bytes)
+	for (uint32_t i = 0; i < r->n_patches; i++) {
+		struct rdc_patch p;
+		memcpy(&p, patches + (size_t)i * sizeof p, sizeof p);   /* readable (ASan) */
+		if (p.len > sizeof p.bytes)
 			abort();
+	}
 	if (!memchr(r->reason, 0, sizeof r->reason) || !memchr(r->target.proc, 0, sizeof r->target.proc))
 		abort();
 	size_t strs = 0;

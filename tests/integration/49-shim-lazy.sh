@@ -15,8 +15,13 @@
 #     parsed and retargeted are the same as alone; every bundle is left to
 #     the runtime at registration, and one compressed bundle is decided at
 #     the runtime's unbundling;
+#     the Tensile module's patches (one per kernel: hundreds) come from the
+#     policy's parse, no notes decoded a second time;
 #   - the same, repeat run (the decision cache warm): nothing parsed,
-#     retargeted or decompressed; the objects come from the cache;
+#     retargeted or decompressed, no notes decoded; the objects and their
+#     patches come from the cache;
+#   - RDNACOMPAT_CACHE=0: the Tensile module's patches computed from its
+#     bytes (the counter that stays 0 above counts);
 #   - native gfx1030: nothing read, parsed or retargeted;
 #   - RDNACOMPAT_LAZY=0 (the eager path): the stack's registrations are
 #     decided at once — far more work — and the run still passes.
@@ -58,7 +63,7 @@ stat() {
   [ -n "$v" ] || fail "$1: no '$2' in the stats line: $(grep -m1 'stats:' "$tmp/$1.log")"
   echo "$v"
 }
-work() { local k; for k in tables_read bytes_decompressed parsed retargeted unbundles; do printf '%s=%s ' $k "$(stat "$1" $k)"; done; }
+work() { local k; for k in tables_read bytes_decompressed parsed retargeted notes_decoded unbundles; do printf '%s=%s ' $k "$(stat "$1" $k)"; done; }
 
 run alone gemm_alone gfx1031 c-alone
 run stack stack_gemm gfx1031 c-stack
@@ -83,15 +88,23 @@ grep -q "info: map: lib=$L/librocblas.so.5 bundle=[0-9]* source=fatbin device=0 
 h=$(grep -c "debug: unbundle: hipv4-amdgcn-amd-amdhsa--gfx1030 handed over as hipv4-amdgcn-amd-amdhsa--gfx1031, [1-9][0-9]* patches" "$tmp/stack.log")
 a=$(grep -c "debug: unbundle: [1-9][0-9]* patches applied to the runtime's read" "$tmp/stack.log")
 [ "$h" -ge 1 ] && [ "$a" -ge "$h" ] || fail "stack: $h items handed over renamed, $a reads patched: $(grep -m3 'unbundle:' "$tmp/stack.log")"
+# the Tensile module: more patches than a decision holds, from the parse
+grep -q "debug: unbundle: hipv4-amdgcn-amd-amdhsa--gfx1030 handed over as hipv4-amdgcn-amd-amdhsa--gfx1031, [1-9][0-9][0-9]* patches" "$tmp/stack.log" ||
+  fail "stack: no object with dozens of patches (the Tensile module): $(grep -m3 'handed over' "$tmp/stack.log")"
+[ "$(stat stack notes_decoded)" = 0 ] || fail "stack: notes decoded again for patches: $(work stack)"
 ok "mapped gfx1031, first run: $fs fat binaries registered (alone: $fa), all left to the runtime; the same work: $(work stack); both results match the CPU (simulated card, executed)"
 
 run again stack_gemm gfx1031 c-stack
-for k in parsed retargeted bytes_decompressed tables_read; do
+for k in parsed retargeted bytes_decompressed tables_read notes_decoded; do
   [ "$(stat again $k)" = 0 ] || fail "repeat run: $k=$(stat again $k), expected 0: $(work again)"
 done
 [ "$(stat again from_cache)" = "$(stat stack retargeted)" ] ||
   fail "repeat run: $(stat again from_cache) objects from the cache, the first run retargeted $(stat stack retargeted)"
-ok "mapped gfx1031, repeat run: nothing parsed, retargeted or decompressed; $(stat again from_cache) objects from the decision cache"
+ok "mapped gfx1031, repeat run: nothing parsed, retargeted, decompressed or decoded; $(stat again from_cache) objects from the decision cache"
+
+run nocache stack_gemm gfx1031 c-nocache RDNACOMPAT_CACHE=0
+[ "$(stat nocache notes_decoded)" -ge 1 ] || fail "RDNACOMPAT_CACHE=0: the Tensile module's patches should be decoded from its bytes: $(work nocache)"
+ok "RDNACOMPAT_CACHE=0: $(work nocache)— without the cache the many patches are decoded from the bytes"
 
 run native stack_gemm gfx1030 c-native
 for k in parsed retargeted bytes_decompressed tables_read; do
