@@ -43,7 +43,7 @@ SH=$B/librdnacompat.so
 P=$out/stack_gemm
 e="HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache"
 ef="HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache/first"
-wrap() { echo "sh -c 'rm -rf $1; exec $P $2'"; }   # DIR [ARG]
+wrap() { echo "sh -c 'rm -rf $1; exec $P ${2:-}'"; }   # DIR [ARG]
 W=$(wrap "$cache/unused") Ws=$(wrap "$cache/unused" --scal) F=$(wrap "$cache/first") Fs=$(wrap "$cache/first" --scal)
 # warm the repeat runs' cache (and check the shim's run once)
 run env HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME="$cache" LD_PRELOAD="$SH:$S" \
