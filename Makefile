@@ -172,8 +172,9 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(CORE_LIB) $(wildcard tests/unit/*.h
 
 # Unit tests of the shim's helpers (tests/unit/test_shim_*.c) also link the
 # hook objects that define no hook and need no real function: configuration,
-# logger, bundle rebuild, image extents.  (The more specific pattern wins.)
-SHIM_UNIT_OBJ := $(addprefix $(BUILD)/obj/shim/hooks/,config.o log.o remap.o remap_arena.o remap_header.o image.o segment.o sys.o)
+# logger, bundle rebuild, image extents, work counters.  (The more specific
+# pattern wins.)
+SHIM_UNIT_OBJ := $(addprefix $(BUILD)/obj/shim/hooks/,config.o log.o remap.o remap_arena.o remap_header.o image.o segment.o stats.o sys.o)
 $(BUILD)/tests/test_shim_%: tests/unit/test_shim_%.c $(CORE_LIB) $(SHIM_UNIT_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -Ishim/hooks $< $(SHIM_UNIT_OBJ) $(CORE_LIB) $(CORE_LIBS) -lcmocka -o $@
