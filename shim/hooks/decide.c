@@ -65,12 +65,9 @@ static bool hit_fits(const struct rdc_dc_hit *h, const struct rdc_bundle *b)
 		return false;
 	if (h->have_patches && c->verdict != RDC_VERDICT_MAPPED)
 		return false;
-	/* more than fit here are checked where they are used (rdc_add_patches) */
-	for (size_t i = 0; h->have_patches && h->n_patches <= RDC_ADD_PATCHES && i < h->n_patches; i++)
-		if (h->patches[i].len > sizeof h->patches[i].bytes ||
-		    !rdc_in_bounds(h->patches[i].offset, h->patches[i].len, b->entries[c->entry].size))
-			return false;
-	return true;
+	/* more than fit here are checked where they are used (lazy.c obj_patches) */
+	return !h->have_patches || h->n_patches > RDC_ADD_PATCHES ||
+	       rdc_patches_inside(h->patches, h->n_patches, b->entries[c->entry].size);
 }
 
 /* What `prefer` rows are matched against: the library, the runtime as
