@@ -126,13 +126,6 @@ void rdc_defer_forget(const void *region)
 	pthread_mutex_unlock(&rdc_defer_lock);
 }
 
-/* The same library file as at registration? */
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
-}
-
 /* Decide x's bundle for every device (one log line each, as at
  * registration) and patch each of its pending entries.  rdc_defer_lock held. */
 static void decide_now(struct pending *x)
@@ -150,7 +143,9 @@ static void decide_now(struct pending *x)
 	int fd = rdc_open_file_st(x->path, O_RDONLY, 0,
 				  RDC_OPEN_REG | RDC_OPEN_FOLLOW | RDC_OPEN_KEEP_NONBLOCK, &st, NULL);
 	const void *q = NULL;
-	if (fd >= 0 && same_file(&st, &x->st))
+	if (fd >= 0)
+		rdc_stat_add(RDC_ST_FILES_OPENED, 1);
+	if (fd >= 0 && rdc_same_file(&st, &x->st))
 		q = rdc_map_fd_range(fd, x->file_off, x->extent, &mbase, &mlen);
 	if (!q)
 		rdc_diag_set(&d, RDC_E_IO, RDC_NO_OFFSET, "the library file changed or cannot be read");

@@ -57,16 +57,32 @@ struct fb_entry {
 pthread_mutex_t rdc_fatbin_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fb_entry *entries;
 
-static long next_index(const char *lib)
+/* The library file of the last bundle processed, kept open for the next
+ * bundle of the same file: a library registers its bundles one after the
+ * other from its constructors (HIP 5.2's librocsparse: 111), and an open,
+ * fstat and close per bundle were a third of the shim's system calls
+ * there.  A reused descriptor is trusted only as far as file_matches
+ * (below) finds the bundle's bytes in it; otherwise (the program closed it,
+ * or the number now names another file) the file is opened again.  It is
+ * closed when a bundle of another file comes and when the runtime starts
+ * (hsa_init: the start-up registrations are over).  Under rdc_fatbin_lock. */
+static struct {
+	int fd;
+	struct stat st;
+	char path[sizeof ((struct rdc_segment *)0)->path];
+} held = { .fd = -1 };
+
+/* Close the held descriptor if it is still ours. */
+static void held_drop(void)
 {
-	long n = 0;
-	for (struct fb_entry *e = entries; e; e = e->next)
-		if (strcmp(e->lib, lib) == 0)
-			n++;
-	return n;
+	struct stat now;
+	if (held.fd >= 0 && fstat(held.fd, &now) == 0 && rdc_same_file(&now, &held.st))
+		close(held.fd);
+	held.fd = -1;
+	held.path[0] = 0;
 }
 
-/* The library's bytes at `off` equal `mem` (the first page of the bundle):
+/* The library bytes at `off` equal `mem` (the first page of the bundle):
  * what a file mapping of it would show is what was loaded (not a file
  * replaced on disk since). */
 static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
@@ -74,6 +90,48 @@ static bool file_matches(int fd, uint64_t off, const void *mem, uint64_t extent)
 	uint8_t buf[4096];
 	size_t n = extent < sizeof buf ? (size_t)extent : sizeof buf;
 	return pread(fd, buf, n, (off_t)off) == (ssize_t)n && memcmp(buf, mem, n) == 0;
+}
+
+/* A descriptor of the file of segment `seg` (and its fstat; the caller
+ * does not close it), the held one when it is that file; *ok when its
+ * bytes at the bundle are the bundle's `mem`. */
+static int held_open(const struct rdc_segment *seg, const void *mem, uint64_t extent,
+		     struct stat *st, bool *ok)
+{
+	if (held.fd >= 0 && strcmp(held.path, seg->path) == 0 &&
+	    file_matches(held.fd, seg->file_offset, mem, extent)) {
+		*st = held.st;
+		*ok = true;
+		return held.fd;
+	}
+	held_drop();
+	*ok = false;
+	int fd = rdc_open_file_st(seg->path, O_RDONLY, 0,
+				  RDC_OPEN_REG | RDC_OPEN_FOLLOW | RDC_OPEN_KEEP_NONBLOCK, st, NULL);
+	if (fd < 0)
+		return fd;
+	rdc_stat_add(RDC_ST_FILES_OPENED, 1);
+	*ok = file_matches(fd, seg->file_offset, mem, extent);
+	held.fd = fd;
+	held.st = *st;
+	memcpy(held.path, seg->path, sizeof held.path);
+	return fd;
+}
+
+void rdc_fatbin_file_release(void)
+{
+	pthread_mutex_lock(&rdc_fatbin_lock);
+	held_drop();
+	pthread_mutex_unlock(&rdc_fatbin_lock);
+}
+
+static long next_index(const char *lib)
+{
+	long n = 0;
+	for (struct fb_entry *e = entries; e; e = e->next)
+		if (strcmp(e->lib, lib) == 0)
+			n++;
+	return n;
 }
 
 /* The debug line for a rebuilt bundle; `decided` "at-load" when the added
@@ -127,8 +185,9 @@ static bool patch_at_load(struct fb_entry *e, const struct rdc_bundle *b, int fd
  * mapping of the file that is dropped afterwards (a compressed bundle is
  * decompressed once, into memory of its own), so the pages the runtime reads
  * later are the only ones of the library made resident.  One descriptor of
- * the library serves the check that its bytes are what was loaded, the
- * cache's file identity and the file mappings of the rebuilt bundle. */
+ * the library (held above, for all its bundles) serves the check that its
+ * bytes are what was loaded, the cache's file identity and the file
+ * mappings of the rebuilt bundle. */
 static void process(struct fb_entry *e, bool at_load)
 {
 	bool acting = false;   /* every device off (RDNACOMPAT_DEVICE_<N>=off): nothing to read */
@@ -156,9 +215,8 @@ static void process(struct fb_entry *e, bool at_load)
 		return;
 	}
 	struct stat st;
-	int fd = rdc_open_file_st(seg.path, O_RDONLY, 0,
-				  RDC_OPEN_REG | RDC_OPEN_FOLLOW | RDC_OPEN_KEEP_NONBLOCK, &st, NULL);
-	bool file_ok = fd >= 0 && file_matches(fd, seg.file_offset, e->orig, extent);
+	bool file_ok;
+	int fd = held_open(&seg, e->orig, extent, &st, &file_ok);
 	if (fd >= 0 && !file_ok)
 		rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file bytes differ from memory; using memory",
 			 e->lib, e->index);
@@ -239,8 +297,6 @@ out_b:
 out:
 	if (mbase)
 		munmap(mbase, mlen);
-	if (fd >= 0)
-		close(fd);
 }
 
 RDC_HOOK void **__hipRegisterFatBinary(const void *data)

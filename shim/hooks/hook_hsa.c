@@ -58,6 +58,7 @@ RDC_HOOK hsa_status_t hsa_init(void)
 	hsa_status_t st = real();
 	if (st == HSA_STATUS_SUCCESS) {
 		rdc_devices_note_runtime_up();
+		rdc_fatbin_file_release();   /* the start-up registrations are over */
 		rdc_diag_flush();
 	}
 	errno = saved;

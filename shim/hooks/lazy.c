@@ -422,8 +422,10 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 		int fd = rdc_open_file_st(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &st,
 					  NULL);
 		have_st = fd >= 0;   /* a regular file: RDC_OPEN_REG */
-		if (fd >= 0)
+		if (fd >= 0) {
+			rdc_stat_add(RDC_ST_FILES_OPENED, 1);
 			close(fd);
+		}
 		key = seg.file_offset | LAZY_KEY_BIT;
 	}
 	/* the extracted items as the bundle's entries */
@@ -671,6 +673,8 @@ static int decide_plain(const void *p)
 	struct stat st;
 	int fd = rdc_open_file_st(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &st, NULL);
 	bool have_st = fd >= 0;   /* a regular file: RDC_OPEN_REG */
+	if (fd >= 0)
+		rdc_stat_add(RDC_ST_FILES_OPENED, 1);
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	rc = rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL,

@@ -264,10 +264,10 @@ static uint64_t place_slots(struct add_plan *plan, size_t n_add, uint64_t file_o
 
 /* Fill one reserved slot: the copy in anonymous pages, or a private
  * mapping of the entry's file range with its patches applied (only the
- * patched pages become private: counted in *private_bytes).  0, RDC_E_IO
- * (errno) or RDC_E_RANGE. */
+ * patched pages become private: counted in *private_bytes); `mapped` when
+ * that mapping is already there.  0, RDC_E_IO (errno) or RDC_E_RANGE. */
 static int fill_slot(uint8_t *slot, const struct add_plan *p, int fd, uint64_t file_offset,
-		     size_t ps, size_t *private_bytes, struct rdc_diag *d)
+		     size_t ps, bool mapped, size_t *private_bytes, struct rdc_diag *d)
 {
 	if (p->copy) {
 		if (mmap(slot, p->slot_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
@@ -278,8 +278,8 @@ static int fill_slot(uint8_t *slot, const struct add_plan *p, int fd, uint64_t f
 		*private_bytes += p->slot_len;
 	} else {
 		uint64_t fo = file_offset + p->src_off;
-		if (mmap(slot, p->slot_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
-			 (off_t)(fo / ps * ps)) == MAP_FAILED)
+		if (!mapped && mmap(slot, p->slot_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+				    (off_t)(fo / ps * ps)) == MAP_FAILED)
 			return rdc_diag_set(d, RDC_E_IO, RDC_NO_OFFSET, "mapping the file: %s",
 					    strerror(errno));
 		uint64_t last_page = UINT64_MAX;
@@ -356,12 +356,22 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	uint64_t pos = place_slots(plan, n_add, file_offset, src_len, ps);
 	H = rdc_arena_take((size_t)hdr_len);
 
-	/* 3. Materialise. */
+	/* 3. Materialise.  A region that is one added entry's file range and
+	 * nothing else (the header in the arena, no originals: HIP 5.2's
+	 * bundles for one mapped card) is that range's mapping itself, not a
+	 * reservation the mapping then replaces: one mmap a bundle fewer. */
 	uint64_t lead;
+	bool whole = false;
 	for (;;) {
 		lead = H ? 0 : hdr_len;
 		total = (size_t)(lead + pos);
-		base = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		whole = !lead && !src_len && n_add == 1 && !plan[0].copy;
+		if (whole)
+			base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+				    (off_t)((file_offset + plan[0].src_off) / ps * ps));
+		else
+			base = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				    -1, 0);
 		if (base == MAP_FAILED)
 			goto io_err;
 		/* offsets are unsigned: the entries must lie above the header */
@@ -387,7 +397,8 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 		goto io_err;
 	size_t private_bytes = hdr_len;
 	for (size_t k = 0; k < n_add; k++) {
-		rc = fill_slot(R + lead + plan[k].slot, &plan[k], fd, file_offset, ps, &private_bytes, d);
+		rc = fill_slot(R + lead + plan[k].slot, &plan[k], fd, file_offset, ps, whole,
+			       &private_bytes, d);
 		if (rc)
 			goto out;
 	}

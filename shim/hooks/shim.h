@@ -289,6 +289,9 @@ const char *rdc_object_name(const struct link_map *m);
 /* The first registered fat binary (the bundle as the object holds it) that
  * lies in object m, or NULL (hook_fatbin.c). */
 const void *rdc_fatbin_of_object(const struct link_map *m);
+/* Close the library file hook_fatbin.c keeps open between the bundles of
+ * one library (called when the runtime starts; takes rdc_fatbin_lock). */
+void rdc_fatbin_file_release(void);
 /* The "spoof" event, once per device and API. */
 void rdc_spoof_log_once(const struct rdc_device *dev, enum rdc_spoof_via via, const char *reported,
 			const char *caller);
@@ -586,6 +589,7 @@ enum rdc_stat {
 	RDC_ST_NOTES_DECODED,    /* code objects whose notes were decoded again for
 	                            their patches (not the policy's parse) */
 	RDC_ST_CACHED,           /* decisions taken from the decision cache */
+	RDC_ST_FILES_OPENED,     /* library files opened to read or map bundles */
 	RDC_ST_COUNT
 };
 void rdc_stat_add(enum rdc_stat s, uint64_t n);
@@ -659,6 +663,8 @@ const char *rdc_basename(const char *path);
 /* Internal file access that never goes through our own hooks. */
 int rdc_sys_open(const char *path, int flags);
 int rdc_sys_exists(const char *path);
+/* The same file, unchanged (device, inode, size, modification time)? */
+bool rdc_same_file(const struct stat *a, const struct stat *b);
 /* Per-arch shared objects (hook_files.c): when `path` (absolute or relative,
  * with a '/') is a library's per-arch shared object for a mapped device's
  * target (rdc_datafile_is_dso) and does not exist, the same path with the

@@ -31,6 +31,7 @@ void rdc_stats_log(void)
 		RDC_KV_N("from_cache", rdc_stat_get(RDC_ST_FROM_CACHE)),
 		RDC_KV_N("notes_decoded", rdc_stat_get(RDC_ST_NOTES_DECODED)),
 		RDC_KV_N("cached", rdc_stat_get(RDC_ST_CACHED)),
+		RDC_KV_N("files_opened", rdc_stat_get(RDC_ST_FILES_OPENED)),
 	};
 	rdc_log_event(lvl, "stats", kv, sizeof kv / sizeof kv[0]);
 }

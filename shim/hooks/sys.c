@@ -8,6 +8,7 @@
  * sysfs nodes): a blocking open that follows links.  A name that comes from
  * the environment, the user or the program goes through rdc_open_file
  * (shim/core/fileopen.c), which can neither block nor be redirected.
+ * rdc_same_file tells whether two fstat results are one unchanged file.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -25,4 +26,10 @@ int rdc_sys_exists(const char *path)
 {
 	struct stat st;
 	return syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) == 0;
+}
+
+bool rdc_same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
