@@ -476,3 +476,19 @@ int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index
 	struct rdc_dc_lib *L = st && cache_name ? rdc_dcache_lib_st(cache_name, st) : NULL;
 	return decide(b, lib, index, source, scope, L, key, add, n_add);
 }
+
+int rdc_decided_patches(const struct rdc_add *a, const void *data, size_t size,
+			struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d)
+{
+	if (a->have_patches && a->n_patches > RDC_ADD_PATCHES &&
+	    rdc_dcache_patches(&a->patch_ref, patches, n_patches) == 0) {
+		if (rdc_patches_inside(*patches, *n_patches, size))
+			return 0;
+		rdc_logf(RDC_LOG_DEBUG, "cache: patches of %s do not fit its %zu bytes; computing them",
+			 a->id, size);
+		free(*patches);
+		*patches = NULL;
+		*n_patches = 0;
+	}
+	return rdc_add_patches(a, data, size, patches, n_patches, d);
+}

@@ -169,17 +169,17 @@ static void decide_now(struct pending *x)
 			: a->from != y->from ? "the decision chose another entry than the ids did"
 			: !a->have_patches ? "the retarget cannot be written in place"
 			: NULL;
-		/* the added entries are writable private mappings (remap.c, fill_slot) */
-		bool ok = !why;
-		for (size_t k = 0; ok && k < a->n_patches; k++) {
-			const struct rdc_patch *p = &a->patches[k];
-			ok = rdc_in_bounds(p->offset, p->len, y->size) && p->len <= sizeof p->bytes;
-			if (ok)
-				memcpy(y->obj + p->offset, p->bytes, p->len);
-			else
-				why = "a patch lies outside the entry";
-		}
-		if (!ok) {
+		/* the added entries are writable private mappings (remap.c,
+		 * fill_slot); every patch checked to lie inside the entry */
+		struct rdc_patch *pt = NULL;
+		size_t n_pt = 0;
+		struct rdc_diag pd = { 0 };
+		if (!why && rdc_decided_patches(a, y->obj, y->size, &pt, &n_pt, &pd) != 0)
+			why = pd.msg[0] ? pd.msg : "its patches cannot be had";
+		for (size_t k = 0; !why && k < n_pt; k++)
+			memcpy(y->obj + pt[k].offset, pt[k].bytes, pt[k].len);
+		free(pt);
+		if (why) {
 			y->refused = true;   /* refused at the load (rdc_defer_load) */
 			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: the %s entry added at registration is "
 				 "not loaded: %s", y->lib, y->index, y->proc, why);

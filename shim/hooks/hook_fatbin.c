@@ -45,6 +45,7 @@ struct fat_wrapper {
 
 struct fb_entry {
 	struct fb_entry *next;
+	struct fb_entry *same_bucket;  /* by_orig's chain */
 	const void *orig;        /* caller's bundle pointer (cache key) */
 	void *handle;            /* what HIP returned (hip::FatBinaryInfo**) */
 	struct fat_wrapper wrapper;
@@ -56,6 +57,45 @@ struct fb_entry {
 
 pthread_mutex_t rdc_fatbin_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fb_entry *entries;
+
+/* The entries again, by bundle pointer: a process that loads the ROCm 7
+ * math stack registers some 640 fat binaries, and a walk of the whole list
+ * for each was the shim's largest own cost in that start-up. */
+#define FB_BUCKETS 1024u
+static struct fb_entry *by_orig[FB_BUCKETS];
+
+static struct fb_entry **bucket(const void *orig)
+{
+	uint64_t x = (uint64_t)(uintptr_t)orig * 0x9e3779b97f4a7c15ull;
+	return &by_orig[x >> 54];   /* the top 10 bits: FB_BUCKETS */
+}
+
+static struct fb_entry *find_orig(const void *orig)
+{
+	struct fb_entry *e = *bucket(orig);
+	while (e && e->orig != orig)
+		e = e->same_bucket;
+	return e;
+}
+
+static void add_entry(struct fb_entry *e)
+{
+	struct fb_entry **b = bucket(e->orig);
+	e->same_bucket = *b;
+	*b = e;
+	e->next = entries;
+	entries = e;
+}
+
+/* Unlinks e from the bucket chain (the caller unlinks it from entries). */
+static void unbucket(struct fb_entry *e)
+{
+	for (struct fb_entry **pp = bucket(e->orig); *pp; pp = &(*pp)->same_bucket)
+		if (*pp == e) {
+			*pp = e->same_bucket;
+			return;
+		}
+}
 
 /* The library file of the last bundle processed, kept open for the next
  * bundle of the same file: a library registers its bundles one after the
@@ -323,10 +363,7 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 			e->orig = w->binary;
 			e->wrapper = *w;
 			pthread_mutex_lock(&rdc_fatbin_lock);
-			struct fb_entry *prev = NULL;
-			for (struct fb_entry *x = entries; x; x = x->next)
-				if (x->orig == w->binary)
-					prev = x;
+			struct fb_entry *prev = find_orig(w->binary);
 			if (prev) {   /* the same input is processed once */
 				free(e);
 				e = prev;
@@ -335,13 +372,11 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 				rdc_stat_add(RDC_ST_FATBINS, 1);
 				rdc_stat_add(RDC_ST_DEFERRED, 1);
 				rdc_lazy_note_fatbin(w->binary);
-				e->next = entries;
-				entries = e;
+				add_entry(e);
 			} else {
 				rdc_stat_add(RDC_ST_FATBINS, 1);
 				process(e, rdc_lazy_patch_at_load((const void *)real));
-				e->next = entries;
-				entries = e;
+				add_entry(e);
 			}
 			e->refs++;
 			pthread_mutex_unlock(&rdc_fatbin_lock);
@@ -404,6 +439,7 @@ RDC_HOOK void __hipUnregisterFatBinary(void **modules)
 		rdc_lazy_forget(e->orig);
 		rdc_defer_forget(e->region.base);
 		*pp = e->next;
+		unbucket(e);
 		rdc_region_retire(&e->region);
 		free(e);
 		break;

@@ -277,26 +277,6 @@ void rdc_lazy_obj_free(struct rdc_lazy_obj *o)
 	o->n_patches = 0;
 }
 
-/* The in-place patches of `e` for `a`: more than the decision holds (a
- * Tensile object: one per kernel) from the decision cache, where the
- * policy's parse or an earlier run left them; else the decision's own or
- * computed from the bytes (rdc_add_patches). */
-static int obj_patches(const struct rdc_bundle_entry *e, const struct rdc_add *a, struct rdc_lazy_obj *o,
-		       struct rdc_diag *d)
-{
-	if (a->have_patches && a->n_patches > RDC_ADD_PATCHES &&
-	    rdc_dcache_patches(&a->patch_ref, &o->patches, &o->n_patches) == 0) {
-		if (rdc_patches_inside(o->patches, o->n_patches, e->size))
-			return 0;
-		rdc_logf(RDC_LOG_DEBUG, "cache: patches of %s do not fit its %zu bytes; computing them",
-			 a->id, (size_t)e->size);
-		free(o->patches);
-		o->patches = NULL;
-		o->n_patches = 0;
-	}
-	return rdc_add_patches(a, e->data, e->size, &o->patches, &o->n_patches, d);
-}
-
 /* The object for added entry `a` made from `e`: its in-place patches when
  * the retarget is expressed so (no copy: hook_comgr.c hands the runtime the
  * unbundler's own bytes, patched as it reads them), else a retargeted copy. */
@@ -305,7 +285,7 @@ static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, s
 {
 	snprintf(o->id, sizeof o->id, "%s", a->id);
 	struct rdc_diag pd = { 0 };
-	if (e->size >= sizeof o->head && e->data && obj_patches(e, a, o, &pd) == 0) {
+	if (e->size >= sizeof o->head && e->data && rdc_decided_patches(a, e->data, e->size, &o->patches, &o->n_patches, &pd) == 0) {
 		o->size = e->size;
 		o->data = NULL;
 		memcpy(o->head, e->data, sizeof o->head);
@@ -583,7 +563,8 @@ struct lazy_obj {
 static int map_obj(int fd, uint64_t file_off, const struct rdc_bundle_entry *e,
 		   const struct rdc_add *a, struct lazy_obj *x)
 {
-	if (fd < 0 || !a->have_patches || a->n_patches > RDC_ADD_PATCHES)
+	if (fd < 0 || !a->have_patches || a->n_patches > RDC_ADD_PATCHES ||
+	    !rdc_patches_inside(a->patches, a->n_patches, e->size))
 		return -1;
 	long ps = sysconf(_SC_PAGESIZE);
 	if (ps <= 0)
@@ -597,14 +578,8 @@ static int map_obj(int fd, uint64_t file_off, const struct rdc_bundle_entry *e,
 		munmap(m, len);   /* the file is not what was loaded */
 		return -1;
 	}
-	for (size_t k = 0; k < a->n_patches; k++) {
-		const struct rdc_patch *p = &a->patches[k];
-		if (!rdc_in_bounds(p->offset, p->len, e->size)) {
-			munmap(m, len);
-			return -1;
-		}
-		memcpy(m + delta + p->offset, p->bytes, p->len);
-	}
+	for (size_t k = 0; k < a->n_patches; k++)
+		memcpy(m + delta + a->patches[k].offset, a->patches[k].bytes, a->patches[k].len);
 	mprotect(m, len, PROT_READ);
 	x->map = m;
 	x->map_len = len;

@@ -361,10 +361,16 @@ struct rdc_add {
  * for `a`: a malloc'd array (the caller frees it), the decision's own when
  * it holds them, else computed from the bytes (counted as
  * RDC_ST_NOTES_DECODED); each checked to lie inside the entry (remap.c).
- * 0, or nonzero (with `d`) when the retarget is no set of patches.  Those
- * kept under a->patch_ref come from rdc_dcache_patches (lazy.c). */
+ * 0, or nonzero (with `d`) when the retarget is no set of patches. */
 int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, struct rdc_patch **patches,
 		    size_t *n_patches, struct rdc_diag *d);
+/* The same, and those more than the decision holds (a Tensile object: one
+ * per kernel) from the decision cache under a->patch_ref, where the
+ * policy's parse or an earlier run left them, before computing them
+ * (decide.c).  Every user of a decision's patches goes through one of the
+ * two: a->patches holds only the first RDC_ADD_PATCHES. */
+int rdc_decided_patches(const struct rdc_add *a, const void *data, size_t size,
+			struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d);
 /* Does each of n patches lie inside an object of `size` bytes? */
 bool rdc_patches_inside(const struct rdc_patch *patches, size_t n, size_t size);
 
