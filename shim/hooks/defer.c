@@ -43,7 +43,8 @@
 
 /* One added entry whose notes are not patched yet. */
 struct pending {
-	struct pending *next;
+	struct pending *next, *prev;
+	struct pending *same_bucket; /* by_region's chain */
 	const void *region;          /* rdc_region.base of the rebuilt bundle */
 	uint8_t *obj;                /* the entry in it */
 	uint64_t size;
@@ -62,6 +63,17 @@ struct pending {
 
 pthread_mutex_t rdc_defer_lock = PTHREAD_MUTEX_INITIALIZER;   /* shim.h's lock order */
 static struct pending *pend;
+/* The records again, by region: HIP drops a library's bundles one by one
+ * (librocsparse: 111), and a walk of every record for each was the shim's
+ * largest own cost at that program's exit. */
+#define PEND_BUCKETS 256u
+static struct pending *by_region[PEND_BUCKETS];
+
+static struct pending **bucket(const void *region)
+{
+	uint64_t x = (uint64_t)(uintptr_t)region * 0x9e3779b97f4a7c15ull;
+	return &by_region[x >> 56];   /* the top 8 bits: PEND_BUCKETS */
+}
 static _Atomic size_t n_pend;    /* not decided, or refused: the hook's fast test */
 static __thread int deciding __attribute__((tls_model("initial-exec")));
 
@@ -101,7 +113,12 @@ void rdc_defer_note(const struct rdc_region *r, const struct rdc_bundle *b,
 		snprintf(x->lib, sizeof x->lib, "%s", lib);
 		snprintf(x->path, sizeof x->path, "%s", path);
 		x->next = pend;
+		if (pend)
+			pend->prev = x;
 		pend = x;
+		struct pending **b = bucket(x->region);
+		x->same_bucket = *b;
+		*b = x;
 		atomic_fetch_add(&n_pend, 1);
 	}
 	pthread_mutex_unlock(&rdc_defer_lock);
@@ -112,13 +129,19 @@ void rdc_defer_forget(const void *region)
 	if (!region)
 		return;
 	pthread_mutex_lock(&rdc_defer_lock);
-	for (struct pending **pp = &pend; *pp;) {
+	for (struct pending **pp = bucket(region); *pp;) {
 		struct pending *x = *pp;
 		if (x->region != region) {
-			pp = &x->next;
+			pp = &x->same_bucket;
 			continue;
 		}
-		*pp = x->next;
+		*pp = x->same_bucket;
+		if (x->prev)
+			x->prev->next = x->next;
+		else
+			pend = x->next;
+		if (x->next)
+			x->next->prev = x->prev;
 		if (!x->done || x->refused)
 			atomic_fetch_sub(&n_pend, 1);
 		free(x);
