@@ -90,6 +90,24 @@ rc=0; RDNACOMPAT_LOG=info shim gfx1031 "$T/ctorprog" >"$T/p.out" 2>"$T/p.err" ||
 grep -qxE "early: devices 1 (hipSuccess|no error)" "$T/p.out" || fail "constructor: $(cat "$T/p.out")"
 launch_ok "$T/p.out" || fail "constructor: launch"
 
+# A library whose constructor, between two of its registrations, closes the
+# descriptor of its own file the shim keeps for the library's next bundle
+# and puts /dev/null in its number (two_close.cpp): the shim must notice
+# (the bytes differ), open the file again and still map the bundle from it,
+# and never close the program's /dev/null.
+build libtwo.so "$S/two_b.hip" "$S/two_a.hip" "$S/two_close.cpp" --offload-arch=gfx1030 -shared -fPIC
+build twomain "$S/twomain.cpp" -L"$T" -ltwo -Wl,-rpath,"$T"
+rc=0; RDNACOMPAT_LOG=debug RDNACOMPAT_STATS=1 shim gfx1031 "$T/twomain" >"$T/p.out" 2>"$T/p.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/p.err" "$T/p.out" >&2; fail "closed descriptor: rc=$rc"; }
+grep -qx "result ok" "$T/p.out" || fail "closed descriptor: $(cat "$T/p.out")"
+if [ "$REL" != 7.2 ]; then   # HIP 7 leaves every bundle to its reading: nothing kept
+  grep -qx "closed [0-9]* now /dev/null" "$T/p.out" ||
+    fail "closed descriptor: the shim's descriptor was not there, or the program's was closed: $(head -1 "$T/p.out")"
+  n=$(grep -c "rebuilt: lib=\"\?$T/libtwo.so\"\? .*how=file-mapping" "$T/p.err" || true)
+  [ "$n" -ge 2 ] || fail "closed descriptor: $n of libtwo.so's bundles mapped from its file, want both"
+  grep -q "stats: .*files_opened=[2-9]" "$T/p.err" || fail "closed descriptor: the library was not opened again"
+fi
+
 # fork with the shim's locks busy in another thread.
 # (a name the shim redirects: a Tensile library file of the device's target)
 mkdir -p "$T/files" && echo one >"$T/files/TensileLibrary_lazy_gfx1030.dat" &&
