@@ -112,11 +112,15 @@ static struct {
 	char path[sizeof ((struct rdc_segment *)0)->path];
 } held = { .fd = -1 };
 
-/* Close the held descriptor if it is still ours. */
+/* Close the held descriptor if it is still ours: the same file, and still
+ * O_NONBLOCK (rdc_open_file_st leaves it so here: RDC_OPEN_KEEP_NONBLOCK),
+ * which a program's own descriptor of a regular file hardly ever is. */
 static void held_drop(void)
 {
 	struct stat now;
-	if (held.fd >= 0 && fstat(held.fd, &now) == 0 && rdc_same_file(&now, &held.st))
+	int fl = held.fd >= 0 && fstat(held.fd, &now) == 0 && rdc_same_file(&now, &held.st)
+		 ? fcntl(held.fd, F_GETFL) : -1;
+	if (fl >= 0 && (fl & O_NONBLOCK))
 		close(held.fd);
 	held.fd = -1;
 	held.path[0] = 0;
