@@ -207,7 +207,7 @@ static bool patch_at_load(struct fb_entry *e, const struct rdc_bundle *b, int fd
 	if (!rdc_decide_by_table(b, e->lib, add, &n_add) ||
 	    rdc_defer_patches(b, fd, seg->file_offset, add, n_add, &d) != 0 ||
 	    rdc_remap_file(b, fd, seg->file_offset, add, n_add, rdc_originals_needed(add, n_add),
-			   &e->region, added, &d) != 0) {
+			   rdc_decided_patches, &e->region, added, &d) != 0) {
 		if (d.msg[0])
 			rdc_logf(RDC_LOG_DEBUG, "%s bundle %ld: not left to the load (%s); deciding now",
 				 e->lib, e->index, d.msg);
@@ -318,13 +318,13 @@ static void process(struct fb_entry *e, bool at_load)
 		bool by_file = file_ok && !b.compressed;
 		bool originals = rdc_originals_needed(add, n_add);
 		if (by_file)
-			rc = rdc_remap_file(&b, fd, seg.file_offset, add, n_add, originals, &e->region, NULL,
-					    &d);
+			rc = rdc_remap_file(&b, fd, seg.file_offset, add, n_add, originals, rdc_decided_patches,
+					    &e->region, NULL, &d);
 		if (!by_file || rc != 0) {
 			if (by_file)
 				rdc_logf(RDC_LOG_INFO, "%s bundle %ld: file mapping failed (%s); copying",
 					 e->lib, e->index, d.msg);
-			rc = rdc_remap_copy(&b, add, n_add, originals, &e->region, &d);
+			rc = rdc_remap_copy(&b, add, n_add, originals, rdc_decided_patches, &e->region, &d);
 		}
 		for (size_t k = 0; rc == 0 && k < n_add; k++)
 			rdc_stat_add(add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);

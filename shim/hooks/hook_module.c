@@ -180,7 +180,7 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 		e->n_add = n_add;
 	}
 	bool originals = e->n_add && rdc_originals_needed(e->add, e->n_add);
-	if (e->n_add && rdc_remap_copy(&b, e->add, e->n_add, originals, &e->region, &d) != 0) {
+	if (e->n_add && rdc_remap_copy(&b, e->add, e->n_add, originals, rdc_decided_patches, &e->region, &d) != 0) {
 		rdc_logf(RDC_LOG_ERROR, "%s: %s: rebuilding failed (%s); passing the original through",
 			 source, what, d.msg);
 		rdc_region_free(&e->region);

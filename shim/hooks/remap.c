@@ -214,30 +214,44 @@ int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, stru
 	return 0;
 }
 
+/* The patches for added entry `a` from `get` (the hooks pass
+ * rdc_decided_patches, which also finds those the decision cache holds),
+ * or from rdc_add_patches when `get` is NULL. */
+static int entry_patches(rdc_patches_fn *get, const struct rdc_add *a, const struct rdc_bundle_entry *e,
+			 struct rdc_patch **patches, size_t *n, struct rdc_diag *d)
+{
+	return (get ? get : rdc_add_patches)(a, e->data, e->size, patches, n, d);
+}
+
+/* Added entry `a` retargeted as a copy, when its retarget is no set of
+ * in-place patches (`why`): the object decoded again, counted so. */
+static int retarget_copy(const struct rdc_bundle_entry *e, const struct rdc_add *a, size_t k,
+			 const char *why, uint8_t **copy, size_t *len, struct rdc_diag *d)
+{
+	rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
+	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, copy, len, d);
+	if (rc == 0)
+		rdc_logf(RDC_LOG_DEBUG, "entry %ld (added %zu): in-place patches unavailable (%s); copying "
+			 "%zu bytes", a->from, k, why, *len);
+	return rc;
+}
+
 /* What added entry k needs: patches (preferred) or a retargeted copy. */
-static int plan_entry(const struct rdc_bundle *b, const struct rdc_add *a, struct add_plan *p,
-		      long k, struct rdc_diag *d)
+static int plan_entry(const struct rdc_bundle *b, const struct rdc_add *a, rdc_patches_fn *get,
+		      struct add_plan *p, size_t k, struct rdc_diag *d)
 {
 	const struct rdc_bundle_entry *e = &b->entries[a->from];
 	p->src_off = e->offset;
 	p->size = e->size;
 	struct rdc_diag pd = { 0 };
-	int prc = rdc_add_patches(a, e->data, e->size, &p->patches, &p->n_patches, &pd);
+	int prc = entry_patches(get, a, e, &p->patches, &p->n_patches, &pd);
 	if (prc == 0)
 		return 0;
 	if (prc == RDC_E_NOMEM)
 		return rdc_diag_set(d, prc, RDC_NO_OFFSET, "%s", pd.msg);
-	free(p->patches);
 	p->patches = NULL;
 	p->n_patches = 0;
-	size_t len = 0;
-	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, &p->copy, &len, d);
-	if (rc)
-		return rc;
-	p->copy_len = len;
-	rdc_logf(RDC_LOG_DEBUG, "entry %ld (added %ld): in-place patches unavailable (%s); copying "
-		 "%zu bytes", a->from, k, pd.msg, len);
-	return 0;
+	return retarget_copy(e, a, k, pd.msg, &p->copy, &p->copy_len, d);
 }
 
 /* Each added entry's slot, from `pos` (the end of the original bytes)
@@ -305,8 +319,8 @@ static int fill_slot(uint8_t *slot, const struct add_plan *p, int fd, uint64_t f
 }
 
 int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
-		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
-		   uint8_t **added, struct rdc_diag *d)
+		   const struct rdc_add *add, size_t n_add, bool originals, rdc_patches_fn *get,
+		   struct rdc_region *out, uint8_t **added, struct rdc_diag *d)
 {
 	size_t ps = page_size();
 	int rc = 0;
@@ -327,7 +341,7 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	}
 	/* 1. What each added entry needs: patches (preferred) or a copy. */
 	for (size_t k = 0; k < n_add; k++) {
-		rc = plan_entry(b, &add[k], &plan[k], (long)k, d);
+		rc = plan_entry(b, &add[k], get, &plan[k], k, d);
 		if (rc)
 			goto out;
 	}
@@ -445,17 +459,45 @@ out:
 	return rc;
 }
 
+/* Apply each added entry's patches to its bytes in the written bundle
+ * `buf`, where entry n_kept + k is added entry k (rdc_bundle_write keeps
+ * the order). */
+static int patch_written(uint8_t *buf, size_t len, size_t n_kept, size_t n_add,
+			 struct rdc_patch *const *patches, const size_t *n_patches, struct rdc_diag *d)
+{
+	struct rdc_bundle nb;
+	int rc = rdc_bundle_parse_as_runtime(buf, len, &nb, d);
+	if (rc)
+		return rc;
+	if (nb.compressed || nb.n_entries != n_kept + n_add)
+		rc = rdc_diag_set(d, RDC_E_FORMAT, RDC_NO_OFFSET, "the rebuilt bundle has %zu entries, "
+				  "expected %zu", nb.n_entries, n_kept + n_add);
+	for (size_t k = 0; rc == 0 && k < n_add; k++) {
+		const struct rdc_bundle_entry *e = &nb.entries[n_kept + k];
+		if (!rdc_patches_inside(patches[k], n_patches[k], e->size))
+			rc = rdc_diag_set(d, RDC_E_RANGE, RDC_NO_OFFSET, "a patch lies outside entry %zu",
+					  n_kept + k);
+		for (size_t i = 0; rc == 0 && i < n_patches[k]; i++)
+			memcpy(buf + e->offset + patches[k][i].offset, patches[k][i].bytes, patches[k][i].len);
+	}
+	rdc_bundle_free(&nb);
+	return rc;
+}
+
 int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t n_add,
-		   bool originals, struct rdc_region *out, struct rdc_diag *d)
+		   bool originals, rdc_patches_fn *get, struct rdc_region *out, struct rdc_diag *d)
 {
 	size_t n_orig = originals ? b->n_entries : 0;
 	size_t n = n_orig + n_add;
 	struct rdc_bundle_input *in = calloc(n ? n : 1, sizeof *in);
 	char **ids = calloc(n ? n : 1, sizeof *ids);
 	uint8_t **copies = calloc(n_add ? n_add : 1, sizeof *copies);
+	struct rdc_patch **patches = calloc(n_add ? n_add : 1, sizeof *patches);
+	size_t *n_patches = calloc(n_add ? n_add : 1, sizeof *n_patches);
+	uint8_t *buf = NULL;
 	int rc = 0;
 	memset(out, 0, sizeof *out);
-	if (!in || !ids || !copies) {
+	if (!in || !ids || !copies || !patches || !n_patches) {
 		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
 		goto out;
 	}
@@ -472,17 +514,32 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 		in[n_kept] = (struct rdc_bundle_input){ ids[n_kept], e->data, e->size };
 		n_kept++;
 	}
+	/* Each added entry: its original bytes, patched once written (no
+	 * decode when the decision holds its patches), else a retargeted copy. */
 	for (size_t k = 0; k < n_add; k++) {
 		const struct rdc_bundle_entry *e = &b->entries[add[k].from];
+		struct rdc_diag pd = { 0 };
+		int prc = entry_patches(get, &add[k], e, &patches[k], &n_patches[k], &pd);
+		if (prc == 0) {
+			in[n_kept + k] = (struct rdc_bundle_input){ add[k].id, e->data, e->size };
+			continue;
+		}
+		if (prc == RDC_E_NOMEM) {
+			rc = rdc_diag_set(d, prc, RDC_NO_OFFSET, "%s", pd.msg);
+			goto out;
+		}
+		patches[k] = NULL;
+		n_patches[k] = 0;
 		size_t len = 0;
-		rc = rdc_codeobj_retarget(e->data, e->size, &add[k].to, &copies[k], &len, d);
+		rc = retarget_copy(e, &add[k], k, pd.msg, &copies[k], &len, d);
 		if (rc)
 			goto out;
 		in[n_kept + k] = (struct rdc_bundle_input){ add[k].id, copies[k], len };
 	}
-	uint8_t *buf = NULL;
 	size_t len = 0;
 	rc = rdc_bundle_write(in, n_kept + n_add, 4096, &buf, &len, d);
+	if (rc == 0)
+		rc = patch_written(buf, len, n_kept, n_add, patches, n_patches, d);
 	if (rc)
 		goto out;
 	out->heap = buf;
@@ -491,11 +548,17 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 	rdc_image_known(buf, len, len);
 	out->private_bytes = len;
 	out->originals = n_kept;
+	buf = NULL;
 out:
+	free(buf);
 	for (size_t i = 0; ids && i < n_orig; i++)
 		free(ids[i]); /* calloc'd: the unused tail is NULL */
 	for (size_t k = 0; copies && k < n_add; k++)
 		free(copies[k]);
+	for (size_t k = 0; patches && k < n_add; k++)
+		free(patches[k]);
+	free(patches);
+	free(n_patches);
 	free(ids);
 	free(copies);
 	free(in);

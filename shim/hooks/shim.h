@@ -371,6 +371,10 @@ int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, stru
  * two: a->patches holds only the first RDC_ADD_PATCHES. */
 int rdc_decided_patches(const struct rdc_add *a, const void *data, size_t size,
 			struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d);
+/* Either of the two, as the rebuilders take it (remap.c: NULL means
+ * rdc_add_patches, which needs no decision cache). */
+typedef int rdc_patches_fn(const struct rdc_add *a, const void *data, size_t size,
+			   struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d);
 /* Does each of n patches lie inside an object of `size` bytes? */
 bool rdc_patches_inside(const struct rdc_patch *patches, size_t n, size_t size);
 
@@ -405,14 +409,19 @@ bool rdc_arena_holds(const void *p);
  * (kept only when `originals`: rdc_originals_needed) are a MAP_PRIVATE
  * mapping of the file; each added entry is its own private file mapping
  * with only the changed pages patched.  Never writes the caller's memory.
- * `added` (NULL, or room for n_add): where each added entry lies. */
+ * Each added entry's patches come from `get` (NULL: rdc_add_patches); an
+ * entry whose retarget is no set of patches is a retargeted copy, counted
+ * as RDC_ST_NOTES_DECODED.  `added` (NULL, or room for n_add): where each
+ * added entry lies. */
 int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
-		   const struct rdc_add *add, size_t n_add, bool originals, struct rdc_region *out,
-		   uint8_t **added, struct rdc_diag *d);
-/* Rebuild into one heap buffer (images from hipModuleLoadData); the
- * original entries are copied too only when `originals`. */
+		   const struct rdc_add *add, size_t n_add, bool originals, rdc_patches_fn *get,
+		   struct rdc_region *out, uint8_t **added, struct rdc_diag *d);
+/* Rebuild into one heap buffer (images from hipModuleLoadData, compressed
+ * bundles); the original entries are copied too only when `originals`.
+ * Each added entry is its original bytes copied once and patched there
+ * (patches from `get`, as above), else a retargeted copy. */
 int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t n_add,
-		   bool originals, struct rdc_region *out, struct rdc_diag *d);
+		   bool originals, rdc_patches_fn *get, struct rdc_region *out, struct rdc_diag *d);
 void rdc_region_free(struct rdc_region *r);
 /* The same for a region the runtime has let go of (HIP unregistered its
  * fat binary), except that its mapping is unmapped later, together with up

@@ -55,7 +55,7 @@ static void one_device(const struct rdc_bundle *b, const char *proc, unsigned fl
 		for (int originals = 0; originals < 2; originals++) {
 			struct rdc_region r;
 			memset(&r, 0, sizeof r);
-			if (rdc_remap_copy(b, &a, 1, originals, &r, &d) == 0) {
+			if (rdc_remap_copy(b, &a, 1, originals, NULL, &r, &d) == 0) {
 				struct rdc_bundle nb;
 				if (rdc_bundle_parse(r.bundle, r.bundle_size, &nb, &d) != 0)
 					abort();   /* the runtime would get a bundle it cannot read */

@@ -99,8 +99,29 @@ expect_failure none-1031 gfx1031 rocBLAS
 go ovr-1031 rocblas_gemm gfx1031 HSA_OVERRIDE_GFX_VERSION=10.3.0
 expect_run ovr-1031 gfx1031 3 gfx1030 gfx1030
 ok "gfx1031 rocBLAS with HSA_OVERRIDE_GFX_VERSION=10.3.0 runs, results match the CPU reference (simulated card (executed): $(errs ovr-1031)); told gfx1030 (the lie); $(ndisp ovr-1031) dispatches from gfx1030 code"
-go shim-1031 rocblas_gemm gfx1031 SHIM
+go shim-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_LOG=debug
 expect_shim shim-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
+# The work of a first run, a repeat run (the decision cache of the first)
+# and a run without the cache: each Tensile object rocBLAS hands
+# hipModuleLoadData (one kernel descriptor and note per kernel: hundreds of
+# patches) is copied once and patched, its patches taken from the
+# decision, never decoded again; a repeat run parses, retargets and
+# decodes nothing.
+work() { local k; for k in parsed retargeted from_cache notes_decoded bytes_decompressed; do printf '%s=%s ' $k "$(counter "$1" $k)"; done; }
+[ "$(counter shim-1031 retargeted)" -ge 1 ] && [ "$(counter shim-1031 notes_decoded)" = 0 ] ||
+  fail "shim-1031 (first run): expected code retargeted from the decisions' patches: $(work shim-1031)"
+go again-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_LOG=debug
+expect_shim again-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
+for k in parsed retargeted notes_decoded bytes_decompressed; do
+  [ "$(counter again-1031 $k)" = 0 ] || fail "again-1031 (repeat run): $k=$(counter again-1031 $k), expected 0: $(work again-1031)"
+done
+[ "$(counter again-1031 from_cache)" -ge "$(counter shim-1031 retargeted)" ] ||
+  fail "again-1031 (repeat run): fewer objects from the cache than the first run retargeted: $(work again-1031)"
+go nocache-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_LOG=debug RDNACOMPAT_CACHE=0
+expect_shim nocache-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
+[ "$(counter nocache-1031 notes_decoded)" -ge 1 ] ||
+  fail "RDNACOMPAT_CACHE=0: a Tensile object's patches (more than a decision holds) should be decoded from its bytes: $(work nocache-1031)"
+ok "gfx1031 rocBLAS, the shim's work: first run $(work shim-1031); repeat run $(work again-1031); RDNACOMPAT_CACHE=0 $(work nocache-1031)"
 go true-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_NAME_FOLLOWS_CODE=0
 expect_redirects true-1031 gfx1031 "rocblas_gemm:gfx1030" rocBLAS
 go spoof-1031 rocblas_gemm gfx1031 SHIM RDNACOMPAT_MODE=spoof

@@ -329,7 +329,7 @@ static void test_remap_file_and_copy(void **state)
 	uint64_t file_size[2] = { 0, 0 }, copy_size[2] = { 0, 0 };
 	for (int originals = 1; originals >= 0; originals--) {
 		uint8_t *added[1] = { NULL };
-		assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, originals, &r, added, &d), 0);
+		assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, originals, NULL, &r, added, &d), 0);
 		assert_true(r.file_mapped);
 		check_rebuilt(&r, &b, originals);
 		/* `added` says where the added entry lies: the header's own answer */
@@ -368,7 +368,7 @@ static void test_remap_file_and_copy(void **state)
 		 * registration's drain (no madvise between HIP's exit walks); a
 		 * page handed out before that is zeroed, and the drain gives it
 		 * back to the kernel. */
-		assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, originals, &r, NULL, &d), 0);
+		assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, originals, NULL, &r, NULL, &d), 0);
 		hdr_was = r.hdr;
 		rdc_region_retire(&r);
 		unsigned char resident = 0;
@@ -386,7 +386,7 @@ static void test_remap_file_and_copy(void **state)
 		assert_false(resident & 1);
 		assert_int_equal(hdr_was[0], 0);
 
-		assert_int_equal(rdc_remap_copy(&b, &add, 1, originals, &r, &d), 0);
+		assert_int_equal(rdc_remap_copy(&b, &add, 1, originals, NULL, &r, &d), 0);
 		assert_false(r.file_mapped);
 		check_rebuilt(&r, &b, originals);
 		copy_size[originals] = r.bundle_size;
@@ -400,7 +400,7 @@ static void test_remap_file_and_copy(void **state)
 	uint8_t *all = rdc_arena_take((size_t)4096 * 4096);
 	assert_non_null(all);
 	assert_null(rdc_arena_take(4096));
-	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, NULL, &d), 0);
+	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, NULL, &r, NULL, &d), 0);
 	assert_null(r.hdr);
 	assert_ptr_equal(r.bundle, r.base);
 	check_rebuilt(&r, &b, false);
@@ -445,7 +445,7 @@ static void test_remap_multinote(void **state)
 	struct rdc_diag d = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
-	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, &r, NULL, &d), 0);
+	assert_int_equal(rdc_remap_file(&b, fd, 0, &add, 1, false, NULL, &r, NULL, &d), 0);
 	check_rebuilt(&r, &b, false);
 	/* header page + the e_flags and note pages, not the 22 KB copy */
 	assert_true(r.private_bytes <= 3 * 4096);

@@ -17,6 +17,8 @@
 #                         dispatches (ROCr's rocr-blit:* and ROCclr's
 #                         __amd_rocclr_* kernels are the node's own code)
 #   redirects NAME        the shim's "redirect:" log lines
+#   counter NAME KEY      a work counter from the shim's stats line (the
+#                         run needs RDNACOMPAT_LOG=debug)
 set -u
 rel=${RDC_ROCM:?RDC_ROCM unset: run through tests/run-integration.sh}
 fail() { echo "FAIL [ROCm $rel]: $*" >&2; exit 1; }
@@ -65,3 +67,8 @@ libdisp() { grep -v '"kernel":"\(rocr-blit:\|__amd_rocclr\)' "$tmp/$1.trace" 2>/
 targets() { libdisp "$1" | sed -n 's/.*"target":"\([a-z0-9-]*\)".*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 ndisp() { libdisp "$1" | grep -c '"kernel":'; }
 redirects() { grep 'warn: redirect: ' "$tmp/$1.log" 2>/dev/null; }   # said at warn since H1 (audit 2026-12-03)
+counter() {
+  local v; v=$(grep -m1 "debug: stats: " "$tmp/$1.log" 2>/dev/null | sed -n "s/.* $2=\([0-9]*\).*/\1/p")
+  [ -n "$v" ] || fail "$1: no '$2' in the shim's stats line: $(grep -m1 'stats:' "$tmp/$1.log")"
+  echo "$v"
+}
