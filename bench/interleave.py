@@ -16,7 +16,8 @@
 # for runs that did not do the work).
 #
 # Printed per command: median, spread (p10-p90 and min) of wall and CPU time,
-# median peak RSS; per command against --base (default: the first): the
+# median, min and max peak RSS (a program whose allocator lands in one of
+# two layouts from run to run shows two levels); per command against --base (default: the first): the
 # ratio of medians and the median of the per-round paired ratios with its
 # p10-p90 and a 95% confidence interval (distribution-free: the order
 # statistics a binomial(n, 1/2) count brackets), and the median absolute
@@ -125,13 +126,13 @@ def main():
     print(f"rounds: {opts['n']} (after {opts['w']} warm-up rounds), order rotated each round; "
           f"load average before/after: {load0:.2f}/{os.getloadavg()[0]:.2f}")
     print(f"{'command':<12} {'wall median':>11} {'p10':>8} {'p90':>8} {'min':>8}   "
-          f"{'cpu median':>10} {'p10':>8} {'p90':>8}   {'peak RSS':>9}   (ms, KiB)")
+          f"{'cpu median':>10} {'p10':>8} {'p90':>8}   {'peak RSS':>9} {'min':>9} {'max':>9}   (ms, KiB)")
     for n in names:
         w = [x[0] for x in res[n]]
         c = [x[1] for x in res[n]]
         m = [x[2] for x in res[n]]
         print(f"{n:<12} {ms(st.median(w)):>11} {ms(q(w, .1))} {ms(q(w, .9))} {ms(min(w))}   "
-              f"{ms(st.median(c)):>10} {ms(q(c, .1))} {ms(q(c, .9))}   {int(st.median(m)):>9}")
+              f"{ms(st.median(c)):>10} {ms(q(c, .1))} {ms(q(c, .9))}   {int(st.median(m)):>9} {min(m):>9} {max(m):>9}")
     bw = [x[0] for x in res[base]]
     bc = [x[1] for x in res[base]]
     for n in names:

@@ -115,6 +115,8 @@ for k in res:
     m = med[k]
     print(f"{k:11} {m[0]:14.3f} s {m[1]:8.3f} s {m[4]:6.3f} s {m[2]/2**20:7.0f} MiB" +
           ("" if k == "override" else f"   x{m[0]/o[0]:.3f} / x{m[1]/o[1]:.3f} / x{m[4]/o[4]:.3f}"))
+print("peak RSS per run, MiB (sorted): " + "; ".join(
+    f"{k} " + " ".join(str(int(r[2] / 2**20)) for r in sorted(v, key=lambda r: r[2])) for k, v in res.items()))
 print(f"load average after: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (wall times include the simulator)")
 # Start-up (process start to the first kernel) is what the shim's own work
 # decides: issue 26's goals, first <= 1.05x and repeat <= 1.02x of the

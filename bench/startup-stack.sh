@@ -19,6 +19,9 @@
 #   card with its own code, simulated gfx1030, against no shim:
 #     none    no shim
 #     shim    the shim
+# RDC_BENCH_BASE=OTHER_BUILD adds first-base and repeat-base to the mapped
+# card's group: OTHER_BUILD's shim (a clean build of a change's parent), its
+# caches in directories of their own.
 # Every run: HSA_ENABLE_SDMA=0, AMD_COMGR_CACHE=0 (comgr's own cache off in
 # each way alike), started through the same `sh -c 'rm -rf DIR; exec PROG'`
 # (the other columns remove an unused directory), so the wrapper costs the
@@ -48,6 +51,16 @@ W=$(wrap "$cache/unused") Ws=$(wrap "$cache/unused" --scal) F=$(wrap "$cache/fir
 # warm the repeat runs' cache (and check the shim's run once)
 run env HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME="$cache" LD_PRELOAD="$SH:$S" \
   RDNACOMPAT_SIM_GPUS=gfx1031 "$P" --scal | grep -q "ok: rocblas_sscal"
+base=()
+if [ -n "${RDC_BENCH_BASE:-}" ]; then
+  SB=$(cd "$RDC_BENCH_BASE" && pwd)/librdnacompat.so
+  [ -f "$SB" ] || { echo "RDC_BENCH_BASE: no librdnacompat.so in $RDC_BENCH_BASE" >&2; exit 2; }
+  run env HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME="$cache/base" LD_PRELOAD="$SB:$S" \
+    RDNACOMPAT_SIM_GPUS=gfx1031 "$P" --scal | grep -q "ok: rocblas_sscal"
+  echo "-base: the shim of $SB"
+  base=("first-base=HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache/base-first LD_PRELOAD=$SB:$S RDNACOMPAT_SIM_GPUS=gfx1031 $(wrap "$cache/base-first")"
+        "repeat-base=HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache/base LD_PRELOAD=$SB:$S RDNACOMPAT_SIM_GPUS=gfx1031 $W")
+fi
 echo "== mapped card: simulated gfx1031, against HSA_OVERRIDE_GFX_VERSION=10.3.0"
 run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base ovr \
   "ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $W" \
@@ -56,7 +69,7 @@ run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --ba
   "repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $W" \
   "scal-ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $Ws" \
   "scal-first=$ef LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $Fs" \
-  "scal-repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $Ws"
+  "scal-repeat=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1031 $Ws" "${base[@]}"
 echo "== card with its own code: simulated gfx1030, against no shim"
 run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base none \
   "none=$e LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1030 $W" \
