@@ -293,7 +293,8 @@ static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, s
 	}
 	rdc_lazy_obj_free(o);
 	size_t len = 0;
-	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, &o->data, &len, d);
+	int rc = rdc_add_copy(e, a, pd.msg[0] ? pd.msg : "an object shorter than its head", &o->data,
+			      &len, d);
 	o->size = len;
 	return rc;
 }

@@ -223,22 +223,20 @@ static int entry_patches(rdc_patches_fn *get, const struct rdc_add *a, const str
 	return (get ? get : rdc_add_patches)(a, e->data, e->size, patches, n, d);
 }
 
-/* Added entry `a` retargeted as a copy, when its retarget is no set of
- * in-place patches (`why`): the object decoded again, counted so. */
-static int retarget_copy(const struct rdc_bundle_entry *e, const struct rdc_add *a, size_t k,
-			 const char *why, uint8_t **copy, size_t *len, struct rdc_diag *d)
+int rdc_add_copy(const struct rdc_bundle_entry *e, const struct rdc_add *a, const char *why,
+		 uint8_t **copy, size_t *len, struct rdc_diag *d)
 {
 	rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
 	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, copy, len, d);
 	if (rc == 0)
-		rdc_logf(RDC_LOG_DEBUG, "entry %ld (added %zu): in-place patches unavailable (%s); copying "
-			 "%zu bytes", a->from, k, why, *len);
+		rdc_logf(RDC_LOG_DEBUG, "entry %ld for %s: in-place patches unavailable (%s); copying "
+			 "%zu bytes", a->from, a->to.proc, why, *len);
 	return rc;
 }
 
-/* What added entry k needs: patches (preferred) or a retargeted copy. */
+/* What added entry `a` needs: patches (preferred) or a retargeted copy. */
 static int plan_entry(const struct rdc_bundle *b, const struct rdc_add *a, rdc_patches_fn *get,
-		      struct add_plan *p, size_t k, struct rdc_diag *d)
+		      struct add_plan *p, struct rdc_diag *d)
 {
 	const struct rdc_bundle_entry *e = &b->entries[a->from];
 	p->src_off = e->offset;
@@ -251,7 +249,7 @@ static int plan_entry(const struct rdc_bundle *b, const struct rdc_add *a, rdc_p
 		return rdc_diag_set(d, prc, RDC_NO_OFFSET, "%s", pd.msg);
 	p->patches = NULL;
 	p->n_patches = 0;
-	return retarget_copy(e, a, k, pd.msg, &p->copy, &p->copy_len, d);
+	return rdc_add_copy(e, a, pd.msg, &p->copy, &p->copy_len, d);
 }
 
 /* Each added entry's slot, from `pos` (the end of the original bytes)
@@ -341,7 +339,7 @@ int rdc_remap_file(const struct rdc_bundle *b, int fd, uint64_t file_offset,
 	}
 	/* 1. What each added entry needs: patches (preferred) or a copy. */
 	for (size_t k = 0; k < n_add; k++) {
-		rc = plan_entry(b, &add[k], get, &plan[k], k, d);
+		rc = plan_entry(b, &add[k], get, &plan[k], d);
 		if (rc)
 			goto out;
 	}
@@ -531,7 +529,7 @@ int rdc_remap_copy(const struct rdc_bundle *b, const struct rdc_add *add, size_t
 		patches[k] = NULL;
 		n_patches[k] = 0;
 		size_t len = 0;
-		rc = retarget_copy(e, &add[k], k, pd.msg, &copies[k], &len, d);
+		rc = rdc_add_copy(e, &add[k], pd.msg, &copies[k], &len, d);
 		if (rc)
 			goto out;
 		in[n_kept + k] = (struct rdc_bundle_input){ add[k].id, copies[k], len };

@@ -371,6 +371,12 @@ int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, stru
  * two: a->patches holds only the first RDC_ADD_PATCHES. */
 int rdc_decided_patches(const struct rdc_add *a, const void *data, size_t size,
 			struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d);
+/* Added entry `a` made from entry `e` as a retargeted copy (malloc'd),
+ * when its retarget is no set of in-place patches (`why`, logged at
+ * debug): the object is decoded again, counted as RDC_ST_NOTES_DECODED
+ * (remap.c; lazy.c's and the rebuilders' one fallback). */
+int rdc_add_copy(const struct rdc_bundle_entry *e, const struct rdc_add *a, const char *why,
+		 uint8_t **copy, size_t *len, struct rdc_diag *d);
 /* Either of the two, as the rebuilders take it (remap.c: NULL means
  * rdc_add_patches, which needs no decision cache). */
 typedef int rdc_patches_fn(const struct rdc_add *a, const void *data, size_t size,
