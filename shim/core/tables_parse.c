@@ -358,17 +358,22 @@ static int valid_condition(const char *s)
 {
 	if (!strcmp(s, "none"))
 		return 1;
-	static const char *const toks[] = { "vgpr-fit", "user-sgpr-16", "opt-in" };
+	/* the per-kernel instruction conditions (point-sample, msaa-load,
+	 * mad-intra-fwd) name the LLVM workaround feature the code lacks:
+	 * tables/features.tsv, docs/TABLES.md */
+	static const char *const toks[] = { "vgpr-fit", "user-sgpr-16", "opt-in", "point-sample",
+					    "msaa-load", "mad-intra-fwd" };
+	enum { N_TOKS = sizeof toks / sizeof toks[0] };
 	const char *p = s;
 	unsigned seen = 0;
 	while (*p) {
 		const char *e = strchr(p, '+');
 		size_t l = e ? (size_t)(e - p) : strlen(p);
 		size_t t;
-		for (t = 0; t < 3; t++)
+		for (t = 0; t < N_TOKS; t++)
 			if (strlen(toks[t]) == l && !strncmp(p, toks[t], l))
 				break;
-		if (t == 3 || (seen & (1u << t)))
+		if (t == N_TOKS || (seen & (1u << t)))
 			return 0;
 		seen |= 1u << t;
 		if (!e)
@@ -469,8 +474,8 @@ static int row_compat(struct ctx *c, char **f)
 		return FAIL(c, "rank: must be >= 1 (1 = most preferred)");
 	r.rank = v;
 	if (!valid_condition(f[3]))
-		return FAIL(c, "condition: '%s' (want none, or vgpr-fit, user-sgpr-16, opt-in joined by +)",
-			    f[3]);
+		return FAIL(c, "condition: '%s' (want none, or vgpr-fit, user-sgpr-16, opt-in, point-sample, "
+			    "msaa-load, mad-intra-fwd joined by +)", f[3]);
 	if ((rc = get_str(c, "condition", f[3], 0, &r.condition)) ||
 	    (rc = get_str(c, "source", f[4], 0, &r.source)))
 		return rc;
