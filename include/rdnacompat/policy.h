@@ -160,6 +160,17 @@ int rdc_policy_prefer(const struct rdc_tables *t, const struct rdc_target *devic
 		      const struct rdc_bundle *b, unsigned flags, const struct rdc_prefer_ctx *ctx,
 		      struct rdc_choice *c, struct rdc_diag *d);
 
+/* The last check before a retargeted object is handed to a device: may
+ * `device` run the code object `obj` (`size` bytes) as its ELF header says
+ * it is (machine, xnack/sramecc) — the device's own processor, or a compat
+ * edge device <- that processor (an opt-in edge only with
+ * RDC_POLICY_OPT_IN)?  The edge's per-kernel conditions are the policy's
+ * (rdc_policy_choose); this guards against handing over another entry than
+ * the one decided.  0 when it may; else RDC_E_REFUSED with why in `d`.
+ * `code_proc` (may be NULL with len 0) gets the object's processor. */
+int rdc_policy_handover_check(const struct rdc_tables *t, const struct rdc_target *device,
+			      const void *obj, size_t size, unsigned flags, char *code_proc,
+			      size_t code_proc_len, struct rdc_diag *d);
 void rdc_choice_free(struct rdc_choice *c);
 
 const char *rdc_verdict_name(enum rdc_verdict v);

@@ -390,8 +390,12 @@ int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_t
 	const struct rdc_dc_rec *r = &m->r;
 	struct rdc_choice *c = &hit->c;
 	c->verdict = (enum rdc_verdict)r->verdict;
-	c->entry = (long)r->entry;
-	c->refused_entry = (long)r->refused_entry;
+	c->entry = -1;             /* resolved by id against the bundle (decide.c) */
+	c->refused_entry = -1;
+	memcpy(hit->entry_id, r->entry_id, sizeof hit->entry_id);
+	memcpy(hit->refused_id, r->refused_id, sizeof hit->refused_id);
+	hit->entry_size = r->entry_size;
+	hit->refused_size = r->refused_size;
 	c->chosen = r->chosen;
 	c->edge_rank = r->edge_rank;
 	c->n_kernels = (size_t)r->n_kernels;
@@ -455,12 +459,34 @@ void rdc_dcache_hit_free(struct rdc_dc_hit *hit)
 	hit->n_refused_k = 0;
 }
 
+/* Entry `i` of `b` as the cache names it: its id (false when longer than
+ * a record holds, or no entry) and size. */
+static bool entry_key(const struct rdc_bundle *b, long i, char *id, uint64_t *size)
+{
+	id[0] = '\0';
+	*size = 0;
+	if (i < 0)
+		return true;
+	if ((size_t)i >= b->n_entries || !b->entries[i].id || !b->entries[i].id_len ||
+	    b->entries[i].id_len >= RDC_DC_ID_MAX || memchr(b->entries[i].id, 0, b->entries[i].id_len))
+		return false;
+	memcpy(id, b->entries[i].id, b->entries[i].id_len);
+	id[b->entries[i].id_len] = '\0';
+	*size = b->entries[i].size;
+	return true;
+}
+
 void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
-		    const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
-		    bool have_patches)
+		    const struct rdc_bundle *b, const struct rdc_choice *c,
+		    const struct rdc_patch *patches, size_t n_patches, bool have_patches)
 {
 	if (!L || n_patches > RDC_DC_MAX_PATCHES || (n_patches && !patches))
 		return;
+	char entry_id[RDC_DC_ID_MAX], refused_id[RDC_DC_ID_MAX];
+	uint64_t entry_size, refused_size;
+	if (!entry_key(b, c->entry, entry_id, &entry_size) ||
+	    !entry_key(b, c->refused_entry, refused_id, &refused_size))
+		return;              /* an id no record holds: decided afresh next time */
 	/* The refused kernels, as triples. */
 	size_t n_ref = 0, bytes = 0;
 	for (size_t i = 0; c->kernels && i < c->n_kernels; i++)
@@ -510,8 +536,10 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 	r->bundle_off = bundle_off;
 	r->target = *t;
 	r->verdict = (int32_t)c->verdict;
-	r->entry = c->entry;
-	r->refused_entry = c->refused_entry;
+	memcpy(r->entry_id, entry_id, sizeof r->entry_id);
+	memcpy(r->refused_id, refused_id, sizeof r->refused_id);
+	r->entry_size = entry_size;
+	r->refused_size = refused_size;
 	r->chosen = c->chosen;
 	r->edge_rank = c->edge_rank;
 	r->n_kernels = c->n_kernels;

@@ -17,8 +17,8 @@
  * library, written at exit atomically (temp + rename, 0600).
  * RDNACOMPAT_CACHE=0 disables it.  A corrupt, stale or unreadable file is
  * ignored (logged at debug) and rewritten; a cached value is used only when
- * it fits the bundle at hand (entry index, patch bounds), else the policy
- * decides again.  Locking: rdc_dcache_lock, taken under rdc_fatbin_lock
+ * it fits the bundle at hand (its entry found there by id and size, patch
+ * bounds), else the policy decides again.  Locking: rdc_dcache_lock, taken under rdc_fatbin_lock
  * (and alone at exit); inside it only rdc_dev_lock (the tables) and
  * rdc_log_lock.
  */
@@ -33,7 +33,12 @@ struct rdc_dc_lib;
 
 /* One cached decision, as decide.c needs it back. */
 struct rdc_dc_hit {
-	struct rdc_choice c;             /* kernels/co NULL */
+	struct rdc_choice c;             /* kernels/co NULL; entry and
+	                                    refused_entry -1 until hit_fits
+	                                    (decide.c) finds entry_id /
+	                                    refused_id in the bundle at hand */
+	char entry_id[128], refused_id[128];
+	uint64_t entry_size, refused_size;
 	bool have_patches;
 	size_t n_patches;
 	struct rdc_patch patches[RDC_ADD_PATCHES];   /* when n_patches fits; else
@@ -56,11 +61,12 @@ void rdc_dcache_hit_free(struct rdc_dc_hit *hit);
 /* A malloc'd copy of the patches kept for `ref` (the caller frees it);
  * RDC_E_NOTFOUND when the cache has none. */
 int rdc_dcache_patches(const struct rdc_dc_ref *ref, struct rdc_patch **patches, size_t *n_patches);
-/* Remember a decision (c->kernels, when present, gives the refused
- * kernels; patches may be NULL; at most RDC_DC_MAX_PATCHES of them, else
- * the decision is not kept). */
+/* Remember a decision made for bundle `b` (its entries by id and size;
+ * c->kernels, when present, gives the refused kernels; patches may be
+ * NULL; at most RDC_DC_MAX_PATCHES of them, else the decision is not
+ * kept). */
 void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
-		    const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
+		    const struct rdc_bundle *b, const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
 		    bool have_patches);
 /* Order: after rdc_fatbin_lock / rdc_module_lock / rdc_diag_lock, before
  * rdc_dev_lock (shim.h); fork.c takes it too. */

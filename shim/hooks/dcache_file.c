@@ -59,9 +59,12 @@ const char *rdc_dc_rec_invalid(const struct rdc_dc_rec *r)
 	bool has_entry = r->verdict == RDC_VERDICT_NATIVE || r->verdict == RDC_VERDICT_MAPPED;
 	if (!has_entry && r->verdict != RDC_VERDICT_MISSING)
 		return "corrupt (verdict)";
-	if (has_entry ? (r->entry < 0 || r->entry > DC_MAX_INDEX) : r->entry != -1)
+	if (!memchr(r->entry_id, 0, sizeof r->entry_id) || !memchr(r->refused_id, 0, sizeof r->refused_id))
+		return "corrupt (entry ids)";
+	if (has_entry != (r->entry_id[0] != '\0') || (!has_entry && r->entry_size) ||
+	    r->entry_size > DC_MAX_ENTRY_BYTES)
 		return "corrupt (entry does not match the verdict)";
-	if (r->refused_entry < -1 || r->refused_entry > DC_MAX_INDEX)
+	if ((!r->refused_id[0] && r->refused_size) || r->refused_size > DC_MAX_ENTRY_BYTES)
 		return "corrupt (refused entry)";
 	if ((r->have_patches != 0 && r->have_patches != 1) || r->n_patches > RDC_DC_MAX_PATCHES ||
 	    (r->have_patches && r->verdict != RDC_VERDICT_MAPPED) ||

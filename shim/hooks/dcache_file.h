@@ -8,7 +8,9 @@
  * Layout: struct rdc_dc_hdr, then n_recs × (struct rdc_dc_rec followed by
  * its ref_bytes of refused-kernel "name\0check\0reason\0" triples and its
  * n_patches struct rdc_patch — a Tensile object has one per kernel, so
- * hundreds), then a 64-bit FNV-1a of everything before it.  The same shim build writes and
+ * hundreds), then a 64-bit FNV-1a of everything before it.  Entries are
+ * stored by id and size (magic ...\4; ...\3 stored indices, which another
+ * process's request order made point at another target's code).  The same shim build writes and
  * reads it (the build is in the key), so records are the in-memory struct.
  */
 #ifndef RDNACOMPAT_DCACHE_FILE_H
@@ -19,11 +21,12 @@
 
 #include "shim.h"
 
-#define RDC_DC_MAGIC "RDCDC\0\0\3"
+#define RDC_DC_MAGIC "RDCDC\0\0\4"
 #define RDC_DC_MAX_FILE (64u << 20)
 #define RDC_DC_MAX_REFUSED 256
 #define RDC_DC_MAX_PATCHES 65536      /* per record: more are not cached */
 #define RDC_DC_FNV0 1469598103934665603ull
+#define RDC_DC_ID_MAX 128             /* a bundle entry id, with its NUL */
 
 struct rdc_dc_hdr {
 	char magic[8];
@@ -39,7 +42,12 @@ struct rdc_dc_rec {
 	struct rdc_target target;
 	int32_t verdict;
 	int32_t have_patches;
-	int64_t entry, refused_entry;
+	/* The chosen and the refused entry by what identifies them in any
+	 * bundle: the entry id and its size ("" / 0 when none).  Never an
+	 * index: the list a decision was made from (HIP 7's unbundle request)
+	 * depends on the set of devices in the process. */
+	char entry_id[RDC_DC_ID_MAX], refused_id[RDC_DC_ID_MAX];
+	uint64_t entry_size, refused_size;
 	struct rdc_target chosen;
 	uint32_t edge_rank, n_patches;
 	uint64_t n_kernels, n_refused, n_candidates;

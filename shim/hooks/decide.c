@@ -50,24 +50,63 @@ static void note_cached(char *r, size_t n)
 	memcpy(r + l, sfx, sizeof sfx);
 }
 
-/* Does a cached decision fit this bundle (indices, patch bounds)?  Every
- * field is checked before it is used as an index: a record that passed the
- * load checks (dcache.c) may still come from a different bundle. */
-static bool hit_fits(const struct rdc_dc_hit *h, const struct rdc_bundle *b)
+/* The index of the one entry of `b` with this id and size, or -1 (none,
+ * or more than one: then no cached decision can say which). */
+static long entry_by_key(const struct rdc_bundle *b, const char *id, uint64_t size)
 {
-	const struct rdc_choice *c = &h->c;
+	size_t l = strlen(id);
+	long found = -1;
+	for (size_t i = 0; l && i < b->n_entries; i++) {
+		const struct rdc_bundle_entry *e = &b->entries[i];
+		if (e->id_len == l && e->size == size && !memcmp(e->id, id, l)) {
+			if (found >= 0)
+				return -1;
+			found = (long)i;
+		}
+	}
+	return found;
+}
+
+/* Does a cached decision fit this bundle?  Its entries are found by id and
+ * size (a record never holds an index: the entries HIP 7 asks comgr for
+ * depend on the devices in the process), then every field is checked
+ * before it is used: a record that passed the load checks (dcache.c) may
+ * still come from a different bundle.  Fills h->c.entry and refused_entry. */
+static bool hit_fits(struct rdc_dc_hit *h, const struct rdc_bundle *b)
+{
+	struct rdc_choice *c = &h->c;
 	bool has_entry = c->verdict == RDC_VERDICT_NATIVE || c->verdict == RDC_VERDICT_MAPPED;
 	if (!has_entry && c->verdict != RDC_VERDICT_MISSING)
 		return false;
-	if (has_entry ? (c->entry < 0 || (size_t)c->entry >= b->n_entries) : c->entry != -1)
-		return false;
-	if (c->refused_entry < -1 || (c->refused_entry >= 0 && (size_t)c->refused_entry >= b->n_entries))
+	c->entry = h->entry_id[0] ? entry_by_key(b, h->entry_id, h->entry_size) : -1;
+	c->refused_entry = h->refused_id[0] ? entry_by_key(b, h->refused_id, h->refused_size) : -1;
+	if (has_entry != (c->entry >= 0) || (h->refused_id[0] && c->refused_entry < 0))
 		return false;
 	if (h->have_patches && c->verdict != RDC_VERDICT_MAPPED)
 		return false;
 	/* more than fit here are checked where they are used (lazy.c obj_patches) */
 	return !h->have_patches || h->n_patches > RDC_ADD_PATCHES ||
 	       rdc_patches_inside(h->patches, h->n_patches, b->entries[c->entry].size);
+}
+
+/* Is the entry a cached decision names one the device may run, by the
+ * entry's own ELF header (rdc_policy_handover_check)?  A record that
+ * fits by id and size and names other code (a bug, or a file rewritten
+ * with a right checksum) is decided afresh, said at warn.  An entry whose
+ * bytes are not at hand here is checked at hand-over (rdc_add_handover). */
+static bool hit_runs(const struct rdc_tables *t, const struct rdc_target *dev,
+		     const struct rdc_choice *c, const struct rdc_bundle *b, uint64_t off)
+{
+	if (c->entry < 0 || !b->entries[c->entry].data)
+		return true;
+	const struct rdc_bundle_entry *e = &b->entries[c->entry];
+	struct rdc_diag d = { 0 };
+	if (rdc_policy_handover_check(t, dev, e->data, e->size, rdc_policy_flags(), NULL, 0, &d) == 0)
+		return true;
+	rdc_logf(RDC_LOG_WARN, "cache: the decision at offset %llu for %s names entry %.*s, which it "
+		 "may not run (%s); deciding afresh", (unsigned long long)off, dev->proc,
+		 (int)(e->id_len > 200 ? 200 : e->id_len), e->id, d.msg);
+	return false;
 }
 
 /* What `prefer` rows are matched against: the library, the runtime as
@@ -101,7 +140,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	if (prefer)
 		L = NULL;
 	if (L && rdc_dcache_get(L, off, &ch->target, &ch->hit) == 0) {
-		if (hit_fits(&ch->hit, b)) {
+		if (hit_fits(&ch->hit, b) && hit_runs(t, &ch->target, &ch->hit.c, b, off)) {
 			ch->c = ch->hit.c;
 			ch->cached = true;
 			ch->have_patches = ch->hit.have_patches;
@@ -155,7 +194,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 			ch->n_patches = 0;
 	}
 	if (L)
-		rdc_dcache_put(L, off, &ch->target, &ch->c, all ? all : ch->patches, ch->n_patches,
+		rdc_dcache_put(L, off, &ch->target, b, &ch->c, all ? all : ch->patches, ch->n_patches,
 			       ch->have_patches);
 	free(all);
 }
@@ -480,6 +519,10 @@ int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index
 int rdc_decided_patches(const struct rdc_add *a, const void *data, size_t size,
 			struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d)
 {
+	int rc;
+	if (a->have_patches && a->n_patches > RDC_ADD_PATCHES &&
+	    (rc = rdc_add_handover(a, data, size, d)) != 0)
+		return rc;
 	if (a->have_patches && a->n_patches > RDC_ADD_PATCHES &&
 	    rdc_dcache_patches(&a->patch_ref, patches, n_patches) == 0) {
 		if (rdc_patches_inside(*patches, *n_patches, size))

@@ -285,13 +285,18 @@ static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, s
 {
 	snprintf(o->id, sizeof o->id, "%s", a->id);
 	struct rdc_diag pd = { 0 };
-	if (e->size >= sizeof o->head && e->data && rdc_decided_patches(a, e->data, e->size, &o->patches, &o->n_patches, &pd) == 0) {
+	int prc = e->size >= sizeof o->head && e->data
+			  ? rdc_decided_patches(a, e->data, e->size, &o->patches, &o->n_patches, &pd)
+			  : RDC_E_TRUNCATED;
+	if (prc == 0) {
 		o->size = e->size;
 		o->data = NULL;
 		memcpy(o->head, e->data, sizeof o->head);
 		return 0;
 	}
 	rdc_lazy_obj_free(o);
+	if (prc == RDC_E_REFUSED)   /* not this device's to run: no copy either */
+		return rdc_diag_set(d, prc, RDC_NO_OFFSET, "%s", pd.msg);
 	size_t len = 0;
 	int rc = rdc_add_copy(e, a, pd.msg[0] ? pd.msg : "an object shorter than its head", &o->data,
 			      &len, d);

@@ -357,6 +357,14 @@ struct rdc_add {
 	struct rdc_dc_ref patch_ref;
 };
 
+/* The last check before added entry `a` is handed over (remap.c): the
+ * object `data` (`size` bytes) is, by its own ELF header, code the compat
+ * table lets the device run (rdc_policy_handover_check) — whatever the
+ * decision or the decision cache said.  0, or RDC_E_REFUSED (logged as a
+ * "handover-refused" event at error, with why in `d`): then no copy or
+ * other fallback hands it over either.  rdc_add_patches, rdc_add_copy and
+ * rdc_decided_patches call it first. */
+int rdc_add_handover(const struct rdc_add *a, const void *data, size_t size, struct rdc_diag *d);
 /* The in-place patches that make entry bytes `data` (`size`) the object
  * for `a`: a malloc'd array (the caller frees it), the decision's own when
  * it holds them, else computed from the bytes (counted as

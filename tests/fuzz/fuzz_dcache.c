@@ -23,7 +23,9 @@ static int keep(void *arg, const struct rdc_dc_rec *r, const char *ref, const ui
 	bool has_entry = r->verdict == RDC_VERDICT_NATIVE || r->verdict == RDC_VERDICT_MAPPED;
 	if (!has_entry && r->verdict != RDC_VERDICT_MISSING)
 		abort();
-	if (has_entry ? r->entry < 0 : r->entry != -1)
+	if (!memchr(r->entry_id, 0, sizeof r->entry_id) || !memchr(r->refused_id, 0, sizeof r->refused_id))
+		abort();
+	if (has_entry != (r->entry_id[0] != 0))
 		abort();
 	if (r->have_patches && r->verdict != RDC_VERDICT_MAPPED)
 		abort();

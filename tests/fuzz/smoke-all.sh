@@ -39,25 +39,30 @@ out = sys.argv[1]
 def target(proc, x=0, s=0):
     return proc.encode().ljust(26, b'\0') + bytes([x, s])
 def rec(off, verdict, entry, patches=(), refused=()):
-    # struct rdc_dc_rec (696 bytes), its refused-kernel triples, its patches
-    r = bytearray(696)
+    # struct rdc_dc_rec (952 bytes), its refused-kernel triples, its patches;
+    # entry: the chosen entry's id (None: no entry) and size
+    r = bytearray(952)
     struct.pack_into('<Q', r, 0, off)
     r[8:36] = target('gfx1031')
-    struct.pack_into('<iiqq', r, 36, verdict, 1 if patches else 0, entry, -1)
-    r[64:92] = target('gfx1030')
-    struct.pack_into('<II', r, 92, 1, len(patches))
-    struct.pack_into('<QQQ', r, 104, 3, len(refused), 1)
-    r[128:128 + 20] = b'no gfx1031 entry ...'
+    struct.pack_into('<ii', r, 36, verdict, 1 if patches else 0)
+    if entry:
+        r[44:44 + len(entry[0])] = entry[0]
+        struct.pack_into('<Q', r, 304, entry[1])
+    r[320:348] = target('gfx1030')
+    struct.pack_into('<II', r, 348, 1, len(patches))
+    struct.pack_into('<QQQ', r, 360, 3, len(refused), 1)
+    r[384:384 + 20] = b'no gfx1031 entry ...'
     ref = b''.join(b'%s\0%s\0%s\0' % t for t in refused)
-    struct.pack_into('<II', r, 688, len(refused), len(ref))
+    struct.pack_into('<II', r, 944, len(refused), len(ref))
     pt = bytearray(80 * len(patches))
     for i, (po, pb) in enumerate(patches):
         struct.pack_into('<QI', pt, i * 80, po, len(pb))
         pt[i * 80 + 12:i * 80 + 12 + len(pb)] = pb
     return bytes(r) + ref + bytes(pt)
-recs = [rec(0, 0, 0), rec(4096, 1, 1, [(48, b'\x31\x00\x00\x00'), (5000, b'gfx1031')]),
-        rec(12288, 1, 0, [(48, b'\x31\x00\x00\x00')] + [(6000 + 200 * i, b'gfx1031') for i in range(8)]),
-        rec(8192, 2, -1, refused=[(b'fill_iota', b'vgpr', b'needs 256')])]
+e1030 = (b'hipv4-amdgcn-amd-amdhsa--gfx1030', 9000)
+recs = [rec(0, 0, e1030), rec(4096, 1, e1030, [(48, b'\x31\x00\x00\x00'), (5000, b'gfx1031')]),
+        rec(12288, 1, e1030, [(48, b'\x31\x00\x00\x00')] + [(6000 + 200 * i, b'gfx1031') for i in range(8)]),
+        rec(8192, 2, None, refused=[(b'fill_iota', b'vgpr', b'needs 256')])]
 for i, r in enumerate(recs):
     open(f'{out}/seed-rec{i}', 'wb').write(bytes([0, 1, 0]) + r)
 open(f'{out}/seed-all', 'wb').write(bytes([0, len(recs), 0]) + b''.join(recs))

@@ -35,26 +35,31 @@ f=$(ls "$C"/rdnacompat/vadd1030-*.dc 2>/dev/null | head -1)
 cp "$f" "$T/good.dc"
 
 # C1: records whose checksum is right and whose fields are not.  Offsets
-# are those of struct rdc_dc_rec on x86-64 (header 72 bytes, record 696;
+# are those of struct rdc_dc_rec on x86-64 (header 72 bytes, record 952;
 # the record's refused-kernel triples, then its patches of 80 bytes, follow
 # it); a file whose record size differs fails here rather than poisoning
-# the wrong bytes.
+# the wrong bytes.  entry_id takes none (empty), unterminated (128 bytes
+# without a NUL) or other (a well-formed id the bundle does not have).
 poison() { # poison FILE FIELD=VALUE...: rewrite record 0's fields, fix the FNV
   $PY - "$@" <<'PYEOF'
 import struct, sys
 p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
 r = 72
-if struct.unpack_from('<I', b, 12)[0] != 696:
-    sys.exit('49-shim-cache-hostile: the record is not 696 bytes; update the offsets')
-ref_bytes = struct.unpack_from('<I', b, r + 692)[0]
-patch0 = r + 696 + ref_bytes
-fields = {'verdict': ('<i', 36), 'have_patches': ('<i', 40), 'entry': ('<q', 48),
-          'refused_entry': ('<q', 56), 'n_patches': ('<I', 96), 'n_kernels': ('<Q', 104),
+if struct.unpack_from('<I', b, 12)[0] != 952:
+    sys.exit('49-shim-cache-hostile: the record is not 952 bytes; update the offsets')
+ref_bytes = struct.unpack_from('<I', b, r + 948)[0]
+patch0 = r + 952 + ref_bytes
+fields = {'verdict': ('<i', 36), 'have_patches': ('<i', 40), 'entry_size': ('<Q', 304),
+          'refused_size': ('<Q', 312), 'n_patches': ('<I', 352), 'n_kernels': ('<Q', 360),
           'patch0_offset': ('<Q', patch0 - r), 'patch0_len': ('<I', patch0 + 8 - r)}
+ids = {'none': b'', 'unterminated': b'x' * 128, 'other': b'hipv4-amdgcn-amd-amdhsa--gfx1100'}
 for a in sys.argv[2:]:
     k, v = a.split('=')
+    if k == 'entry_id':
+        b[r + 44:r + 172] = ids[v].ljust(128, b'\0')
+        continue
     fmt, off = fields[k]
-    if k.startswith('patch0') and struct.unpack_from('<I', b, r + 96)[0] == 0:
+    if k.startswith('patch0') and struct.unpack_from('<I', b, r + 352)[0] == 0:
         sys.exit('49-shim-cache-hostile: record 0 has no patch to poison')
     struct.pack_into(fmt, b, r + off, int(v, 0))
 h = 1469598103934665603
@@ -65,10 +70,10 @@ open(p, 'wb').write(b)
 PYEOF
 }
 i=0
-for variant in "verdict=2 have_patches=1 n_patches=1 entry=-1099511627776" \
-               "verdict=1 entry=-1099511627776" "verdict=1 entry=4096" "verdict=0 have_patches=1" \
-               "verdict=7" "verdict=2 entry=0" "have_patches=1 n_patches=5" "have_patches=2" \
-               "refused_entry=-5" "n_kernels=0xffffffffffffffff" "patch0_len=65" \
+for variant in "verdict=2 have_patches=1 n_patches=1" "entry_size=0x20000000000" "entry_size=4096" \
+               "entry_id=none" "entry_id=unterminated" "entry_id=other" "verdict=0 have_patches=1" \
+               "verdict=7" "verdict=2" "have_patches=1 n_patches=5" "have_patches=2" \
+               "refused_size=5" "n_kernels=0xffffffffffffffff" "patch0_len=65" \
                "patch0_offset=0x7fffffffffffffff" "patch0_offset=0x100000" "n_patches=100000"; do
   i=$((i+1))
   cp "$T/good.dc" "$f"

@@ -701,6 +701,81 @@ static void test_unknown_device(void **state)
 	rdc_choice_free(&c);
 }
 
+/* A 64-byte AMDGPU ELF header (code object v5) for processor mach `mach`
+ * with xnack/sramecc "any": what rdc_policy_handover_check reads. */
+static void elf_header(uint8_t *h, uint8_t mach)
+{
+	memset(h, 0, 64);
+	memcpy(h, "\x7f" "ELF", 4);
+	h[4] = 2;          /* ELFCLASS64 */
+	h[5] = 1;          /* little endian */
+	h[6] = 1;          /* EV_CURRENT */
+	h[7] = 64;         /* ELFOSABI_AMDGPU_HSA */
+	h[8] = 3;          /* ABI version 3: code object v5 */
+	h[16] = 3;         /* ET_DYN */
+	h[18] = 224;       /* EM_AMDGPU */
+	h[20] = 1;
+	uint32_t flags = mach | 0x100u | 0x400u;   /* xnack any, sramecc any (v4+) */
+	memcpy(h + 48, &flags, 4);
+	h[52] = 64;        /* e_ehsize */
+}
+
+/* The last check before hand-over reads what the object is, not what a
+ * decision says: the device's own code and an edge's code pass; code of a
+ * processor the table has no edge for, an opt-in edge without the flag,
+ * and bytes that are no code object are refused (RDC_E_REFUSED), named. */
+static void test_handover_check(void **state)
+{
+	(void)state;
+	static const struct rdc_compat_edge edges[] = {
+		{ "gfx1031", "gfx1030", 1, "none", "t" },
+		{ "gfx1031", "gfx10-3-generic", 2, "none", "t" },
+		{ "gfx1031", "gfx1032", 3, "opt-in", "t" },
+	};
+	struct rdc_tables t = syn_tables();
+	t.edges = edges;
+	t.n_edges = sizeof edges / sizeof edges[0];
+	struct rdc_target dev = tgt("gfx1031");
+	uint8_t h[64];
+	char proc[32];
+	struct rdc_diag d;
+
+	static const struct { unsigned flags; int rc; const char *proc, *why; } cases[] = {
+		{ 0, 0, "gfx1031", NULL },                         /* its own */
+		{ 0, 0, "gfx1030", NULL },                         /* an edge */
+		{ 0, 0, "gfx10-3-generic", NULL },                 /* the generic edge */
+		{ 0, RDC_E_REFUSED, "gfx1101", "no edge gfx1031 <- gfx1101" },
+		{ 0, RDC_E_REFUSED, "gfx1032", "opt-in, which is off" },
+		{ RDC_POLICY_OPT_IN, 0, "gfx1032", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int mach = rdc_proc_to_mach(cases[i].proc);
+		assert_true(mach > 0);
+		elf_header(h, (uint8_t)mach);
+		rdc_diag_clear(&d);
+		int rc = rdc_policy_handover_check(&t, &dev, h, sizeof h, cases[i].flags, proc, sizeof proc, &d);
+		if (rc != cases[i].rc)
+			fail_msg("case %zu: rc %d (%s)", i, rc, d.msg);
+		assert_string_equal(proc, cases[i].proc);
+		if (cases[i].why)
+			assert_non_null(strstr(d.msg, cases[i].why));
+	}
+	/* not a code object: refused, never passed */
+	memset(h, 0, sizeof h);
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_policy_handover_check(&t, &dev, h, sizeof h, 0, proc, sizeof proc, &d),
+			 RDC_E_REFUSED);
+	assert_non_null(strstr(d.msg, "not a readable code object"));
+	assert_int_equal(rdc_policy_handover_check(&t, &dev, NULL, 0, 0, NULL, 0, &d), RDC_E_REFUSED);
+	/* xnack-on code on an xnack-off device is refused by its features */
+	elf_header(h, (uint8_t)rdc_proc_to_mach("gfx1030"));
+	uint32_t flags = (uint32_t)rdc_proc_to_mach("gfx1030") | 0x300u | 0x400u;   /* xnack on */
+	memcpy(h + 48, &flags, 4);
+	struct rdc_target off = tgt("gfx1031:xnack-");
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_policy_handover_check(&t, &off, h, sizeof h, 0, NULL, 0, &d), RDC_E_REFUSED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_vgpr192),
 		cmocka_unit_test(test_edge_conditions),
 		cmocka_unit_test(test_mapped_by_id),
+		cmocka_unit_test(test_handover_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
