@@ -110,7 +110,7 @@ $(CORE_LIB): $(CORE_OBJ) $(GEN_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(TGEN): $(TGEN_SRC) $(BUILD)/librdc_core_nodata.a
+$(TGEN): $(TGEN_SRC) $(wildcard tools/tablegen/*.h) $(BUILD)/librdc_core_nodata.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(TGEN_SRC) $(BUILD)/librdc_core_nodata.a $(CORE_LIBS) $(LDSAN) -o $@
 

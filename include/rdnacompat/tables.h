@@ -48,9 +48,13 @@ struct rdc_compat_edge {
 	                              "user-sgpr-16" (the code lacks LLVM's
 	                              UserSGPRInit16Bug workaround the device needs:
 	                              its wave32 kernels' descriptors must enable
-	                              >= 16 user+system SGPRs), "opt-in" (not
-	                              established as safe: use
-	                              only when the user asks).  tables/README.md */
+	                              >= 16 user+system SGPRs), "point-sample",
+	                              "msaa-load", "mad-intra-fwd" (the code may lack
+	                              the PointSampleAccel / MSAALoadDstSelBug /
+	                              MADIntraFwdBug workaround: kernels with the
+	                              instructions it protects), "opt-in" (not
+	                              established as safe: use only when the user
+	                              asks).  tables/README.md, docs/TABLES.md */
 	const char *source;
 };
 

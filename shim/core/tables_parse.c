@@ -7,6 +7,7 @@
  * built-in tables.  File I/O only in rdc_tables_read_file.
  */
 #include "rdnacompat/tables_parse.h"
+#include "rdnacompat/features.h"
 #include "rdnacompat/fileopen.h"
 
 #include <errno.h>
@@ -354,26 +355,39 @@ static int get_word(struct ctx *c, const char *col, const char *s, const char *c
 	return FAIL(c, "%s: '%s' is not one of the allowed values", col, s);
 }
 
+/* The compat condition tokens (tables/README.md).  point-sample, msaa-load
+ * and mad-intra-fwd are the per-kernel instruction conditions of derived
+ * edges: each names the LLVM workaround feature the code may lack
+ * (tables/features.tsv, docs/TABLES.md). */
+static const char *const cond_toks[] = { "vgpr-fit", "user-sgpr-16", "opt-in", "point-sample",
+					 "msaa-load", "mad-intra-fwd" };
+enum { N_COND_TOKS = sizeof cond_toks / sizeof cond_toks[0] };
+
+static size_t cond_tok_index(const char *p, size_t l)
+{
+	size_t t;
+	for (t = 0; t < N_COND_TOKS; t++)
+		if (strlen(cond_toks[t]) == l && !strncmp(p, cond_toks[t], l))
+			break;
+	return t;
+}
+
+bool rdc_compat_token_known(const char *tok, size_t n)
+{
+	return tok && cond_tok_index(tok, n) < N_COND_TOKS;
+}
+
 static int valid_condition(const char *s)
 {
 	if (!strcmp(s, "none"))
 		return 1;
-	/* the per-kernel instruction conditions (point-sample, msaa-load,
-	 * mad-intra-fwd) name the LLVM workaround feature the code lacks:
-	 * tables/features.tsv, docs/TABLES.md */
-	static const char *const toks[] = { "vgpr-fit", "user-sgpr-16", "opt-in", "point-sample",
-					    "msaa-load", "mad-intra-fwd" };
-	enum { N_TOKS = sizeof toks / sizeof toks[0] };
 	const char *p = s;
 	unsigned seen = 0;
 	while (*p) {
 		const char *e = strchr(p, '+');
 		size_t l = e ? (size_t)(e - p) : strlen(p);
-		size_t t;
-		for (t = 0; t < N_TOKS; t++)
-			if (strlen(toks[t]) == l && !strncmp(p, toks[t], l))
-				break;
-		if (t == N_TOKS || (seen & (1u << t)))
+		size_t t = cond_tok_index(p, l);
+		if (t == N_COND_TOKS || (seen & (1u << t)))
 			return 0;
 		seen |= 1u << t;
 		if (!e)
@@ -931,5 +945,406 @@ int rdc_tables_read_file(const char *path, char **text, size_t *len, struct rdc_
 	buf[n] = '\0';
 	*text = buf;
 	*len = n;
+	return 0;
+}
+
+/* ---- tables/features.tsv (include/rdnacompat/features.h) ---------------- */
+
+static const char feat_cols[] = "kind\tname\tclass\ttoken\tprotects\tmembers\tsince\tllvm\tsource";
+enum { FEAT_NCOLS = 9, FEAT_MAX_DEPTH = 16, FEAT_MAX_ROWS = 4096 };
+
+static const char *const feat_class_names[] = { NULL,	   "instruction", "capability", "abi",
+						"register", "workaround",  "resource",   "target",
+						"tuning" };
+
+const char *rdc_features_columns(void)
+{
+	return feat_cols;
+}
+
+struct fpool {
+	struct fpool *next;
+	char data[];
+};
+
+static const char *fdup(struct rdc_features *f, const char *s)
+{
+	size_t n = strlen(s);
+	struct fpool *c = malloc(sizeof *c + n + 1);
+	if (!c)
+		return NULL;
+	memcpy(c->data, s, n + 1);
+	c->next = f->pool_;
+	f->pool_ = c;
+	return c->data;
+}
+
+void rdc_features_free(struct rdc_features *f)
+{
+	if (!f)
+		return;
+	free(f->feat);
+	free(f->list);
+	struct fpool *c = f->pool_;
+	while (c) {
+		struct fpool *n = c->next;
+		free(c);
+		c = n;
+	}
+	memset(f, 0, sizeof *f);
+}
+
+static bool ident_ok(const char *s, const char *extra)
+{
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' || (extra && strchr(extra, *p))))
+			return false;
+	return true;
+}
+
+/* "path@hexcommit": the LLVM file and the commit a row was read at. */
+static bool llvm_ref_ok(const char *s)
+{
+	const char *at = strrchr(s, '@');
+	if (!at || at == s || strchr(s, ' '))
+		return false;
+	size_t n = strlen(at + 1);
+	if (n < 7 || n > 40)
+		return false;
+	for (const char *p = at + 1; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return false;
+	return true;
+}
+
+const struct rdc_llvm_feature *rdc_llvm_feature_find(const struct rdc_features *f, const char *name)
+{
+	if (!f || !name)
+		return NULL;
+	for (size_t i = 0; i < f->n_feat; i++)
+		if (!strcmp(f->feat[i].name, name))
+			return &f->feat[i];
+	return NULL;
+}
+
+static const struct rdc_feat_list *list_find(const struct rdc_features *f, const char *name, size_t n,
+					     bool target)
+{
+	for (size_t i = 0; i < f->n_list; i++)
+		if (f->list[i].target == target && strlen(f->list[i].name) == n &&
+		    !strncmp(f->list[i].name, name, n))
+			return &f->list[i];
+	return NULL;
+}
+
+const struct rdc_feat_list *rdc_feat_target_find(const struct rdc_features *f, const char *name)
+{
+	return f && name ? list_find(f, name, strlen(name), true) : NULL;
+}
+
+static const struct rdc_llvm_feature *feature_findn(const struct rdc_features *f, const char *name, size_t n)
+{
+	for (size_t i = 0; i < f->n_feat; i++)
+		if (strlen(f->feat[i].name) == n && !strncmp(f->feat[i].name, name, n))
+			return &f->feat[i];
+	return NULL;
+}
+
+#define FFAIL(line, ...) rdc_diag_setl(d, RDC_E_FORMAT, f->file, (line), __VA_ARGS__)
+
+static int feat_row(struct rdc_features *f, char **c, unsigned line, struct rdc_diag *d)
+{
+	for (int i = 0; i < FEAT_NCOLS; i++)
+		if (!*c[i])
+			return FFAIL(line, "field %d is empty (write - for none)", i + 1);
+	if (!llvm_ref_ok(c[7]))
+		return FFAIL(line, "llvm: '%s' must be the LLVM file and the commit it was read at "
+			     "(AMDGPU.td@001c38d0)", c[7]);
+	const char *since = is_none(c[6]) ? NULL : c[6];
+	if (!strcmp(c[0], "feature")) {
+		if (!ident_ok(c[1], NULL))
+			return FFAIL(line, "name: '%s' must be LLVM's feature name without 'Feature'", c[1]);
+		if (rdc_llvm_feature_find(f, c[1]))
+			return FFAIL(line, "feature %s is defined twice", c[1]);
+		int cls = 0;
+		for (int k = 1; k <= RDC_FC_TUNING; k++)
+			if (!strcmp(c[2], feat_class_names[k]))
+				cls = k;
+		if (!cls)
+			return FFAIL(line, "class: '%s' (want instruction, capability, abi, register, workaround, "
+				     "resource, target or tuning)", c[2]);
+		const char *tok = is_none(c[3]) ? NULL : c[3];
+		if (tok && cls != RDC_FC_WORKAROUND && cls != RDC_FC_REGISTER)
+			return FFAIL(line, "token: only workaround and register features name a condition (use -)");
+		if (tok && strcmp(tok, "exempt") && !rdc_compat_token_known(tok, strlen(tok)))
+			return FFAIL(line, "token: '%s' is no compat condition token (tables/README.md)", tok);
+		if (tok && !strcmp(tok, "opt-in"))
+			return FFAIL(line, "token: opt-in is a judgement, not a per-kernel condition");
+		if (tok && !strcmp(tok, "exempt") && cls != RDC_FC_WORKAROUND)
+			return FFAIL(line, "token: only a workaround can be exempt");
+		if (cls == RDC_FC_REGISTER && !tok)
+			return FFAIL(line, "token: a register feature needs the condition that checks it");
+		if (!is_none(c[4]) && !ident_ok(c[4], "-."))
+			return FFAIL(line, "protects: '%s' must be one word (letters, digits, - . _)", c[4]);
+		if (!is_none(c[5]) && (cls != RDC_FC_WORKAROUND || !ident_ok(c[5], NULL)))
+			return FFAIL(line, "members: only a workaround names the feature it guards ('%s')", c[5]);
+		struct rdc_llvm_feature r = { .cls = cls, .line = line };
+		if (!(r.name = fdup(f, c[1])) || (tok && !(r.token = fdup(f, tok))) ||
+		    (!is_none(c[4]) && !(r.protects = fdup(f, c[4]))) ||
+		    (!is_none(c[5]) && !(r.guards = fdup(f, c[5]))) || (since && !(r.since = fdup(f, since))) ||
+		    !(r.llvm = fdup(f, c[7])) || !(r.source = fdup(f, c[8])))
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "features: out of memory");
+		if (f->n_feat >= FEAT_MAX_ROWS)
+			return FFAIL(line, "more than %d features", FEAT_MAX_ROWS);
+		struct rdc_llvm_feature *na = realloc(f->feat, (f->n_feat + 1) * sizeof *na);
+		if (!na)
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "features: out of memory");
+		f->feat = na;
+		f->feat[f->n_feat++] = r;
+		return 0;
+	}
+	bool target = !strcmp(c[0], "target");
+	if (!target && strcmp(c[0], "set"))
+		return FFAIL(line, "kind: '%s' (want feature, set or target)", c[0]);
+	if (target ? (strncmp(c[1], "gfx", 3) || !ident_ok(c[1], "-")) : !ident_ok(c[1], NULL))
+		return FFAIL(line, "name: '%s' is not a %s name", c[1], target ? "processor" : "set");
+	if (list_find(f, c[1], strlen(c[1]), target))
+		return FFAIL(line, "%s %s is defined twice", c[0], c[1]);
+	if (!is_none(c[2]) || !is_none(c[3]) || !is_none(c[4]))
+		return FFAIL(line, "class, token and protects are for feature rows (use -)");
+	/* members: "@set" or "Feature" or "Feature^tag", joined by "," */
+	for (const char *p = c[5];;) {
+		size_t l = strcspn(p, ",");
+		char item[128];
+		if (!l || l >= sizeof item)
+			return FFAIL(line, "members: empty or overlong entry in '%s'", c[5]);
+		memcpy(item, p, l);
+		item[l] = '\0';
+		char *hat = strchr(item, '^');
+		if (hat)
+			*hat = '\0';
+		const char *nm = item[0] == '@' ? item + 1 : item;
+		if (!ident_ok(nm, NULL) || (hat && (item[0] == '@' || !ident_ok(hat + 1, "#.-"))))
+			return FFAIL(line, "members: '%.*s' (want @set, Feature or Feature^tag)", (int)l, p);
+		if (!p[l])
+			break;
+		p += l + 1;
+	}
+	struct rdc_feat_list r = { .target = target, .line = line };
+	if (!(r.name = fdup(f, c[1])) || !(r.members = fdup(f, c[5])) ||
+	    (since && !(r.since = fdup(f, since))) || !(r.llvm = fdup(f, c[7])) ||
+	    !(r.source = fdup(f, c[8])))
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "features: out of memory");
+	if (f->n_list >= FEAT_MAX_ROWS)
+		return FFAIL(line, "more than %d sets and targets", FEAT_MAX_ROWS);
+	struct rdc_feat_list *na = realloc(f->list, (f->n_list + 1) * sizeof *na);
+	if (!na)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "features: out of memory");
+	f->list = na;
+	f->list[f->n_list++] = r;
+	return 0;
+}
+
+/* Walk a list's members; `fn` gets each feature with its late tag (or NULL).
+ * Checks references and depth (a cycle is deeper than any real nesting). */
+typedef int (*feat_visit)(void *ctx, const struct rdc_llvm_feature *ft, const char *late, size_t late_len,
+			  const struct rdc_feat_list *set);
+
+static int feat_walk(const struct rdc_features *f, const struct rdc_feat_list *l, int depth,
+		     feat_visit fn, void *ctx, struct rdc_diag *d)
+{
+	if (depth > FEAT_MAX_DEPTH)
+		return FFAIL(l->line, "%s: sets nested more than %d deep (a cycle?)", l->name, FEAT_MAX_DEPTH);
+	for (const char *p = l->members;;) {
+		size_t len = strcspn(p, ",");
+		const char *hat = memchr(p, '^', len);
+		size_t nl = hat ? (size_t)(hat - p) : len;
+		if (*p == '@') {
+			const struct rdc_feat_list *s = list_find(f, p + 1, nl - 1, false);
+			if (!s)
+				return FFAIL(l->line, "%s: no set row '%.*s'", l->name, (int)(nl - 1), p + 1);
+			int rc = feat_walk(f, s, depth + 1, fn, ctx, d);
+			if (rc)
+				return rc;
+		} else {
+			const struct rdc_llvm_feature *ft = feature_findn(f, p, nl);
+			if (!ft)
+				return FFAIL(l->line, "%s: no feature row '%.*s'", l->name, (int)nl, p);
+			int rc = fn ? fn(ctx, ft, hat ? hat + 1 : NULL, hat ? len - nl - 1 : 0, l) : 0;
+			if (rc)
+				return rc;
+		}
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+struct expand_ctx {
+	struct rdc_features *f;
+	struct rdc_feat_target *t;
+	size_t cap;
+	struct rdc_diag *d;
+	unsigned line;
+};
+
+static int expand_one(void *vc, const struct rdc_llvm_feature *ft, const char *late, size_t late_len,
+		      const struct rdc_feat_list *set)
+{
+	struct expand_ctx *c = vc;
+	struct rdc_feat_target *t = c->t;
+	struct rdc_diag *d = c->d;
+	const struct rdc_features *f = c->f;
+	if (!set->target) {
+		if (!t->commit)
+			t->commit = set->llvm;
+		else if (strcmp(t->commit, set->llvm))
+			return FFAIL(c->line, "%s: its sets were read at %s and at %s (one commit per target)",
+				     t->row->name, t->commit, set->llvm);
+	}
+	char tag[64] = "";
+	if (late) {
+		if (late_len >= sizeof tag)
+			return FFAIL(set->line, "%s: tag too long", set->name);
+		memcpy(tag, late, late_len);
+		tag[late_len] = '\0';
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (t->m[i].f == ft) {
+			if (t->m[i].late && !late) /* present from the start in another set */
+				t->m[i].late = NULL;
+			return 0;
+		}
+	if (t->n == c->cap) {
+		size_t nc = c->cap ? c->cap * 2 : 64;
+		struct rdc_feat_member *nm = realloc(t->m, nc * sizeof *nm);
+		if (!nm)
+			return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "features: out of memory");
+		t->m = nm;
+		c->cap = nc;
+	}
+	const char *lt = NULL;
+	if (late && !(lt = fdup(c->f, tag)))
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "features: out of memory");
+	t->m[t->n++] = (struct rdc_feat_member){ ft, lt };
+	return 0;
+}
+
+void rdc_feat_target_free(struct rdc_feat_target *t)
+{
+	if (!t)
+		return;
+	free(t->m);
+	memset(t, 0, sizeof *t);
+}
+
+int rdc_feat_target_expand(const struct rdc_features *f, const char *name, struct rdc_feat_target *out,
+			   struct rdc_diag *d)
+{
+	if (!f || !name || !out)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "features: NULL argument");
+	memset(out, 0, sizeof *out);
+	const struct rdc_feat_list *row = rdc_feat_target_find(f, name);
+	if (!row)
+		return rdc_diag_set(d, RDC_E_NOTFOUND, RDC_NO_OFFSET, "features: no target row for %s", name);
+	out->row = row;
+	/* the pool grows with late tags: the features object is logically const */
+	struct expand_ctx c = { (struct rdc_features *)f, out, 0, d, row->line };
+	int rc = feat_walk(f, row, 0, expand_one, &c, d);
+	if (!rc && !out->commit)
+		out->commit = row->llvm;
+	if (rc)
+		rdc_feat_target_free(out);
+	return rc;
+}
+
+const struct rdc_feat_member *rdc_feat_target_has(const struct rdc_feat_target *t, const char *name)
+{
+	if (!t || !name)
+		return NULL;
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->m[i].f->name, name))
+			return &t->m[i];
+	return NULL;
+}
+
+int rdc_features_parse(struct rdc_features *f, const char *text, size_t len, const char *file,
+		       struct rdc_diag *d)
+{
+	if (!f || !text)
+		return rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "features: NULL argument");
+	memset(f, 0, sizeof *f);
+	if (!(f->file = fdup(f, file ? file : "<features>")))
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "features: out of memory");
+	unsigned line = 0;
+	bool header = false;
+	size_t pos = 0;
+	char buf[MAX_LINE];
+	while (pos < len) {
+		size_t e = pos;
+		while (e < len && text[e] != '\n')
+			e++;
+		line++;
+		size_t l = e - pos;
+		if (l >= sizeof buf)
+			return FFAIL(line, "line longer than %d bytes", MAX_LINE - 1);
+		memcpy(buf, text + pos, l);
+		buf[l] = '\0';
+		pos = e + (e < len);
+		if (memchr(buf, '\0', l))
+			return FFAIL(line, "NUL byte in text");
+		char *s = buf;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s || *s == '#' || (*s == '\r' && !s[1]))
+			continue;
+		char *c[MAX_FIELDS];
+		size_t n = split(s, c, MAX_FIELDS);
+		if (!header) {
+			bool ok = n == FEAT_NCOLS;
+			const char *p = feat_cols;
+			for (size_t i = 0; ok && i < n; i++) {
+				size_t cl = strcspn(p, "\t");
+				ok = strlen(c[i]) == cl && !strncmp(c[i], p, cl);
+				p += cl + (p[cl] == '\t');
+			}
+			if (!ok)
+				return FFAIL(line, "first line must be the features header: %s", "columns as in docs/TABLES.md");
+			header = true;
+			continue;
+		}
+		if (n != FEAT_NCOLS)
+			return FFAIL(line, "features row has %zu fields, want %d (columns separated by single tabs)",
+				     n, FEAT_NCOLS);
+		int rc = feat_row(f, c, line, d);
+		if (rc)
+			return rc;
+	}
+	if (!header)
+		return FFAIL(line ? line : 1, "no features header line");
+	for (size_t i = 0; i < f->n_feat; i++) {
+		const struct rdc_llvm_feature *ft = &f->feat[i];
+		if (ft->guards) {
+			const struct rdc_llvm_feature *g = rdc_llvm_feature_find(f, ft->guards);
+			if (!g || (g->cls != RDC_FC_INSTRUCTION && g->cls != RDC_FC_CAPABILITY))
+				return FFAIL(ft->line, "%s guards '%s', which is no instruction feature row", ft->name,
+					     ft->guards);
+		}
+	}
+	for (size_t i = 0; i < f->n_list; i++) {
+		int rc;
+		if (f->list[i].target) {
+			struct rdc_feat_target t;
+			rc = rdc_feat_target_expand(f, f->list[i].name, &t, d);
+			rdc_feat_target_free(&t);
+		} else {
+			rc = feat_walk(f, &f->list[i], 0, NULL, NULL, d);
+		}
+		if (rc)
+			return rc;
+	}
 	return 0;
 }

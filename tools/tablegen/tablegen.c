@@ -6,13 +6,19 @@
  *
  * Rows are parsed and validated by the same code as the run-time override
  * loader (shim/core/tables_parse.c); any bad row prints "file:line: reason"
- * and fails the build.  Output order is file order.
+ * and fails the build.  Output order is file order.  Every compat edge is
+ * then proven from tables/features.tsv (derive.c): an edge the features do
+ * not support fails the build with the features that break it.  The
+ * features themselves are not compiled in (nothing at run time needs them).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdnacompat/features.h"
 #include "rdnacompat/tables_parse.h"
+
+#include "derive.h"
 
 static void cstr(FILE *f, const char *s)
 {
@@ -189,6 +195,36 @@ int main(int argc, char **argv)
 		rdc_tables_build_free(&bld);
 		return 1;
 	}
+	/* prove every edge from LLVM's features */
+	char fpath[4096];
+	int fn = snprintf(fpath, sizeof fpath, "%s/features.tsv", argv[1]);
+	if (fn < 0 || (size_t)fn >= sizeof fpath) {
+		fprintf(stderr, "tablegen: path too long\n");
+		rdc_tables_build_free(&bld);
+		return 1;
+	}
+	char *ftext = NULL;
+	size_t flen = 0;
+	struct rdc_features feats;
+	memset(&feats, 0, sizeof feats);
+	int frc = rdc_tables_read_file(fpath, &ftext, &flen, &d);
+	if (!frc)
+		frc = rdc_features_parse(&feats, ftext, flen, fpath, &d);
+	free(ftext);
+	struct rdc_tg_stats st;
+	if (frc) {
+		fprintf(stderr, "%s\n", d.msg);
+	} else if ((frc = rdc_tg_prove(&bld, &feats, stderr, &st)) > 0) {
+		fprintf(stderr, "tablegen: %d compat edge failure%s: the features (%s) do not support %s; "
+			"docs/TABLES.md says how an edge is proven\n", frc, frc == 1 ? "" : "s", fpath,
+			frc == 1 ? "it" : "them");
+	}
+	size_t n_feat = feats.n_feat;
+	rdc_features_free(&feats);
+	if (frc) {
+		rdc_tables_build_free(&bld);
+		return 1;
+	}
 	FILE *f = fopen(argv[2], "w");
 	if (!f) {
 		perror(argv[2]);
@@ -202,8 +238,11 @@ int main(int argc, char **argv)
 		rdc_tables_build_free(&bld);
 		return 1;
 	}
-	fprintf(stderr, "tablegen: %zu isa, %zu compat, %zu cards, %zu kernel rules\n", bld.t.n_isa,
-		bld.t.n_edges, bld.t.n_cards, bld.t.n_rules);
+	fprintf(stderr,
+		"tablegen: %zu isa, %zu compat, %zu cards, %zu kernel rules; %zu features prove %u edges "
+		"(%u with a per-kernel condition, %u opt-in; %u exempt and %u moot workarounds)\n",
+		bld.t.n_isa, bld.t.n_edges, bld.t.n_cards, bld.t.n_rules, n_feat, st.edges, st.conditional,
+		st.opt_in, st.exempt, st.moot);
 	rdc_tables_build_free(&bld);
 	return 0;
 }
