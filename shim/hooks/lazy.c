@@ -285,9 +285,11 @@ static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, s
 {
 	snprintf(o->id, sizeof o->id, "%s", a->id);
 	struct rdc_diag pd = { 0 };
-	int prc = e->size >= sizeof o->head && e->data
-			  ? rdc_decided_patches(a, e->data, e->size, &o->patches, &o->n_patches, &pd)
-			  : RDC_E_TRUNCATED;
+	int prc;
+	if (e->size >= sizeof o->head && e->data)
+		prc = rdc_decided_patches(a, e->data, e->size, &o->patches, &o->n_patches, &pd);
+	else if ((prc = rdc_add_handover(a, e->data, e->size, &pd)) == 0)
+		prc = RDC_E_TRUNCATED;   /* no patches for so short an object: a copy */
 	if (prc == 0) {
 		o->size = e->size;
 		o->data = NULL;

@@ -186,33 +186,6 @@ bool rdc_patches_inside(const struct rdc_patch *patches, size_t n, size_t size)
 	return true;
 }
 
-int rdc_add_handover(const struct rdc_add *a, const void *data, size_t size, struct rdc_diag *d)
-{
-	struct rdc_target dev = a->to;   /* the device's processor */
-	for (size_t i = 0; i < rdc_devices_count(); i++) {
-		const struct rdc_device *x = rdc_device_get(i);
-		if (x && !strcmp(x->target.proc, a->to.proc)) {
-			dev = x->target;
-			break;
-		}
-	}
-	char code[32];
-	struct rdc_diag hd = { 0 };
-	int rc = rdc_policy_handover_check(rdc_tables(), &dev, data, size, rdc_policy_flags(), code,
-					   sizeof code, &hd);
-	if (rc == 0) {
-		rdc_logf(RDC_LOG_DEBUG, "handover: %s gets entry %ld as %s, %s code by its ELF header",
-			 a->to.proc, a->from, a->id, code);
-		return 0;
-	}
-	struct rdc_kv kv[] = {
-		RDC_KV_S("device", a->to.proc), RDC_KV_N("entry", a->from), RDC_KV_S("as", a->id),
-		RDC_KV_S("code", code[0] ? code : "-"), RDC_KV_S("reason", hd.msg),
-	};
-	rdc_log_event(RDC_LOG_ERROR, "handover-refused", kv, sizeof kv / sizeof kv[0]);
-	return rdc_diag_set(d, RDC_E_REFUSED, RDC_NO_OFFSET, "not handed over: %s", hd.msg);
-}
-
 int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, struct rdc_patch **patches,
 		    size_t *n_patches, struct rdc_diag *d)
 {
@@ -220,8 +193,6 @@ int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, stru
 	size_t n = 0;
 	*patches = NULL;
 	*n_patches = 0;
-	if ((rc = rdc_add_handover(a, data, size, d)) != 0)
-		return rc;
 	if (a->have_patches && a->n_patches <= RDC_ADD_PATCHES) {
 		n = a->n_patches;
 		*patches = malloc((n ? n : 1) * sizeof **patches);
@@ -255,11 +226,8 @@ static int entry_patches(rdc_patches_fn *get, const struct rdc_add *a, const str
 int rdc_add_copy(const struct rdc_bundle_entry *e, const struct rdc_add *a, const char *why,
 		 uint8_t **copy, size_t *len, struct rdc_diag *d)
 {
-	int rc = rdc_add_handover(a, e->data, e->size, d);
-	if (rc != 0)
-		return rc;
 	rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
-	rc = rdc_codeobj_retarget(e->data, e->size, &a->to, copy, len, d);
+	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, copy, len, d);
 	if (rc == 0)
 		rdc_logf(RDC_LOG_DEBUG, "entry %ld for %s: in-place patches unavailable (%s); copying "
 			 "%zu bytes", a->from, a->to.proc, why, *len);

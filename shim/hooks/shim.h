@@ -362,8 +362,9 @@ struct rdc_add {
  * table lets the device run (rdc_policy_handover_check) — whatever the
  * decision or the decision cache said.  0, or RDC_E_REFUSED (logged as a
  * "handover-refused" event at error, with why in `d`): then no copy or
- * other fallback hands it over either.  rdc_add_patches, rdc_add_copy and
- * rdc_decided_patches call it first. */
+ * other fallback hands it over either (decide.c).  rdc_decided_patches
+ * calls it first, and every hook hands an added entry over through
+ * rdc_decided_patches before any copy (rdc_add_copy) is made. */
 int rdc_add_handover(const struct rdc_add *a, const void *data, size_t size, struct rdc_diag *d);
 /* The in-place patches that make entry bytes `data` (`size`) the object
  * for `a`: a malloc'd array (the caller frees it), the decision's own when
