@@ -183,12 +183,17 @@ bool rdc_check_kernel_name(const struct rdc_tables *t, const struct rdc_isa *dev
  * workaround, i.e. each kernel's descriptor must enable at least 16 user +
  * system SGPRs (COMPUTE_PGM_RSRC2: USER_SGPR_COUNT [5:1], workgroup id X/Y/Z
  * bits 7-9, workgroup info bit 10; the private segment offset does not
- * count, as in SIISelLowering's padding). */
+ * count, as in SIISelLowering's padding).  Wave32 kernels only: LLVM's
+ * GCNSubtarget::hasUserSGPRInit16Bug() is UserSGPRInit16Bug && isWave32()
+ * (allocateSystemSGPRs pads only then; llvm-project 0010bb42,
+ * SIISelLowering.cpp), so a wave64 kernel needs no padding. */
 bool rdc_pol_check_user_sgpr16(const struct rdc_kernel *k, struct rdc_kernel_verdict *v)
 {
 	if (!k->kd.present)
 		return refuse(v, "user-sgpr", "no kernel descriptor to verify the 16 user+system SGPRs "
 			      "the device needs");
+	if (!k->kd.wave32)
+		return true;   /* the bug is wave32's */
 	uint32_t r2 = k->kd.rsrc2;
 	uint32_t user = (r2 >> 1) & 0x1f;
 	uint32_t sys = ((r2 >> 7) & 1) + ((r2 >> 8) & 1) + ((r2 >> 9) & 1) + ((r2 >> 10) & 1);
