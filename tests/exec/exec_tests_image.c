@@ -4,7 +4,9 @@
  * (tools/simgpu/exec/sem_image.c): image_load, image_store, image_sample_lz
  * with point and bilinear filtering under several address modes,
  * image_gather4_lz, image_get_resinfo, NSA addresses, d16 data, DST_SEL
- * swizzles, and the 256-byte tiled layout, on gfx1030 and gfx1100.
+ * swizzles, the 256-byte tiled layout, and 1D, 2D-array and 3D images
+ * (image_load_mip, trilinear image_sample_l, a16 addresses), on gfx1030 and
+ * gfx1100.
  *
  * The image is the harness's input buffer (32 lanes x 32 dwords, 256-byte
  * aligned): a 32x32 image of 4-byte texels, texel (x, y) = lane y's input
@@ -294,6 +296,82 @@ static void ref_tiled(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[2] = v;
 }
 
+
+/* ---- 1D, 2D array, 3D, load_mip, sample_l, a16 ------------------------------------------ */
+/* The same 4 KiB as a 1D image of 1024 texels, as a 64x4 2D array of 4
+ * slices and as a 64x4x4 3D image (arrays and 3D carry no pitch: 64
+ * elements is the linear pitch, 256 bytes).  v35 = x = lane * 2 + 1,
+ * v36 = y = lane & 3, v37 = slice = (lane >> 2) & 3. */
+#define T1D "s_mov_b32 s9, s21\ns_and_b32 s9, s9, 0xff\ns_or_b32 s9, s9, (22 << 20) | (3 << 30)\n" \
+	"s_mov_b32 s10, 255\ns_mov_b32 s11, " SEL_XYZW " | (8 << 28)\ns_mov_b32 s12, 1023\n"
+#define T2DA "s_mov_b32 s9, s21\ns_and_b32 s9, s9, 0xff\ns_or_b32 s9, s9, (22 << 20) | (3 << 30)\n" \
+	"s_mov_b32 s10, 15 | (3 << 14)\ns_mov_b32 s11, " SEL_XYZW " | (13 << 28)\ns_mov_b32 s12, 3\n"
+#define T3D "s_mov_b32 s9, s21\ns_and_b32 s9, s9, 0xff\ns_or_b32 s9, s9, (22 << 20) | (3 << 30)\n" \
+	"s_mov_b32 s10, 15 | (3 << 14)\ns_mov_b32 s11, " SEL_XYZW " | (10 << 28)\ns_mov_b32 s12, 3\n"
+#define DIMS(S) TDESC("22", SEL_XYZW, "0") \
+	"v_lshlrev_b32 v35, 1, v0\nv_add_nc_u32 v35, 1, v35\nv_and_b32 v36, 3, v0\nv_lshrrev_b32 v37, 2, v0\nv_and_b32 v37, 3, v37\n" \
+	"v_mov_b32 v38, 0\n" \
+	T1D "image_load v40, v35, s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm\n" \
+	T2DA "image_load v41, v[35:37], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY unorm\n" \
+	"image_load_mip v42, v[35:38], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY unorm\n" \
+	T3D "image_load v43, v[35:37], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_3D unorm\n" \
+	"v_lshlrev_b32 v39, 16, v36\nv_and_b32 v39, 0xffff, v35\nv_lshl_or_b32 v39, v36, 16, v39\n" \
+	TDESC("22", SEL_XYZW, "0") "image_load v44, v39, s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm a16\n" \
+	T3D SDESC("2", "0", "1", "0") \
+	"v_cvt_f32_u32 v35, v0\nv_mul_f32 v35, 0x3d0a3d71, v35\nv_add_f32 v35, 0xbdcccccd, v35\n" /* u = lane * 0.03375 - 0.1 */ \
+	"v_sub_f32 v36, 1.0, v35\nv_mul_f32 v37, 0.5, v35\nv_add_f32 v37, 0x3e19999a, v37\n" /* v = 1 - u, w = u / 2 + 0.15 */ \
+	"image_sample_l v45, v[35:38], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_3D\n" \
+	T2DA "v_cvt_f32_u32 v37, v0\nv_mul_f32 v37, 0.5, v37\nv_add_f32 v37, 0x3e99999a, v37\n" /* slice = lane / 2 + 0.3: rounds, clamps to 3 */ \
+	"image_sample_lz v46, v[35:37], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY\n" \
+	"s_waitcnt vmcnt(0)"
+static const char dims10[] = DIMS(S10), dims11[] = DIMS(S11);
+
+static double t64(int x, int y, int z)
+{
+	x = x < 0 ? 0 : x > 63 ? 63 : x;
+	y = y < 0 ? 0 : y > 3 ? 3 : y;
+	z = z < 0 ? 0 : z > 3 ? 3 : z;
+	unsigned dw = (unsigned)(z * 256 + y * 64 + x);
+	return (double)xt_u2f(orig(dw / 32, dw % 32));
+}
+
+static void ref_dims(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	(void)c;
+	unsigned x = lane * 2 + 1, y = lane & 3, s = (lane >> 2) & 3;
+	unsigned d2 = s * 256 + y * 64 + x;
+	out[0] = orig(x / 32, x % 32);                 /* 1D: texel x */
+	out[1] = orig(d2 / 32, d2 % 32);               /* 2D array (x, y, slice) */
+	out[2] = out[1];                               /* load_mip, level 0 */
+	out[3] = out[1];                               /* 3D (x, y, z) */
+	unsigned d = y * 32 + x;                       /* a16: 2D 32x32, (x, y) */
+	out[4] = x < 32 ? orig(d / 32, d % 32) : 0;
+	volatile float fl = (float)lane;
+	volatile float m = fl * xt_u2f(0x3d0a3d71);
+	volatile float u = m + xt_u2f(0xbdcccccd);
+	volatile float v = 1.0f - u, h = 0.5f * u;
+	volatile float w = h + xt_u2f(0x3e19999a);
+	double fx = (double)u * 64 - 0.5, fy = (double)v * 4 - 0.5, fz = (double)w * 4 - 0.5;
+	double ix = floor(fx), iy = floor(fy), iz = floor(fz);
+	double a = floor((fx - ix) * 256) / 256, b = floor((fy - iy) * 256) / 256, g = floor((fz - iz) * 256) / 256;
+	double sum = 0;
+	for (int dz = 0; dz < 2; dz++)
+		for (int dy = 0; dy < 2; dy++)
+			for (int dx = 0; dx < 2; dx++)
+				sum += (dx ? a : 1 - a) * (dy ? b : 1 - b) * (dz ? g : 1 - g) *
+				       t64((int)ix + dx, (int)iy + dy, (int)iz + dz);
+	out[5] = xt_f2u((float)sum);                   /* trilinear, clamp */
+	volatile float sh = 0.5f * fl;
+	volatile float sl = sh + xt_u2f(0x3e99999a);
+	int sli = (int)nearbyint((double)sl);
+	sli = sli > 3 ? 3 : sli;
+	double s2 = 0;
+	for (int dy = 0; dy < 2; dy++)
+		for (int dx = 0; dx < 2; dx++)
+			s2 += (dx ? a : 1 - a) * (dy ? b : 1 - b) * t64((int)ix + dx, (int)iy + dy, sli);
+	out[6] = xt_f2u((float)s2);                    /* 2D array: bilinear in the slice */
+}
+
 const struct xt_test xt_tests_image[] = {
 	{ "image_load: float, UNORM8, out of range, NSA, DST_SEL, d16, tfe", XT_BOTH, loads10, loads11, NULL, 32, 15,
 	  init_img, ref_loads, XT_EXACT },
@@ -303,5 +381,7 @@ const struct xt_test xt_tests_image[] = {
 	  XT_BOTH, samples10, samples11, NULL, 32, 18, init_img, ref_samples, XT_EXACT },
 	{ "image_load/image_store: 256B_D tiled layout", XT_BOTH, tiled10, tiled11, NULL, 32, 3, init_img, ref_tiled,
 	  XT_EXACT },
+	{ "image_load(_mip)/sample_l/sample_lz: 1D, 2D array, 3D, a16", XT_BOTH, dims10, dims11, NULL, 32, 7, init_img,
+	  ref_dims, XT_EXACT },
 };
 const unsigned xt_ntests_image = sizeof xt_tests_image / sizeof xt_tests_image[0];
