@@ -372,6 +372,66 @@ static void ref_dims(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[6] = xt_f2u((float)s2);                    /* 2D array: bilinear in the slice */
 }
 
+/* ---- more tiled layouts: 4KB_D (4-byte), 256B_D with 8-byte and 1-byte elements ---------- */
+/* T# of any size: format F, swizzle mode SW, WIDTH-1, HEIGHT-1, PITCH-1. */
+#define TD(F, SW, WM1, HM1, PM1) \
+	"s_lshr_b64 s[20:21], s[4:5], 8\ns_mov_b32 s8, s20\ns_and_b32 s9, s21, 0xff\n" \
+	"s_or_b32 s9, s9, (" F " << 20) | ((" WM1 " & 3) << 30)\n" \
+	"s_mov_b32 s10, (" WM1 " >> 2) | (" HM1 " << 14)\n" \
+	"s_mov_b32 s11, " SEL_XYZW " | (" SW " << 20) | (9 << 28)\n" \
+	"s_mov_b32 s12, " PM1 "\ns_mov_b32 s13, 0\ns_mov_b32 s14, 0\ns_mov_b32 s15, 0\n"
+#define TILED2(S) COORDS \
+	TD("22", "6", "31", "31", "31") "image_load v40, v[35:36], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\n" \
+	"v_and_b32 v37, 15, v0\nv_mul_u32_u24 v38, 3, v0\nv_and_b32 v38, 31, v38\n" \
+	TD(S("64", "50"), "2", "15", "31", "15") "image_load v[41:42], v[37:38], s[8:15] dmask:0x3 dim:SQ_RSRC_IMG_2D unorm\n" \
+	"v_mul_u32_u24 v37, 5, v0\nv_and_b32 v37, 63, v37\nv_mul_u32_u24 v38, 7, v0\nv_add_nc_u32 v38, 1, v38\nv_and_b32 v38, 63, v38\n" \
+	TD("1", "2", "63", "63", "63") "image_load v43, v[37:38], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\n" \
+	S(TD("1", "1", "63", "63", "63") "image_load v44, v[37:38], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\n", \
+	  "v_mov_b32 v44, 0\n") \
+	"s_waitcnt vmcnt(0)"
+static const char tiled2_10[] = TILED2(S10), tiled2_11[] = TILED2(S11);
+
+static uint32_t bit(unsigned v, unsigned b) { return v >> b & 1; }
+
+static void ref_tiled2(const struct xt_ctx *c, unsigned lane, uint32_t *out)
+{
+	unsigned x = lane, y = (7 * lane + 3) & 31, e;
+	/* 4KB_D, 4-byte elements: NIBBLE01 row 2 then NIBBLE2 row 3 (y3 x3 y4 x4) */
+	if (c->gfx == 10)
+		e = bit(x, 0) | bit(x, 1) << 1 | bit(y, 0) << 2 | bit(y, 1) << 3 | bit(y, 2) << 4 | bit(x, 2) << 5;
+	else
+		e = bit(x, 0) | bit(y, 0) << 1 | bit(x, 1) << 2 | bit(y, 1) << 3 | bit(x, 2) << 4 | bit(y, 2) << 5;
+	e |= bit(y, 3) << 6 | bit(x, 3) << 7 | bit(y, 4) << 8 | bit(x, 4) << 9;
+	out[0] = orig(e / 32, e % 32);
+	/* 256B_D, 8-byte elements (NIBBLE01 row 6 on gfx10, row 3 on gfx11: x0 y0 x1 x2 y1 from
+	 * address bit 3), 8x4 blocks, 2 a row */
+	x = lane & 15;
+	y = (3 * lane) & 31;
+	e = bit(x, 0) | bit(y, 0) << 1 | bit(x, 1) << 2 | bit(x, 2) << 3 | bit(y, 1) << 4;
+	unsigned dw = (((y / 4) * 2 + x / 8) * 32 + e) * 2;
+	out[1] = orig(dw / 32, dw % 32);
+	out[2] = orig((dw + 1) / 32, (dw + 1) % 32);
+	/* 256B_D, 1-byte elements (gfx10 NIBBLE01 row 5: x0 x1 x2 y1 y0 y2 x3 y3; gfx11 row 0:
+	 * x0 x1 y0 x2 y1 y2 x3 y3), 16x16 blocks, 4 a row; UNORM8 */
+	x = (5 * lane) & 63;
+	y = (7 * lane + 1) & 63;
+	if (c->gfx == 10)
+		e = bit(x, 0) | bit(x, 1) << 1 | bit(x, 2) << 2 | bit(y, 1) << 3 | bit(y, 0) << 4 | bit(y, 2) << 5 |
+		    bit(x, 3) << 6 | bit(y, 3) << 7;
+	else
+		e = bit(x, 0) | bit(x, 1) << 1 | bit(y, 0) << 2 | bit(x, 2) << 3 | bit(y, 1) << 4 | bit(y, 2) << 5 |
+		    bit(x, 3) << 6 | bit(y, 3) << 7;
+	unsigned by = ((y / 16) * 4 + x / 16) * 256 + e;
+	out[3] = xt_f2u(un8(orig(by / 128, (by / 4) % 32), by % 4));
+	/* gfx10 256B_S, 1-byte elements (NIBBLE01 row 0: x0 x1 x2 x3 y0 y1 y2 y3) */
+	out[4] = 0;
+	if (c->gfx == 10) {
+		e = (x & 15) | (y & 15) << 4;
+		by = ((y / 16) * 4 + x / 16) * 256 + e;
+		out[4] = xt_f2u(un8(orig(by / 128, (by / 4) % 32), by % 4));
+	}
+}
+
 const struct xt_test xt_tests_image[] = {
 	{ "image_load: float, UNORM8, out of range, NSA, DST_SEL, d16, tfe", XT_BOTH, loads10, loads11, NULL, 32, 15,
 	  init_img, ref_loads, XT_EXACT },
@@ -381,6 +441,8 @@ const struct xt_test xt_tests_image[] = {
 	  XT_BOTH, samples10, samples11, NULL, 32, 18, init_img, ref_samples, XT_EXACT },
 	{ "image_load/image_store: 256B_D tiled layout", XT_BOTH, tiled10, tiled11, NULL, 32, 3, init_img, ref_tiled,
 	  XT_EXACT },
+	{ "image_load: 4KB_D (4-byte), 256B_D (8- and 1-byte), gfx10 256B_S (1-byte) tiled layouts", XT_BOTH,
+	  tiled2_10, tiled2_11, NULL, 32, 5, init_img, ref_tiled2, XT_EXACT },
 	{ "image_load(_mip)/sample_l/sample_lz: 1D, 2D array, 3D, a16", XT_BOTH, dims10, dims11, NULL, 32, 7, init_img,
 	  ref_dims, XT_EXACT },
 };
