@@ -407,6 +407,10 @@ static bool fetch_am(struct rdc_wave *w, const struct tdesc *t, const struct sde
 static void axis(double c, unsigned size, bool norm, bool linear, int *i0, double *frac)
 {
 	double x = norm ? c * size : c;
+	if (!(x > -1e9)) /* NaN and far outside: a texel far outside, no overflow */
+		x = -1e9;
+	else if (x > 1e9)
+		x = 1e9;
 	if (!linear) {
 		*i0 = (int)floor(x);
 		*frac = 0;
@@ -420,7 +424,7 @@ static void axis(double c, unsigned size, bool norm, bool linear, int *i0, doubl
 
 static unsigned slice_of(double s, const struct tdesc *t)
 {
-	double r = nearbyint(s);
+	double r = s == s ? nearbyint(s) : 0; /* NaN: slice 0 */
 	double lo = t->first_slice, hi = t->depth ? t->depth - 1 : 0;
 	return (unsigned)(r < lo ? lo : r > hi ? hi : r);
 }
@@ -626,6 +630,8 @@ static void img_resinfo(struct rdc_wave *w, const struct rdc_inst *in, const str
 		if (!(exec >> l & 1))
 			continue;
 		unsigned mip = addr_c(w, in, 0, 0, l, false);
+		if (mip > 31)
+			mip = 31;
 		unsigned wd = t->width >> mip, ht = t->height >> mip;
 		struct rdc_bfval v[4];
 		memset(v, 0, sizeof v);
