@@ -7,7 +7,8 @@
 # the release's hipcc) checks, against CPU values, a bilinear sample of a
 # 2D float texture (clamp, normalized coordinates: image_sample_lz), a point
 # sample of a uchar4 texture read as normalized floats, a surface
-# image_load/image_store, and a plain kernel; its arrays are filled and read
+# image_load/image_store, a bilinear sample inside the layers of a layered
+# texture, and a plain kernel; its arrays are filled and read
 # back by HIP's own __amd_rocclr_copyBufferToImage / copyImageToBuffer blit
 # kernels, which must run on the engine too (the trace says executed);
 #   - 6.4: gfx1030 and gfx1100 code on their own cards, and gfx1030 code on a
@@ -15,6 +16,8 @@
 #   - 7.2: one bundle with gfx1030, gfx1100, gfx1153 and gfx11-generic code
 #     on gfx1030, gfx1100 and gfx1153 (each its own code); gfx1153-only code
 #     on gfx1153; gfx11-generic-only code on gfx1100;
+#   - a 3D texture (its layout a pipe-XOR swizzle mode the engine does not
+#     lay out) fails loudly: the GPU exception line names the layout;
 #   - with RDNACOMPAT_SIM_EXEC=0 the checks fail (nothing computed), so they
 #     can fail.
 BUILD=${1:?usage: $0 BUILD}
@@ -40,7 +43,7 @@ run_texture() {
   local out rc=0
   out=$(sim RDNACOMPAT_SIM_TRACE="$trace" "$@" 2>&1) || rc=$?
   [ $rc -eq 0 ] || fail "$label: rc=$rc: $out"
-  [ "$(echo "$out" | grep -c '^ok ')" = 4 ] || fail "$label: 4 ok lines expected: $out"
+  [ "$(echo "$out" | grep -c '^ok ')" = 5 ] || fail "$label: 5 ok lines expected: $out"
   echo "$out" | grep -qx 'all checks passed' || fail "$label: $out"
   python3 - "$trace" "$label" <<'PY' || fail "$label: trace"
 import json, sys
@@ -53,13 +56,13 @@ for want in ("__amd_rocclr_copyBufferToImage", "__amd_rocclr_copyImageToBuffer")
     assert got, (want, sorted(names))
     for l in got:
         assert l.get("executed") == "ok" and l["insts"] > 0, l
-for k in ("tex_linear", "tex_point", "img_copy", "scale"):
+for k in ("tex_linear", "tex_point", "img_copy", "tex_layered", "scale"):
     got = [l for n, v in names.items() if k in n and n.startswith("_Z") for l in v]
     assert got, (k, sorted(names))
     for l in got:
         assert l.get("executed") == "ok" and l["insts"] > 0, l
 PY
-  echo "ok: $label: bilinear, point, image load/store and plain kernels against CPU values; copyBufferToImage/copyImageToBuffer executed (simulated card (executed))"
+  echo "ok: $label: bilinear, point, layered, image load/store and plain kernels against CPU values; copyBufferToImage/copyImageToBuffer executed (simulated card (executed))"
 }
 
 if [ "$rel" = 6.4 ]; then
@@ -81,6 +84,11 @@ else
   run_texture "gfx11-generic code on gfx1100" RDNACOMPAT_SIM_GPUS=gfx1100 -- "$gen"
   neg=$e53 negcard=gfx1153
 fi
+
+out=$(sim RDNACOMPAT_SIM_GPUS=$negcard -- "$neg" 3d 2>&1); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "dispatch failed (unsupported).*image layout SW_MODE [0-9]* is outside the engine's scope" ||
+  fail "3D texture: a loud refusal naming the layout expected (rc=$rc): $out"
+echo "ok: a 3D texture fails loudly on $negcard, naming its layout ($(echo "$out" | grep -o 'SW_MODE [0-9]*' | head -1))"
 
 out=$(sim RDNACOMPAT_SIM_GPUS=$negcard RDNACOMPAT_SIM_EXEC=0 -- "$neg" 2>&1); rc=$?
 [ $rc -ne 0 ] && ! echo "$out" | grep -qx 'all checks passed' ||
