@@ -64,10 +64,11 @@
 
 /* ---- tiled layouts ----
  *
- * The 256-byte and 4 KiB "standard" (S) and "display" (D) swizzle modes
- * that ROCR's image manager lets addrlib pick for images (it forbids the
- * 64 KiB blocks: image_manager_gfx11.cpp / image_manager_nv.cpp
- * GetAddrlibSurfaceInfoNv): within a block, byte-address bit i comes from
+ * The 256-byte and 4 KiB "standard" (S) and "display" (D) swizzle modes,
+ * which ROCR's image manager lets addrlib pick for 1D/2D images and arrays
+ * (GetAddrlibSurfaceInfoNv in image_manager_nv.cpp / image_manager_gfx11.cpp
+ * forbids the 64 KiB blocks; 3D images get pipe-XOR modes, refused here:
+ * docs/SIMGPU.md says which).  Within a block, byte-address bit i comes from
  * one coordinate bit, no XOR (the non-_X modes do not depend on pipes or
  * banks); blocks follow each other along the row, rows of blocks along
  * the pitch.  Patterns: addrlib's GFX10_SW_PATTERN_NIBBLE01 rows 0-7 and
