@@ -5,7 +5,9 @@
 # (simulated card (executed)): the texture program
 # tests/integration/progs/sim_texture.hip (built by build_texture.sh with
 # the release's hipcc) checks, against CPU values, a bilinear sample of a
-# 2D float texture (clamp, normalized coordinates: image_sample_lz), a point
+# 2D float texture (clamp, normalized coordinates: image_sample_lz), the same
+# over pitched linear memory (hipMallocPitch: a linear-layout image whose
+# rows the host wrote, so the layout itself is checked), a point
 # sample of a uchar4 texture read as normalized floats, a surface
 # image_load/image_store, a bilinear sample inside the layers of a layered
 # texture, and a plain kernel; its arrays are filled and read
@@ -43,7 +45,7 @@ run_texture() {
   local out rc=0
   out=$(sim RDNACOMPAT_SIM_TRACE="$trace" "$@" 2>&1) || rc=$?
   [ $rc -eq 0 ] || fail "$label: rc=$rc: $out"
-  [ "$(echo "$out" | grep -c '^ok ')" = 5 ] || fail "$label: 5 ok lines expected: $out"
+  [ "$(echo "$out" | grep -c '^ok ')" = 6 ] || fail "$label: 6 ok lines expected: $out"
   echo "$out" | grep -qx 'all checks passed' || fail "$label: $out"
   python3 - "$trace" "$label" <<'PY' || fail "$label: trace"
 import json, sys
@@ -62,7 +64,7 @@ for k in ("tex_linear", "tex_point", "img_copy", "tex_layered", "scale"):
     for l in got:
         assert l.get("executed") == "ok" and l["insts"] > 0, l
 PY
-  echo "ok: $label: bilinear, point, layered, image load/store and plain kernels against CPU values; copyBufferToImage/copyImageToBuffer executed (simulated card (executed))"
+  echo "ok: $label: bilinear (tiled and pitched linear), point, layered, image load/store and plain kernels against CPU values; copyBufferToImage/copyImageToBuffer executed (simulated card (executed))"
 }
 
 if [ "$rel" = 6.4 ]; then

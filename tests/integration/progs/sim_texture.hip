@@ -3,6 +3,8 @@
 // instructions, checked against CPU values computed here:
 //   - tex_linear: a 2D float texture (hipMallocArray) sampled with linear
 //     filtering, normalized coordinates and clamp-to-edge (image_sample);
+//   - the same kernel on a texture over pitched linear memory (hipMallocPitch,
+//     hipResourceTypePitch2D: a linear-layout image);
 //   - tex_point: a 2D uchar4 texture read as normalized float with point
 //     filtering, unnormalized coordinates and clamp-to-edge (image_sample);
 //   - img_copy: a surface read and written with surf2Dread/surf2Dwrite
@@ -18,7 +20,7 @@
 // __amd_rocclr_copyBufferToImage / copyImageToBuffer blit kernels, image
 // instructions themselves.
 //
-// Usage: sim_texture [all|linear|point|load|layered|plain|3d]  — prints "ok NAME" per
+// Usage: sim_texture [all|linear|pitch|point|load|layered|plain|3d]  — prints "ok NAME" per
 // check and "all checks passed"; exit 1 on a mismatch, naming it.
 #include <hip/hip_runtime.h>
 
@@ -171,6 +173,63 @@ static int check_linear(void)
   CK(hipFree(duv));
   CK(hipFree(dout));
   printf("ok linear: %d bilinear samples of a %dx%d float texture (clamp, normalized)\n", N, W, H);
+  return 0;
+}
+
+// A texture over pitched linear memory (hipMallocPitch, hipResourceTypePitch2D):
+// the runtime makes a linear-layout image of the buffer, rows pitch bytes
+// apart; sampled bilinearly like check_linear.
+static int check_pitch(void)
+{
+  float img[W * H];
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      img[y * W + x] = texel(x, y);
+  void *d;
+  size_t pitch;
+  CK(hipMallocPitch(&d, &pitch, W * sizeof(float), H));
+  CK(hipMemcpy2D(d, pitch, img, W * sizeof(float), W * sizeof(float), H, hipMemcpyHostToDevice));
+  hipResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.resType = hipResourceTypePitch2D;
+  rd.res.pitch2D.devPtr = d;
+  rd.res.pitch2D.desc = hipCreateChannelDesc<float>();
+  rd.res.pitch2D.width = W;
+  rd.res.pitch2D.height = H;
+  rd.res.pitch2D.pitchInBytes = pitch;
+  hipTextureDesc td;
+  memset(&td, 0, sizeof td);
+  td.addressMode[0] = td.addressMode[1] = hipAddressModeClamp;
+  td.filterMode = hipFilterModeLinear;
+  td.readMode = hipReadModeElementType;
+  td.normalizedCoords = 1;
+  hipTextureObject_t t;
+  CK(hipCreateTextureObject(&t, &rd, &td, NULL));
+  enum { N = 64 };
+  float2 uv[N];
+  for (int i = 0; i < N; i++)
+    uv[i] = make_float2(-0.1f + 1.2f * (float)((i * 29) % N) / N, -0.05f + 1.1f * (float)((i * 13) % N) / N);
+  float2 *duv;
+  float *dout, out[N];
+  CK(hipMalloc(&duv, sizeof uv));
+  CK(hipMalloc(&dout, sizeof out));
+  CK(hipMemcpy(duv, uv, sizeof uv, hipMemcpyHostToDevice));
+  tex_linear<<<1, N>>>(t, duv, dout, N);
+  CK(hipGetLastError());
+  CK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
+  for (int i = 0; i < N; i++) {
+    float r = ref_linear(img, uv[i].x, uv[i].y);
+    if (!(fabsf(out[i] - r) <= TOL_LINEAR)) {
+      fprintf(stderr, "FAIL pitch: uv=(%g,%g) got %.6f want %.6f (tol %g)\n", uv[i].x, uv[i].y, out[i], r, TOL_LINEAR);
+      return 1;
+    }
+  }
+  CK(hipDestroyTextureObject(t));
+  CK(hipFree(d));
+  CK(hipFree(duv));
+  CK(hipFree(dout));
+  printf("ok pitch: %d bilinear samples of a %dx%d float texture over pitched memory (pitch %zu bytes)\n", N, W, H,
+         pitch);
   return 0;
 }
 
@@ -370,6 +429,8 @@ int main(int argc, char **argv)
     bad |= check_point();
   if (all || !strcmp(what, "linear"))
     bad |= check_linear();
+  if (all || !strcmp(what, "pitch"))
+    bad |= check_pitch();
   if (!strcmp(what, "3d")) // not in "all": ROCR lays 3D images out in a mode the engine refuses
     bad |= check_3d(0);
   if (all || !strcmp(what, "layered"))
