@@ -372,7 +372,7 @@ static void ref_dims(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	out[6] = xt_f2u((float)s2);                    /* 2D array: bilinear in the slice */
 }
 
-/* ---- more tiled layouts: 4KB_D (4-byte), 256B_D with 8-byte and 1-byte elements ---------- */
+/* ---- more tiled layouts: 4KB_D (4-byte), 256B_D with 1-, 2-, 8- and 16-byte elements ------ */
 /* T# of any size: format F, swizzle mode SW, WIDTH-1, HEIGHT-1, PITCH-1. */
 #define TD(F, SW, WM1, HM1, PM1) \
 	"s_lshr_b64 s[20:21], s[4:5], 8\ns_mov_b32 s8, s20\ns_and_b32 s9, s21, 0xff\n" \
@@ -388,6 +388,10 @@ static void ref_dims(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 	TD("1", "2", "63", "63", "63") "image_load v43, v[37:38], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\n" \
 	S(TD("1", "1", "63", "63", "63") "image_load v44, v[37:38], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\n", \
 	  "v_mov_b32 v44, 0\n") \
+	"v_and_b32 v37, 15, v0\nv_mul_u32_u24 v38, 5, v0\nv_and_b32 v38, 15, v38\n" \
+	TD(S("77", "63"), "2", "15", "15", "15") "image_load v[45:48], v[37:38], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm\n" \
+	"v_mul_u32_u24 v37, 3, v0\nv_and_b32 v37, 63, v37\nv_mul_u32_u24 v38, 11, v0\nv_and_b32 v38, 31, v38\n" \
+	TD("13", "2", "63", "31", "63") "image_load v49, v[37:38], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\n" \
 	"s_waitcnt vmcnt(0)"
 static const char tiled2_10[] = TILED2(S10), tiled2_11[] = TILED2(S11);
 
@@ -423,6 +427,27 @@ static void ref_tiled2(const struct xt_ctx *c, unsigned lane, uint32_t *out)
 		    bit(x, 3) << 6 | bit(y, 3) << 7;
 	unsigned by = ((y / 16) * 4 + x / 16) * 256 + e;
 	out[3] = xt_f2u(un8(orig(by / 128, (by / 4) % 32), by % 4));
+	/* 256B_D, 16-byte elements (gfx10 NIBBLE01 row 7, gfx11 row 4: x0 y0 x1 y1 from
+	 * address bit 4), 4x4 blocks, 4 a row */
+	{
+		unsigned x16 = lane & 15, y16 = (5 * lane) & 15;
+		unsigned e16 = bit(x16, 0) | bit(y16, 0) << 1 | bit(x16, 1) << 2 | bit(y16, 1) << 3;
+		unsigned d16 = (((y16 / 4) * 4 + x16 / 4) * 16 + e16) * 4;
+		for (unsigned k = 0; k < 4; k++)
+			out[5 + k] = orig((d16 + k) / 32, (d16 + k) % 32);
+		/* 256B_D, 2-byte elements (gfx10 row 1: x0 x1 x2 y0 y1 y2 x3; gfx11 row 1: x0 y0 x1
+		 * y1 x2 y2 x3, from address bit 1), 16x8 blocks, 4 a row; 16_FLOAT */
+		unsigned x2 = (3 * lane) & 63, y2 = (11 * lane) & 31, e2;
+		if (c->gfx == 10)
+			e2 = bit(x2, 0) | bit(x2, 1) << 1 | bit(x2, 2) << 2 | bit(y2, 0) << 3 | bit(y2, 1) << 4 |
+			     bit(y2, 2) << 5 | bit(x2, 3) << 6;
+		else
+			e2 = bit(x2, 0) | bit(y2, 0) << 1 | bit(x2, 1) << 2 | bit(y2, 1) << 3 | bit(x2, 2) << 4 |
+			     bit(y2, 2) << 5 | bit(x2, 3) << 6;
+		unsigned b2 = (((y2 / 8) * 4 + x2 / 16) * 128 + e2) * 2;
+		uint32_t wd = orig(b2 / 128, (b2 / 4) % 32);
+		out[9] = xt_f2u((float)xt_h2d((uint16_t)(wd >> (8 * (b2 % 4)))));
+	}
 	/* gfx10 256B_S, 1-byte elements (NIBBLE01 row 0: x0 x1 x2 x3 y0 y1 y2 y3) */
 	out[4] = 0;
 	if (c->gfx == 10) {
@@ -441,8 +466,8 @@ const struct xt_test xt_tests_image[] = {
 	  XT_BOTH, samples10, samples11, NULL, 32, 18, init_img, ref_samples, XT_EXACT },
 	{ "image_load/image_store: 256B_D tiled layout", XT_BOTH, tiled10, tiled11, NULL, 32, 3, init_img, ref_tiled,
 	  XT_EXACT },
-	{ "image_load: 4KB_D (4-byte), 256B_D (8- and 1-byte), gfx10 256B_S (1-byte) tiled layouts", XT_BOTH,
-	  tiled2_10, tiled2_11, NULL, 32, 5, init_img, ref_tiled2, XT_EXACT },
+	{ "image_load: 4KB_D (4-byte), 256B_D (1-, 2-, 8-, 16-byte), gfx10 256B_S (1-byte) tiled layouts", XT_BOTH,
+	  tiled2_10, tiled2_11, NULL, 32, 10, init_img, ref_tiled2, XT_EXACT },
 	{ "image_load(_mip)/sample_l/sample_lz: 1D, 2D array, 3D, a16", XT_BOTH, dims10, dims11, NULL, 32, 7, init_img,
 	  ref_dims, XT_EXACT },
 };
