@@ -35,8 +35,8 @@
  * carries no pitch), the width rounded up to 256 bytes (addrlib
  * Gfx10Lib::ComputeSurfaceInfoLinear: pitchAlign = 256 / elementBytes);
  * and the 256B/4KB swizzle modes ROCR gives hipMallocArray images (the
- * "tiled layouts" section).  Other swizzle modes, mip levels above 0 and
- * MSAA/cube images fail the dispatch with a message that names them.
+ * "tiled layouts" section).  Other swizzle modes, images with mip levels
+ * and MSAA/cube images fail the dispatch with a message that names them.
  *
  * Filtering: point takes floor(u * size); bilinear takes x = u * size - 0.5
  * and weights from its fraction kept to 8 bits (floor(f * 256) / 256): the
@@ -465,14 +465,17 @@ static void put4(struct rdc_wave *w, const struct rdc_inst *in, unsigned l, cons
 
 /* ---- handlers ---- */
 
-static bool mip_ok(struct rdc_wave *w, const struct rdc_inst *in, const struct tdesc *t, unsigned mip)
+/* Images with mip levels: where addrlib puts each level (level 0 included)
+ * is not modelled here, and a view's BASE_LEVEL names another level: the
+ * engine lays out single-level images only.  A mip address past the one
+ * level reads 0 and drops stores. */
+static bool single_level(struct rdc_wave *w, const struct rdc_inst *in, const struct tdesc *t)
 {
-	if (t->base_level + mip == 0 || (mip == 0 && t->last_level == t->base_level && t->base_level == 0))
+	if (t->base_level == 0 && t->last_level == 0)
 		return true;
-	if (t->base_level + mip > t->last_level)
-		return true; /* past the last level: loads read 0, stores drop (checked by the caller) */
-	rdc_fail(w, RDC_EXEC_UNSUPPORTED, in, "mip level %u of an image with levels %u-%u: the engine reads level 0 only",
-		 t->base_level + mip, t->base_level, t->last_level);
+	rdc_fail(w, RDC_EXEC_UNSUPPORTED, in,
+		 "an image with mip levels %u-%u is outside the engine's scope: it lays out single-level images only",
+		 t->base_level, t->last_level);
 	return false;
 }
 
@@ -488,9 +491,7 @@ static void img_mem(struct rdc_wave *w, const struct rdc_inst *in, const struct 
 		for (unsigned i = 0; i < nc; i++)
 			c[i] = addr_c(w, in, 0, i, l, false);
 		unsigned mip = f->mip ? addr_c(w, in, 0, nc, l, false) : 0;
-		if (!mip_ok(w, in, t, mip))
-			return;
-		bool past = t->base_level + mip > t->last_level;
+		bool past = mip != 0;
 		int x = (int)c[0], y = 0, s = 0;
 		if (dim == 1) y = (int)c[1];
 		else if (dim == 2 || dim == 5) { y = (int)c[1]; s = (int)c[2]; }
@@ -543,15 +544,6 @@ static void img_sample(struct rdc_wave *w, const struct rdc_inst *in, const stru
 	bool norm = !(in->mimg.unorm || s.unnorm);
 	bool d3 = dim == 2, arr = dim == 4 || dim == 5;
 	unsigned nsp = arr ? nc - 1 : nc; /* spatial coordinates */
-	if (t->last_level != t->base_level) {
-		bool ok = f->kind == K_SAMPLE || f->kind == K_GATHER;
-		if (ok && (f->lod || in->op == RDC_OP_IMAGE_SAMPLE || in->op == RDC_OP_IMAGE_SAMPLE_B)) {
-			rdc_fail(w, RDC_EXEC_UNSUPPORTED, in,
-				 "an image with mip levels %u-%u: the engine samples level 0 only (_lz forms)",
-				 t->base_level, t->last_level);
-			return;
-		}
-	}
 	/* Without mip levels the LOD only picks the magnification or
 	 * minification filter; level 0 is magnified (LOD <= 0). */
 	bool linear = s.mag & 1;
@@ -659,8 +651,14 @@ static void sem_image(struct rdc_wave *w, const struct rdc_inst *in)
 	if (!read_t(w, in, &t))
 		return;
 	switch (f.kind) {
-	case K_LOAD: case K_STORE: img_mem(w, in, &f, &t); break;
-	case K_SAMPLE: case K_GATHER: img_sample(w, in, &f, &t); break;
+	case K_LOAD: case K_STORE:
+		if (single_level(w, in, &t))
+			img_mem(w, in, &f, &t);
+		break;
+	case K_SAMPLE: case K_GATHER:
+		if (single_level(w, in, &t))
+			img_sample(w, in, &f, &t);
+		break;
 	case K_RESINFO: img_resinfo(w, in, &t); break;
 	}
 }
