@@ -500,6 +500,7 @@ int main(int argc, char **argv)
 		{ xt_tests_ds, xt_ntests_ds },
 		{ xt_tests_mubuf, xt_ntests_mubuf },
 		{ xt_tests_flat, xt_ntests_flat },
+		{ xt_tests_image, xt_ntests_image },
 	};
 	unsigned run = 0, failed = 0;
 	const unsigned nsuites = sizeof suites / sizeof suites[0];

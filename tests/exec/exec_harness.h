@@ -122,6 +122,8 @@ extern const struct xt_test xt_tests_ds[];  /* exec_tests_ds.c */
 extern const unsigned xt_ntests_ds;
 extern const struct xt_test xt_tests_mubuf[];  /* exec_tests_mubuf.c */
 extern const unsigned xt_ntests_mubuf;
+extern const struct xt_test xt_tests_image[];  /* exec_tests_image.c */
+extern const unsigned xt_ntests_image;
 extern const struct xt_test xt_tests_flat[];  /* exec_tests_flat.c */
 extern const unsigned xt_ntests_flat;
 

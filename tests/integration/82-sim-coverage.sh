@@ -5,8 +5,9 @@
 #   sim_iota (tests/integration/progs, hipcc for gfx1030): its one code
 #   object lists no instruction the engine cannot execute (exit 0, summary
 #   "N of N distinct", 0 not executable), text and --json;
-#   a code object assembled by llvm-mc-19 with image_sample and
-#   image_store between executable instructions (gfx1030 and gfx1100): both
+#   a code object assembled by llvm-mc-19 with image_sample_d and
+#   image_atomic_add (image instructions the engine leaves out) between
+#   executable instructions (gfx1030 and gfx1100): both
 #   are listed with count and first offset, the rest is executable (exit 1);
 #   --target keeps one processor and the generic target it runs (gfx1030,
 #   gfx1031: gfx10-3-generic; gfx1100, gfx1151: gfx11-generic), and says so;
@@ -39,10 +40,10 @@ work=$OUT/coverage; mkdir -p "$work"
 cat > "$work/img.s" <<'ASM'
   s_load_dwordx2 s[0:1], s[4:5], 0x0
   v_mov_b32 v0, 0
-  image_sample v[0:3], v0, s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_1D
+  image_sample_d v[0:3], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_1D
   v_add_f32 v1, v1, v2
-  image_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D
-  image_sample v[0:3], v0, s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_1D
+  image_atomic_add v0, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm
+  image_sample_d v[0:3], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_1D
   s_endpgm
 ASM
 for t in gfx1030 gfx1100; do
@@ -54,8 +55,8 @@ rc=0; out=$("$T" sim --coverage "$work/img-gfx1030.o" "$work/img-gfx1100.o") || 
 [ $rc -eq 1 ] || fail "coverage of the image snippet: exit $rc, expected 1 ($out)"
 for t in gfx1030 gfx1100; do
   sect=$(echo "$out" | sed -n "/code object ($t)/,/^[^ ]/p")
-  echo "$sect" | grep -Eq 'not executable: image_sample +2  first at \.text\+0xc$' || fail "$t: image_sample not listed: $out"
-  echo "$sect" | grep -Eq 'not executable: image_store +1  first at \.text\+0x18$' || fail "$t: image_store not listed: $out"
+  echo "$sect" | grep -Eq 'not executable: image_sample_d +2  first at \.text\+0xc$' || fail "$t: image_sample_d not listed: $out"
+  echo "$sect" | grep -Eq 'not executable: image_atomic_add +1  first at \.text\+0x18$' || fail "$t: image_atomic_add not listed: $out"
   echo "$sect" | grep -Eq ': 7 instructions, 4 of 6 distinct executable$' || fail "$t: counts: $out"
 done
 echo "$out" | grep -Eq '^summary: [0-9]+ of [0-9]+ distinct instructions executable, 14 instructions \(6 not executable\) in 2 code objects' ||
@@ -67,16 +68,16 @@ d = json.load(sys.stdin)
 s = d["summary"]
 assert s["code_objects"] == 1 and s["skipped"] == 1, s
 m = {x["mnemonic"]: x["count"] for x in s["missing"]}
-assert m == {"image_sample": 2, "image_store": 1}, m
+assert m == {"image_sample_d": 2, "image_atomic_add": 1}, m
 ' || fail "--target gfx1100 --json: $out"
 rc=0; "$T" sim --coverage "$work/nonexistent.co" >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ] || fail "missing file: exit $rc, expected 2"
-echo "ok: image_sample/image_store listed with counts and first offsets (gfx1030, gfx1100), --target, missing file exit 2"
+echo "ok: image_sample_d/image_atomic_add listed with counts and first offsets (gfx1030, gfx1100), --target, missing file exit 2"
 
 # --target takes in the generic target the card runs (tables/isa.tsv):
 # gfx1030 and gfx1031 run gfx10-3-generic code, gfx1100 and gfx1151
 # gfx11-generic code (Debian's rocSOLVER 6.4 ships only generic code for RDNA).
-printf 's_load_dwordx2 s[0:1], s[4:5], 0x0\nv_mov_b32 v0, 0\nimage_store v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D\ns_endpgm\n' > "$work/gen.s"
+printf 's_load_dwordx2 s[0:1], s[4:5], 0x0\nv_mov_b32 v0, 0\nimage_atomic_add v0, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm\ns_endpgm\n' > "$work/gen.s"
 for t in gfx10-3-generic gfx11-generic gfx1030 gfx1100; do
   s=$work/gen-$t.s; cp "$work/gen.s" "$s"
   case $t in gfx11*) sed -i 's/s_load_dwordx2/s_load_b64/' "$s";; esac

@@ -513,22 +513,25 @@ static int mtbuf(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, st
 	return 0;
 }
 
-/* MIMG: the name and length only — the engine executes no image
- * instruction (rc -1, in->op set).  RDNA2: op[6:0] in [24:18], op[7] in
- * bit 0, NSA (the number of extra address dwords) in [2:1]; RDNA3: op in
- * [25:18], NSA in bit 0 with as many extra dwords as the addresses need
- * (one assumed: up to four more addresses).  LLVM AMDGPU MIMGInstructions.td
- * (MIMG_gfx10, MIMG_gfx11) and the ISA guides' MIMG format tables. */
-static int mimg(unsigned gfx, uint32_t w, struct rdc_inst *in)
+/* MIMG: the opcode here (RDNA2: op[6:0] in [24:18], op[7] in bit 0;
+ * RDNA3: op in [25:18]), the operands in decode_mimg.c.  A word whose
+ * opcode the tables lack keeps its length (NSA dwords included) so that a
+ * linear walk stays on instruction boundaries.  LLVM AMDGPU
+ * SIInstrFormats.td (MIMGe_gfx10, MIMGe_gfx11) and the ISA guides' MIMG
+ * format tables. */
+static int mimg(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, struct rdc_inst *in)
 {
+	bool ok;
 	if (gfx == 10) {
 		in->len = (uint8_t)(8 + 4 * ((w >> 1) & 3));
-		lookup(gfx, w & 1 ? RDC_FMT_MIMGHI : RDC_FMT_MIMG, (w >> 18) & 0x7f, in);
+		ok = lookup(gfx, w & 1 ? RDC_FMT_MIMGHI : RDC_FMT_MIMG, (w >> 18) & 0x7f, in);
 	} else {
 		in->len = w & 1 ? 12 : 8;
-		lookup(gfx, RDC_FMT_MIMG, (w >> 18) & 0xff, in);
+		ok = lookup(gfx, RDC_FMT_MIMG, (w >> 18) & 0xff, in);
 	}
-	return -1;
+	if (!ok)
+		return -1;
+	return rdc_decode_mimg(gfx, code, avail, in);
 }
 
 /* Formats the decoder does not decode: a name for the coverage listing and
@@ -591,7 +594,7 @@ int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst 
 	else if ((w >> 26) == 0x3A)
 		rc = mtbuf(gfx, code, avail, w, in);
 	else if ((w >> 26) == 0x3C)
-		rc = mimg(gfx, w, in);
+		rc = mimg(gfx, code, avail, w, in);
 	else
 		rc = other(gfx, w, in);
 	if (rc < 0) {

@@ -175,6 +175,20 @@ int rdc_disasm(unsigned gfx, const struct rdc_inst *in, char *buf, size_t n)
 		put(&o, " imm=%d offen=%u idxen=%u glc=%u slc=%u dlc=%u lds=%u", in->imm, in->offen, in->idxen,
 		    in->glc, in->slc, in->dlc, in->lds);
 		break;
+	case RDC_FMT_MIMG: case RDC_FMT_MIMGHI:
+		opd(&o, "dst", in, in->dst);
+		opd(&o, "addr", in, in->addr);
+		if (in->mimg.naddr) {
+			put(&o, " addrs=");
+			for (unsigned i = 0; i < in->mimg.naddr; i++)
+				put(&o, "%sv%u", i ? "," : "", in->mimg.vaddr[i]);
+		}
+		opd(&o, "srsrc", in, in->srsrc);
+		opd(&o, "ssamp", in, in->saddr);
+		put(&o, " dmask=%u dim=%u unorm=%u a16=%u d16=%u tfe=%u lwe=%u r128=%u glc=%u slc=%u dlc=%u",
+		    in->mimg.dmask, in->mimg.dim, in->mimg.unorm, in->mimg.a16, in->mimg.d16, in->mimg.tfe,
+		    in->mimg.lwe, in->mimg.r128, in->glc, in->slc, in->dlc);
+		break;
 	case RDC_FMT_VOPD:
 		opd(&o, "dst", in, in->dst);
 		opd(&o, "src0", in, in->src[0]);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * scope.c — the instructions the engine leaves out on purpose, with the
- * reason: graphics-only work (exports, interpolation, image sampling and
- * image memory, the parameter/position caches), global wave sync (GWS),
+ * reason: graphics-only work (exports, interpolation, the image
+ * instructions sem_image.c does not execute, the parameter/position caches), global wave sync (GWS),
  * ordered append counters, halts, and what only a trap handler or the
  * debugger runs.  A compute kernel that meets one fails the dispatch with
  * a line naming the instruction and this reason (dispatch.c); the opcode
@@ -14,7 +14,9 @@
 #include "wave.h"
 
 static const struct { const char *prefix; const char *why; } scope[] = {
-	{ "image_", "image instructions (sampling, image memory) are graphics work the engine does not model" },
+	{ "image_", "of the image instructions the engine executes loads, stores, sampling (plain, _l, _lz, _b), "
+		    "gather4 (plain, _l, _lz) and get_resinfo; atomics, MSAA loads, derivatives, depth compares, "
+		    "offsets and ray tracing are left out" },
 	{ "exp", "exports feed the graphics pipeline" },
 	{ "v_interp_", "interpolation reads graphics pipeline parameters" },
 	{ "lds_param_load", "interpolation reads graphics pipeline parameters" },
@@ -42,6 +44,8 @@ const char *rdc_exec_scope(uint16_t op)
 	if (!op || op >= RDC_OP_COUNT)
 		return NULL;
 	const char *n = rdc_op_name[op];
+	if (rdc_sem_image(op))
+		return NULL; /* executed (sem_image.c) */
 	for (size_t i = 0; i < sizeof scope / sizeof scope[0]; i++)
 		if (!strncmp(n, scope[i].prefix, strlen(scope[i].prefix)))
 			return scope[i].why;

@@ -14,7 +14,7 @@ rdc_sem_fn rdc_sem_lookup(uint16_t op)
 		return NULL;
 	if ((f = rdc_sem_sctl(op)) || (f = rdc_sem_salu(op)) || (f = rdc_sem_smem(op)) || (f = rdc_sem_valu(op)) ||
 	    (f = rdc_sem_vcmp(op)) || (f = rdc_sem_v16(op)) || (f = rdc_sem_vmem(op)) || (f = rdc_sem_lds(op)) || (f = rdc_sem_sfloat(op)) ||
-	    (f = rdc_sem_vmedia(op)))
+	    (f = rdc_sem_vmedia(op)) || (f = rdc_sem_image(op)))
 		return f;
 	return NULL;
 }

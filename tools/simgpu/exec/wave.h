@@ -63,6 +63,12 @@ struct rdc_inst {
 	/* VOPD: the Y half (the X half is the instruction itself) */
 	uint16_t op_y, dst_y, src_y[2];
 	rdc_sem_fn fn_y;
+	/* MIMG (decode_mimg.c): vdata is dst, the T# srsrc, the S# saddr */
+	struct rdc_mimg {
+		uint8_t dmask, dim, unorm, a16, d16, tfe, lwe, r128;
+		uint8_t naddr;           /* address VGPRs named (NSA), 0: consecutive from addr */
+		uint8_t vaddr[13];       /* NSA: each address's VGPR */
+	} mimg;
 	const char *mnemonic;    /* the generation's own spelling */
 };
 
@@ -353,6 +359,7 @@ rdc_sem_fn rdc_sem_v16(uint16_t op);
 rdc_sem_fn rdc_sem_vmem(uint16_t op);
 rdc_sem_fn rdc_sem_lds(uint16_t op);
 rdc_sem_fn rdc_sem_vmedia(uint16_t op); /* sad, lerp, cube, cvt_pk_u8 */
+rdc_sem_fn rdc_sem_image(uint16_t op);  /* image load/store/sample/gather4/resinfo (sem_image.c) */
 rdc_sem_fn rdc_sem_lookup(uint16_t op); /* all families */
 rdc_sem_fn rdc_sem_vopd(void);          /* a VOPD pair (sem_valu.c) */
 
@@ -364,6 +371,11 @@ const char *rdc_exec_scope(uint16_t op);
  * 0 on success, -1 when the word is no instruction this decoder knows (in->
  * mnemonic names the format).  in->fn is filled from the semantic core. */
 int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in);
+
+/* decode_mimg.c — the operand fields of an MIMG word whose opcode decode.c
+ * looked up: 0, or -1 when the bytes end early or the form is not one the
+ * generation has. */
+int rdc_decode_mimg(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in);
 
 /* disasm.c — the decoded fields as one line ("MNEMONIC op=OP fmt=F dst=v0
  * src0=s1 ..."), for tests and tools; 0, or -1 when n was too small. */
