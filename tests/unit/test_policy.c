@@ -25,6 +25,7 @@
 #include "rdnacompat/policy.h"
 #include "rdnacompat/tables.h"
 #include "rdnacompat/target.h"
+#include "../../shim/core/policy_internal.h"   /* rdc_pol_check_user_sgpr16 */
 
 /* ---- synthetic rows ------------------------------------------------------- */
 
@@ -621,6 +622,31 @@ static void test_edge_conditions(void **state)
 	free(bl.p);
 }
 
+/* user-sgpr-16 counts USER_SGPR_COUNT + workgroup id X/Y/Z + workgroup
+ * info of COMPUTE_PGM_RSRC2, for wave32 kernels only (LLVM's
+ * hasUserSGPRInit16Bug() is UserSGPRInit16Bug && isWave32()). */
+static void test_user_sgpr16_wave32_only(void **state)
+{
+	(void)state;
+	struct rdc_kernel_verdict v;
+	struct rdc_kernel k = kern("k", 16, 256, 32, true, true);
+	k.kd.rsrc2 = (6u << 1) | (1u << 7);            /* 6 user + workgroup id x = 7 */
+	memset(&v, 0, sizeof v);
+	assert_false(rdc_pol_check_user_sgpr16(&k, &v));
+	assert_non_null(strstr(v.reason, "6 user + 1 system"));
+	k.kd.rsrc2 = (12u << 1) | (0xfu << 7) | 1u;    /* 12 + 4, private segment not counted */
+	memset(&v, 0, sizeof v);
+	assert_true(rdc_pol_check_user_sgpr16(&k, &v));
+	k.kd.rsrc2 = (11u << 1) | (0xfu << 7) | 1u;    /* 11 + 4 + private segment: 15 */
+	assert_false(rdc_pol_check_user_sgpr16(&k, &v));
+	k = kern("k64", 16, 256, 64, true, true);       /* wave64: no padding needed */
+	k.kd.rsrc2 = (6u << 1) | (1u << 7);
+	memset(&v, 0, sizeof v);
+	assert_true(rdc_pol_check_user_sgpr16(&k, &v));
+	k.kd.present = false;                            /* nothing to verify: refused */
+	assert_false(rdc_pol_check_user_sgpr16(&k, &v));
+}
+
 /* RDC_POLICY_SYMBOLS: gfx1030 code on gfx1031 (the same limits, an edge
  * without condition) is read from its symbol table and checked by name; the
  * verdict, kernels and patches equal the full decode's; a bad-kernel rule
@@ -794,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_edge_conditions),
 		cmocka_unit_test(test_mapped_by_id),
 		cmocka_unit_test(test_handover_check),
+		cmocka_unit_test(test_user_sgpr16_wave32_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
