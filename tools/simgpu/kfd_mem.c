@@ -39,11 +39,15 @@
 enum { K_VRAM, K_GTT, K_USERPTR, K_DOORBELL, K_MMIO };
 
 struct bo {
-	uint64_t va, size, handle, offset; /* offset: in the arena (VRAM/GTT) */
+	uint64_t va, size, handle, offset; /* offset: in the arena (VRAM/GTT; NO_OFFSET if imported) */
 	uint8_t *cpu;                       /* engines' view; NULL for doorbell/mmio */
 	uint32_t gpu, flags, mapped;        /* mapped: bit per GPU */
 	int kind;
+	int fd;                             /* its own memfd (dmabuf.c) once exported or imported, else -1 */
+	bool imported;                      /* IMPORT_DMABUF: another object's pages */
 };
+
+#define NO_OFFSET UINT64_MAX
 
 struct extent { uint64_t off, len; };
 
@@ -73,7 +77,9 @@ static ptrdiff_t find_locked(uint64_t va)
 	if (lo == 0)
 		return -1;
 	const struct bo *b = &bos[lo - 1];
-	return va - b->va < b->size ? (ptrdiff_t)(lo - 1) : -1;
+	/* va 0: a dma-buf imported without an address (the thunk's
+	 * mem_handle_aperture), which no GPU address reaches. */
+	return b->va && va - b->va < b->size ? (ptrdiff_t)(lo - 1) : -1;
 }
 
 static ptrdiff_t find_handle_locked(uint64_t handle)
@@ -163,7 +169,7 @@ int rdc_sim_mem_alloc(void *argp)
 	const struct rdc_sim_config *c = rdc_sim_config_get();
 	uint32_t f = a->flags;
 	struct bo b = { .va = a->va_addr, .size = page_round(a->size), .gpu = (uint32_t)gpu,
-			.flags = f };
+			.flags = f, .fd = -1 };
 	if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
 		b.kind = K_VRAM;
 	else if (f & KFD_IOC_ALLOC_MEM_FLAGS_GTT)
@@ -239,9 +245,16 @@ int rdc_sim_mem_free(void *argp)
 	n_bos--;
 	if (b.kind == K_VRAM || b.kind == K_GTT) {
 		rdc_sim_real()->munmap(b.cpu, b.size); /* under the lock: no engine is inside */
-		arena_put_locked(b.offset, b.size);
+		if (b.offset != NO_OFFSET)
+			arena_put_locked(b.offset, b.size);
 	}
-	if (b.kind == K_VRAM)
+	/* An exported object's pages live on while a dma-buf fd or an importer's
+	 * mapping holds its memfd, as the GEM object lives while its dma-buf
+	 * holds a reference (amdgpu_amdkfd_gpuvm_free_memory_of_gpu drops only
+	 * KFD's own). */
+	if (b.fd >= 0)
+		rdc_sim_real()->close(b.fd);
+	if (b.kind == K_VRAM && !b.imported)
 		vram_used[b.gpu] -= b.size;
 	pthread_rwlock_unlock(&mem_lock);
 	return 0;
@@ -293,12 +306,16 @@ void *rdc_sim_mem_render_map(void *addr, size_t len, int prot, int flags, uint64
 {
 	pthread_rwlock_rdlock(&mem_lock);
 	bool ok = false;
+	int fd = arena_fd;
 	for (size_t i = 0; i < n_bos && !ok; i++) {
 		const struct bo *b = &bos[i];
-		ok = (b->kind == K_VRAM || b->kind == K_GTT) && off >= b->offset &&
+		ok = (b->kind == K_VRAM || b->kind == K_GTT) && b->offset != NO_OFFSET && off >= b->offset &&
 		     off - b->offset < b->size && len <= b->size - (off - b->offset);
+		if (ok && b->fd >= 0) { /* moved into a memfd of its own (exported) */
+			fd = b->fd;
+			off -= b->offset;
+		}
 	}
-	int fd = arena_fd;
 	pthread_rwlock_unlock(&mem_lock);
 	if (!ok) {
 		rdc_sim_log("mmap of the render node at offset 0x%llx (+0x%zx) matches no buffer "
@@ -307,6 +324,152 @@ void *rdc_sim_mem_render_map(void *addr, size_t len, int prot, int flags, uint64
 		return MAP_FAILED;
 	}
 	return rdc_sim_real()->mmap(addr, len, prot, flags, fd, (off_t)off);
+}
+
+/* AMDKFD_IOC_EXPORT_DMABUF (KFD 1.12, nr 0x24): Linux
+ * include/uapi/linux/kfd_ioctl.h struct kfd_ioctl_export_dmabuf_args;
+ * Debian 12's header (KFD 1.11) has no such struct, so it is spelled here
+ * with the uapi's layout. */
+struct sim_export_dmabuf_args {
+	uint64_t handle;    /* to KFD */
+	uint32_t flags;     /* to KFD: O_CLOEXEC (dma_buf_fd) */
+	uint32_t dmabuf_fd; /* from KFD */
+};
+_Static_assert(sizeof(struct sim_export_dmabuf_args) == 16, "uapi layout");
+
+/* kfd_ioctl_export_dmabuf (kfd_chardev.c): the gpu_id half of the handle
+ * must name a device (EINVAL), the handle an object of this process
+ * (EINVAL); amdgpu_gem_prime_export (amdgpu_dma_buf.c) refuses userptr
+ * objects (EPERM); only VRAM and GTT objects carry pages a dma-buf can hold
+ * (doorbell and MMIO-remap pages: EINVAL here, not checked against KFD).
+ * The first export moves the object into a memfd of its own (dmabuf.c);
+ * every export returns a new fd of it (dma_buf_fd: one file per dma-buf,
+ * each call a new descriptor). */
+int rdc_sim_mem_export(void *argp)
+{
+	struct sim_export_dmabuf_args *a = argp;
+	if (rdc_sim_gpu_by_id((uint32_t)(a->handle >> 32)) < 0)
+		return -EINVAL;
+	pthread_rwlock_wrlock(&mem_lock);
+	ptrdiff_t i = find_handle_locked(a->handle);
+	int rc = 0;
+	if (i < 0) {
+		rc = -EINVAL;
+		goto out;
+	}
+	struct bo *b = &bos[i];
+	if (b->kind == K_USERPTR) {
+		rc = -EPERM;
+		goto out;
+	}
+	if (b->kind != K_VRAM && b->kind != K_GTT) {
+		rc = -EINVAL;
+		goto out;
+	}
+	if (b->fd < 0) {
+		uint32_t dom = b->kind == K_VRAM ? KFD_IOC_ALLOC_MEM_FLAGS_VRAM : KFD_IOC_ALLOC_MEM_FLAGS_GTT;
+		int fd = rdc_sim_dmabuf_new(rdc_sim_gpu_id(b->gpu), dom | (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC),
+					    b->size);
+		if (fd < 0) {
+			rc = fd;
+			goto out;
+		}
+		if ((rc = rdc_sim_dmabuf_move(arena_fd, b->offset, b->size, fd, b->cpu))) {
+			rdc_sim_real()->close(fd);
+			goto out;
+		}
+		/* The arena's pages are copies now: give the memory back, keep the
+		 * range (its offset still names the object for render mmaps). */
+		fallocate(arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)b->offset, (off_t)b->size);
+		b->fd = fd;
+	}
+	int nfd = fcntl(b->fd, (a->flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+	if (nfd < 0)
+		rc = -errno;
+	else
+		a->dmabuf_fd = (uint32_t)nfd;
+out:
+	pthread_rwlock_unlock(&mem_lock);
+	rdc_sim_debug("export dmabuf handle 0x%llx -> %d", (unsigned long long)a->handle, rc);
+	return rc;
+}
+
+/* kfd_ioctl_get_dmabuf_info (kfd_chardev.c) through
+ * amdgpu_amdkfd_get_dmabuf_info (amdgpu_amdkfd.c): a closed fd EBADF, an fd
+ * that is no amdgpu dma-buf EINVAL; the size, the exporting device's
+ * gpu_id, the domain (VRAM or GTT, PUBLIC when CPU access was asked for)
+ * and the metadata, of which KFD's objects have none (size 0). */
+int rdc_sim_mem_dmabuf_info(void *argp)
+{
+	struct kfd_ioctl_get_dmabuf_info_args *a = argp;
+	uint32_t gpu_id, flags;
+	uint64_t size;
+	int rc = rdc_sim_dmabuf_identify((int)a->dmabuf_fd, &gpu_id, &flags, &size);
+	if (rc)
+		return rc;
+	a->size = size;
+	a->gpu_id = gpu_id;
+	a->flags = flags;
+	a->metadata_size = 0;
+	return 0;
+}
+
+/* kfd_ioctl_import_dmabuf (kfd_chardev.c): an unknown gpu_id EINVAL; then
+ * amdgpu_amdkfd_gpuvm_import_dmabuf_fd (amdgpu_amdkfd_gpuvm.c): a closed fd
+ * EBADF, a file that is no dma-buf EINVAL (dma_buf_get); the new object
+ * holds the dma-buf (its memfd) and is VRAM or GTT as its exporter's was.
+ * Importing the same dma-buf again makes another object with a handle of
+ * its own, as KFD does (import_obj_create per call).  Here, as for ALLOC, a
+ * GPU address already taken is EINVAL.  KFD hands the importer no mmap
+ * offset: only the engines see its pages. */
+int rdc_sim_mem_import(void *argp)
+{
+	struct kfd_ioctl_import_dmabuf_args *a = argp;
+	int gpu = rdc_sim_gpu_by_id(a->gpu_id);
+	if (gpu < 0)
+		return -EINVAL;
+	uint32_t gpu_id, flags;
+	uint64_t size;
+	int rc = rdc_sim_dmabuf_identify((int)a->dmabuf_fd, &gpu_id, &flags, &size);
+	if (rc)
+		return rc;
+	if (!size || (size & 4095))
+		return -EINVAL;
+	struct bo b = { .va = a->va_addr, .size = size, .gpu = (uint32_t)gpu, .offset = NO_OFFSET,
+			.kind = (flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) ? K_VRAM : K_GTT, .imported = true,
+			.flags = ((flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) ? KFD_IOC_ALLOC_MEM_FLAGS_VRAM
+									 : KFD_IOC_ALLOC_MEM_FLAGS_GTT) |
+				 KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE };
+	pthread_rwlock_wrlock(&mem_lock);
+	b.fd = fcntl((int)a->dmabuf_fd, F_DUPFD_CLOEXEC, 0);
+	if (b.fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (a->va_addr && (find_locked(b.va) >= 0 || find_locked(b.va + b.size - 1) >= 0)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	void *p = rdc_sim_real()->mmap(NULL, b.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, b.fd, 0);
+	if (p == MAP_FAILED) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	b.cpu = p;
+	b.handle = (uint64_t)a->gpu_id << 32 | next_idr++;
+	if ((rc = insert_locked(&b))) {
+		rdc_sim_real()->munmap(p, b.size);
+		goto out;
+	}
+	a->handle = b.handle;
+	b.fd = -1; /* the table owns it now */
+out:
+	if (b.fd >= 0)
+		rdc_sim_real()->close(b.fd);
+	pthread_rwlock_unlock(&mem_lock);
+	rdc_sim_debug("import dmabuf fd %u on gpu %d at va 0x%llx (exporter gpu_id 0x%x, size 0x%llx) -> %d",
+		      a->dmabuf_fd, gpu, (unsigned long long)a->va_addr, gpu_id, (unsigned long long)size, rc);
+	return rc;
 }
 
 void *rdc_sim_mem_ptr(uint64_t va, uint64_t len)
@@ -350,9 +513,12 @@ void rdc_sim_mem_release(void) { pthread_rwlock_unlock(&mem_lock); }
 void rdc_sim_mem_close(void)
 {
 	pthread_rwlock_wrlock(&mem_lock);
-	for (size_t i = 0; i < n_bos; i++)
+	for (size_t i = 0; i < n_bos; i++) {
 		if (bos[i].kind == K_VRAM || bos[i].kind == K_GTT)
 			rdc_sim_real()->munmap(bos[i].cpu, bos[i].size);
+		if (bos[i].fd >= 0)
+			rdc_sim_real()->close(bos[i].fd);
+	}
 	free(bos);
 	free(holes);
 	bos = NULL;

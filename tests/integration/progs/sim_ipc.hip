@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// sim_ipc.hip — two processes share one card's memory through HIP IPC, as
+// PyTorch's torch.multiprocessing and RCCL's P2P transport across processes
+// do: the parent (process A, device DEV_A) fills a hipMalloc'ed buffer with a
+// kernel, hipIpcGetMemHandle's it and sends the handle down a pipe; the child
+// (process B, forked before either touches HIP, device DEV_B)
+// hipIpcOpenMemHandle's it, checks the values with a kernel of its own,
+// adds 1000 to each in place, closes the handle and says so; the parent then
+// reads the buffer back and checks the child's writes.  Usage:
+// sim_ipc DEV_A DEV_B.  Prints "ok: ..." lines and "ipc: ok"; exit 1 on any
+// failure with the reason.
+#include <hip/hip_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define N 65536
+
+__global__ void fill(int *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		p[i] = i * 3 + 1;
+}
+
+// bad[0] counts elements that were not what the parent wrote; each gets +1000.
+__global__ void check_add(int *p, int n, unsigned *bad)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) {
+		if (p[i] != i * 3 + 1)
+			atomicAdd(bad, 1u);
+		p[i] += 1000;
+	}
+}
+
+#define CHECK(x)                                                                             \
+	do {                                                                                 \
+		hipError_t e_ = (x);                                                         \
+		if (e_ != hipSuccess) {                                                      \
+			fprintf(stderr, "%s: %s failed: %s\n", who, #x, hipGetErrorString(e_)); \
+			return 1;                                                            \
+		}                                                                            \
+	} while (0)
+
+static int child(int dev, int rd, int wr)
+{
+	const char *who = "process B";
+	hipIpcMemHandle_t h;
+	if (read(rd, &h, sizeof h) != (ssize_t)sizeof h) {
+		fprintf(stderr, "%s: no handle from process A\n", who);
+		return 1;
+	}
+	CHECK(hipSetDevice(dev));
+	int *p = NULL;
+	unsigned *bad = NULL, nbad = 0;
+	CHECK(hipIpcOpenMemHandle((void **)&p, h, hipIpcMemLazyEnablePeerAccess));
+	CHECK(hipMalloc(&bad, sizeof *bad));
+	CHECK(hipMemset(bad, 0, sizeof *bad));
+	hipLaunchKernelGGL(check_add, dim3(N / 256), dim3(256), 0, 0, p, N, bad);
+	CHECK(hipGetLastError());
+	CHECK(hipDeviceSynchronize());
+	CHECK(hipMemcpy(&nbad, bad, sizeof nbad, hipMemcpyDeviceToHost));
+	if (nbad) {
+		fprintf(stderr, "%s: %u of %d values differ from what process A wrote\n", who, nbad, N);
+		return 1;
+	}
+	printf("ok: process B (device %d) opened the handle and its kernel read all %d values process A's kernel wrote\n",
+	       dev, N);
+	CHECK(hipIpcCloseMemHandle(p));
+	CHECK(hipFree(bad));
+	char done = 'd';
+	return write(wr, &done, 1) == 1 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	const char *who = "process A";
+	if (argc != 3) {
+		fprintf(stderr, "usage: sim_ipc DEV_A DEV_B\n");
+		return 2;
+	}
+	int dev_a = atoi(argv[1]), dev_b = atoi(argv[2]);
+	int to_b[2], to_a[2];
+	if (pipe(to_b) || pipe(to_a)) {
+		perror("pipe");
+		return 1;
+	}
+	pid_t pid = fork(); // before any HIP call: each process has a runtime of its own
+	if (pid < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (pid == 0) {
+		close(to_b[1]);
+		close(to_a[0]);
+		_exit(child(dev_b, to_b[0], to_a[1]));
+	}
+	close(to_b[0]);
+	close(to_a[1]);
+	int *p = NULL;
+	CHECK(hipSetDevice(dev_a));
+	CHECK(hipMalloc(&p, N * sizeof *p));
+	hipLaunchKernelGGL(fill, dim3(N / 256), dim3(256), 0, 0, p, N);
+	CHECK(hipGetLastError());
+	CHECK(hipDeviceSynchronize());
+	hipIpcMemHandle_t h;
+	CHECK(hipIpcGetMemHandle(&h, p));
+	if (write(to_b[1], &h, sizeof h) != (ssize_t)sizeof h) {
+		fprintf(stderr, "%s: cannot send the handle\n", who);
+		return 1;
+	}
+	char done = 0;
+	ssize_t got = read(to_a[0], &done, 1);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	if (got != 1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "%s: process B failed (status 0x%x)\n", who, st);
+		return 1;
+	}
+	int *host = (int *)malloc(N * sizeof *host);
+	CHECK(hipMemcpy(host, p, N * sizeof *p, hipMemcpyDeviceToHost));
+	int wrong = 0;
+	for (int i = 0; i < N; i++)
+		wrong += host[i] != i * 3 + 1 + 1000;
+	free(host);
+	if (wrong) {
+		fprintf(stderr, "%s: %d of %d values lack process B's +1000\n", who, wrong, N);
+		return 1;
+	}
+	printf("ok: process A (device %d) reads back all %d values process B's kernel wrote through the handle\n",
+	       dev_a, N);
+	CHECK(hipFree(p));
+	printf("ipc: ok\n");
+	return 0;
+}
