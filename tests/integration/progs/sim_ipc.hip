@@ -7,8 +7,10 @@
 // hipIpcOpenMemHandle's it, checks the values with a kernel of its own,
 // adds 1000 to each in place, closes the handle and says so; the parent then
 // reads the buffer back and checks the child's writes.  Usage:
-// sim_ipc DEV_A DEV_B.  Prints "ok: ..." lines and "ipc: ok"; exit 1 on any
-// failure with the reason.
+// sim_ipc DEV_A DEV_B [spawn]: with "spawn" the child execs this program
+// afresh (as torch.multiprocessing's spawn start method does) instead of
+// running on in the forked copy.  Prints "ok: ..." lines and "ipc: ok";
+// exit 1 on any failure with the reason.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,8 +81,10 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	const char *who = "process A";
-	if (argc != 3) {
-		fprintf(stderr, "usage: sim_ipc DEV_A DEV_B\n");
+	if (argc == 5 && !strcmp(argv[1], "--child")) // spawned: --child DEV_B RD WR
+		return child(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "spawn"))) {
+		fprintf(stderr, "usage: sim_ipc DEV_A DEV_B [spawn]\n");
 		return 2;
 	}
 	int dev_a = atoi(argv[1]), dev_b = atoi(argv[2]);
@@ -97,6 +101,15 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		close(to_b[1]);
 		close(to_a[0]);
+		if (argc == 4) {
+			char d[16], r[16], w[16];
+			snprintf(d, sizeof d, "%d", dev_b);
+			snprintf(r, sizeof r, "%d", to_b[0]);
+			snprintf(w, sizeof w, "%d", to_a[1]);
+			execl("/proc/self/exe", argv[0], "--child", d, r, w, (char *)NULL);
+			perror("exec");
+			_exit(1);
+		}
 		_exit(child(dev_b, to_b[0], to_a[1]));
 	}
 	close(to_b[0]);
