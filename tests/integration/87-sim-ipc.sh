@@ -24,6 +24,11 @@
 #     HSA_ENABLE_IPC_MODE_LEGACY=0 (ROCR flag.h: legacy by default), and
 #     upstream KFD has none: the test asserts that failure, then runs with
 #     the switch.
+#   The peer topology (RDNACOMPAT_SIM_P2P, RDNACOMPAT_SIM_BAR; sysfs.c): the
+#     p2p_links KFD writes, and what HIP makes of them — hipDeviceCanAccessPeer
+#     1 both ways with the kernel's P2P and a large BAR, and with a kernel
+#     older than p2p_links (the thunk's own links through the CPU); 0 with
+#     P2P off or a small BAR.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
 rel=${RDC_ROCM:-5.2}
@@ -38,6 +43,19 @@ if [ "$rel" = 5.2 ]; then
   out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" 2>&1) || fail "sim_dmabuf: $out"
   echo "$out" | grep '^ok:'
   echo "$out" | grep -qx done || fail "sim_dmabuf did not finish: $out"
+  t=/sys/devices/virtual/kfd/kfd/topology/nodes
+  out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100,gfx1101 -- sh -c "cat $t/0/properties $t/2/properties $t/2/p2p_links/*/properties") ||
+    fail "topology: $out"
+  [ "$(echo "$out" | grep -c '^p2p_links_count')" = 2 ] && echo "$out" | grep -qx 'p2p_links_count 2' &&
+    echo "$out" | grep -qx 'node_to 1' && echo "$out" | grep -qx 'node_to 3' && echo "$out" | grep -qx 'weight 40' ||
+    fail "p2p_links of node 2 (P2P on): $out"
+  out=$(sim RDNACOMPAT_SIM_P2P=off RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- sh -c "cat $t/1/properties; ls $t/1/p2p_links | wc -l") ||
+    fail "topology: $out"
+  echo "$out" | grep -qx 'p2p_links_count 0' && [ "$(echo "$out" | tail -1)" = 0 ] || fail "P2P off: $out"
+  out=$(sim RDNACOMPAT_SIM_P2P=legacy RDNACOMPAT_SIM_BAR=small RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- cat $t/1/properties $t/1/mem_banks/0/properties)
+  echo "$out" | grep -q '^p2p_links_count' && fail "legacy: no p2p_links_count key expected: $out"
+  echo "$out" | grep -qx 'heap_type 2' || fail "small BAR: a private frame buffer heap expected: $out"
+  echo "ok: sysfs p2p_links as KFD writes them (P2P on: every other GPU, weight 40; off: none; legacy: no key; small BAR: private heap)"
   exit 0
 fi
 
@@ -49,6 +67,13 @@ if [ ! -x "$exe" ] || [ "$here/sim_ipc.hip" -nt "$exe" ]; then
     fail "hipcc sim_ipc"
   mv "$exe.tmp" "$exe"
 fi
+for t in "on large 1" "legacy large 1" "off large 0" "on small 0"; do
+  set -- $t
+  out=$(sim RDNACOMPAT_SIM_P2P=$1 RDNACOMPAT_SIM_BAR=$2 RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" peer 2>&1) ||
+    fail "peer query ($t): $out"
+  [ "$(echo "$out" | grep -cx "peer [01]->[01]: $3")" = 2 ] || fail "P2P=$1 BAR=$2: hipDeviceCanAccessPeer should be $3 both ways: $out"
+done
+echo "ok: hipDeviceCanAccessPeer follows the topology: 1 with P2P (or the thunk's links on an older kernel) and a large BAR, 0 with P2P off or a small BAR"
 legacy=()
 if [ "$rel" = 6.4 ]; then
   out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" 0 1 2>&1); rc=$?

@@ -59,6 +59,8 @@ struct rdc_sim_config {
 	uint64_t budget;          /* RDNACOMPAT_SIM_BUDGET (0: the engine's default) */
 	bool exec_blits;          /* RDNACOMPAT_SIM_BLITS=execute */
 	char itrace[128];         /* RDNACOMPAT_SIM_ITRACE: kernels whose name holds it ("" off) */
+	enum { RDC_SIM_P2P_ON, RDC_SIM_P2P_OFF, RDC_SIM_P2P_LEGACY } p2p; /* RDNACOMPAT_SIM_P2P */
+	bool small_bar;           /* RDNACOMPAT_SIM_BAR=small */
 };
 
 /* config.c: parse the environment once; NULL + message on stderr if bad. */

@@ -10,7 +10,8 @@
 // sim_ipc DEV_A DEV_B [spawn]: with "spawn" the child execs this program
 // afresh (as torch.multiprocessing's spawn start method does) instead of
 // running on in the forked copy.  Prints "ok: ..." lines and "ipc: ok";
-// exit 1 on any failure with the reason.
+// exit 1 on any failure with the reason.  sim_ipc peer: prints
+// "peer A->B: N" for every ordered pair (hipDeviceCanAccessPeer).
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,17 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	const char *who = "process A";
+	if (argc == 2 && !strcmp(argv[1], "peer")) {
+		int n = 0;
+		CHECK(hipGetDeviceCount(&n));
+		for (int a = 0; a < n; a++)
+			for (int b = 0; b < n; b++) {
+				int can = -1;
+				if (a != b && hipDeviceCanAccessPeer(&can, a, b) == hipSuccess)
+					printf("peer %d->%d: %d\n", a, b, can);
+			}
+		return 0;
+	}
 	if (argc == 5 && !strcmp(argv[1], "--child")) // spawned: --child DEV_B RD WR
 		return child(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "spawn"))) {
