@@ -24,6 +24,9 @@
 #     HSA_ENABLE_IPC_MODE_LEGACY=0 (ROCR flag.h: legacy by default), and
 #     upstream KFD has none: the test asserts that failure, then runs with
 #     the switch.
+#   Both cards' queues at once: in one process with peer access, a kernel on
+#     device 1 spins on a flag in device 0's memory until a kernel on device
+#     0, launched after it, sets it (native and mapped pairs).
 #   The peer topology (RDNACOMPAT_SIM_P2P, RDNACOMPAT_SIM_BAR; sysfs.c): the
 #     p2p_links KFD writes, and what HIP makes of them — hipDeviceCanAccessPeer
 #     1 both ways with the kernel's P2P and a large BAR, and with a kernel
@@ -74,6 +77,13 @@ for t in "on large 1" "legacy large 1" "off large 0" "on small 0"; do
   [ "$(echo "$out" | grep -cx "peer [01]->[01]: $3")" = 2 ] || fail "P2P=$1 BAR=$2: hipDeviceCanAccessPeer should be $3 both ways: $out"
 done
 echo "ok: hipDeviceCanAccessPeer follows the topology: 1 with P2P (or the thunk's links on an older kernel) and a large BAR, 0 with P2P off or a small BAR"
+for t in "gfx1030,gfx1100 native" "gfx1031,gfx1101 shim"; do
+  set -- $t
+  pre=(); [ "$2" = shim ] && pre=(LD_PRELOAD="$SHIM")
+  out=$(sim RDNACOMPAT_SIM_GPUS=$1 "${pre[@]}" -- "$exe" poll 2>&1) && echo "$out" | grep -qx 'poll: ok' ||
+    fail "$1 ($2): a kernel polling a peer's memory while the peer's queue runs: $out"
+  echo "ok: $1 ($2): $(echo "$out" | sed -n 's/^ok: //p') (both queues ran at once)"
+done
 legacy=()
 if [ "$rel" = 6.4 ]; then
   out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" 0 1 2>&1); rc=$?

@@ -12,7 +12,7 @@
  *     nodes/N/{gpu_id,name,properties,mem_banks/M/properties,
  *     caches/M/properties,io_links/M/properties}}
  *   /sys/class/kfd/kfd/topology/...       (the same tree)
- *   /sys/module/amdgpu/{initstate,version,refcnt,holders/}
+ *   /sys/module/amdgpu/{initstate,version,refcnt,holders/,parameters/pcie_p2p}
  *   /proc/modules                         (the real one, if any, plus amdgpu)
  *
  * Node 0 is the CPU (gpu_id 0, the real core count and memory, one cache
@@ -248,7 +248,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
  * memory, and the real /proc/modules. */
 static uint64_t tree_key(const struct rdc_sim_config *c)
 {
-	static const char format[] = "rdnacompat-sim sysfs 2";
+	static const char format[] = "rdnacompat-sim sysfs 3";
 	uint64_t h = fnv(0xcbf29ce484222325ull, format, sizeof format);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t mem = phys_mem();
@@ -331,6 +331,11 @@ static int write_tree(const struct rdc_sim_config *c)
 	rc |= put("/amdgpu/initstate", "live\n");
 	rc |= put("/amdgpu/version", "6.1.0-rdnacompat-sim\n");
 	rc |= put("/amdgpu/refcnt", "0\n");
+	/* amdgpu_drv.c: the bool parameter pcie_p2p (default Y) exists only
+	 * in a kernel built with CONFIG_HSA_AMD_P2P; Debian's RCCL run-tests
+	 * looks for it. */
+	if (c->p2p == RDC_SIM_P2P_ON)
+		rc |= dir("/amdgpu/parameters") | put("/amdgpu/parameters/pcie_p2p", "Y\n");
 	rc |= write_modules();
 	return rc;
 }

@@ -12,6 +12,9 @@
 // running on in the forked copy.  Prints "ok: ..." lines and "ipc: ok";
 // exit 1 on any failure with the reason.  sim_ipc peer: prints
 // "peer A->B: N" for every ordered pair (hipDeviceCanAccessPeer).
+// sim_ipc poll: one process, peer access on; a kernel on device 1 spins on a
+// flag in device 0's memory until a kernel on device 0, launched after it,
+// sets it: both cards' queues must run at once ("poll: ok").
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,24 @@ __global__ void check_add(int *p, int n, unsigned *bad)
 			atomicAdd(bad, 1u);
 		p[i] += 1000;
 	}
+}
+
+// Spins (bounded) until *flag is set; out[0] = what it saw, out[1] = spins.
+__global__ void wait_flag(volatile int *flag, int *out)
+{
+	if (threadIdx.x == 0 && blockIdx.x == 0) {
+		int n = 0;
+		while (*flag == 0 && n < 200000000)
+			n++;
+		out[0] = *flag;
+		out[1] = n;
+	}
+}
+
+__global__ void set_flag(int *flag)
+{
+	if (threadIdx.x == 0 && blockIdx.x == 0)
+		atomicExch(flag, 42);
 }
 
 #define CHECK(x)                                                                             \
@@ -78,6 +99,43 @@ static int child(int dev, int rd, int wr)
 	return write(wr, &done, 1) == 1 ? 0 : 1;
 }
 
+static int poll(void)
+{
+	const char *who = "poll";
+	int *flag = NULL, *out = NULL, res[2] = { 0, 0 };
+	hipStream_t s0, s1;
+	CHECK(hipSetDevice(0));
+	CHECK(hipMalloc(&flag, sizeof *flag));
+	CHECK(hipMemset(flag, 0, sizeof *flag));
+	CHECK(hipDeviceSynchronize());
+	CHECK(hipStreamCreate(&s0));
+	CHECK(hipSetDevice(1));
+	CHECK(hipDeviceEnablePeerAccess(0, 0));
+	CHECK(hipMalloc(&out, 2 * sizeof *out));
+	CHECK(hipStreamCreate(&s1));
+	hipLaunchKernelGGL(wait_flag, dim3(1), dim3(32), 0, s1, flag, out);
+	CHECK(hipGetLastError());
+	CHECK(hipSetDevice(0));
+	hipLaunchKernelGGL(set_flag, dim3(1), dim3(32), 0, s0, flag);
+	CHECK(hipGetLastError());
+	CHECK(hipStreamSynchronize(s0));
+	CHECK(hipSetDevice(1));
+	CHECK(hipStreamSynchronize(s1));
+	CHECK(hipMemcpy(res, out, sizeof res, hipMemcpyDeviceToHost));
+	if (res[0] != 42) {
+		fprintf(stderr, "poll: device 1's kernel never saw device 0's write (saw %d after %d spins)\n", res[0], res[1]);
+		return 1;
+	}
+	CHECK(hipFree(out));
+	CHECK(hipStreamDestroy(s1));
+	CHECK(hipSetDevice(0));
+	CHECK(hipStreamDestroy(s0));
+	CHECK(hipFree(flag));
+	printf("ok: device 1's kernel spun %d times on device 0's memory until device 0's kernel wrote it\n", res[1]);
+	printf("poll: ok\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -93,6 +151,8 @@ int main(int argc, char **argv)
 			}
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "poll"))
+		return poll();
 	if (argc == 5 && !strcmp(argv[1], "--child")) // spawned: --child DEV_B RD WR
 		return child(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "spawn"))) {
