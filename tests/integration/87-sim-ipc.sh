@@ -46,6 +46,14 @@ if [ "$rel" = 5.2 ]; then
   out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" 2>&1) || fail "sim_dmabuf: $out"
   echo "$out" | grep '^ok:'
   echo "$out" | grep -qx done || fail "sim_dmabuf did not finish: $out"
+  if command -v valgrind >/dev/null; then
+    rm -f "$OUT"/vg-dmabuf.*.log
+    sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- valgrind --error-exitcode=99 --leak-check=full \
+      --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --num-callers=30 \
+      --log-file="$OUT/vg-dmabuf.%p.log" "$exe" >/dev/null 2>&1 ||
+      fail "memcheck of sim_dmabuf (both processes): $(grep -h -A12 -m1 -E 'Invalid|uninitialised|lost in' "$OUT"/vg-dmabuf.*.log)"
+    echo "ok: sim_dmabuf under memcheck, exporter and importer: no errors, no leaks"
+  fi
   t=/sys/devices/virtual/kfd/kfd/topology/nodes
   out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100,gfx1101 -- sh -c "cat $t/0/properties $t/2/properties $t/2/p2p_links/*/properties") ||
     fail "topology: $out"

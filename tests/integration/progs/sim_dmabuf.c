@@ -81,6 +81,7 @@ static int import(int fd, uint32_t gpu, uint64_t va, uint64_t *handle)
 static void send_fd(int sock, int fd)
 {
 	char c = 'f', ctl[CMSG_SPACE(sizeof fd)];
+	memset(ctl, 0, sizeof ctl);
 	struct iovec io = { &c, 1 };
 	struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl };
 	struct cmsghdr *h = CMSG_FIRSTHDR(&m);

@@ -13,8 +13,9 @@
 // exit 1 on any failure with the reason.  sim_ipc peer: prints
 // "peer A->B: N" for every ordered pair (hipDeviceCanAccessPeer).
 // sim_ipc poll: one process, peer access on; a kernel on device 1 spins on a
-// flag in device 0's memory until a kernel on device 0, launched after it,
-// sets it: both cards' queues must run at once ("poll: ok").
+// flag in device 0's memory until a kernel on device 0, launched once the
+// first says it runs, sets it: both cards' queues must run at once, and the
+// host must allocate and launch meanwhile ("poll: ok").
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,10 +43,13 @@ __global__ void check_add(int *p, int n, unsigned *bad)
 	}
 }
 
-// Spins (bounded) until *flag is set; out[0] = what it saw, out[1] = spins.
-__global__ void wait_flag(volatile int *flag, int *out)
+// Says it runs (*started, host memory), then spins (bounded) until *flag is
+// set; out[0] = what it saw, out[1] = spins.
+__global__ void wait_flag(volatile int *flag, int *out, volatile int *started)
 {
 	if (threadIdx.x == 0 && blockIdx.x == 0) {
+		*started = 1;
+		__threadfence_system();
 		int n = 0;
 		while (*flag == 0 && n < 200000000)
 			n++;
@@ -103,6 +107,7 @@ static int poll(void)
 {
 	const char *who = "poll";
 	int *flag = NULL, *out = NULL, res[2] = { 0, 0 };
+	volatile int *started = NULL;
 	hipStream_t s0, s1;
 	CHECK(hipSetDevice(0));
 	CHECK(hipMalloc(&flag, sizeof *flag));
@@ -113,8 +118,16 @@ static int poll(void)
 	CHECK(hipDeviceEnablePeerAccess(0, 0));
 	CHECK(hipMalloc(&out, 2 * sizeof *out));
 	CHECK(hipStreamCreate(&s1));
-	hipLaunchKernelGGL(wait_flag, dim3(1), dim3(32), 0, s1, flag, out);
+	CHECK(hipHostMalloc((void **)&started, sizeof *started, hipHostMallocMapped | hipHostMallocCoherent));
+	*started = 0;
+	hipLaunchKernelGGL(wait_flag, dim3(1), dim3(32), 0, s1, flag, out, (int *)started);
 	CHECK(hipGetLastError());
+	for (int ms = 0; !*started && ms < 60000; ms++) // device 0's kernel only once device 1's runs
+		usleep(1000);
+	if (!*started) {
+		fprintf(stderr, "poll: device 1's kernel did not start within 60 s\n");
+		return 1;
+	}
 	CHECK(hipSetDevice(0));
 	hipLaunchKernelGGL(set_flag, dim3(1), dim3(32), 0, s0, flag);
 	CHECK(hipGetLastError());
@@ -127,6 +140,7 @@ static int poll(void)
 		return 1;
 	}
 	CHECK(hipFree(out));
+	CHECK(hipHostFree((void *)started));
 	CHECK(hipStreamDestroy(s1));
 	CHECK(hipSetDevice(0));
 	CHECK(hipStreamDestroy(s0));
