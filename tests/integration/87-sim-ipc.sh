@@ -27,6 +27,9 @@
 #   Both cards' queues at once: in one process with peer access, a kernel on
 #     device 1 spins on a flag in device 0's memory until a kernel on device
 #     0, launched after it, sets it (native and mapped pairs).
+#   Without peer access enabled, device 1's kernel reading device 0's memory
+#     faults, as on hardware (not in its page tables: MAP_MEMORY_TO_GPU maps
+#     per device): our line, then HIP's error (7.2) or ROCR's abort (6.4).
 #   The peer topology (RDNACOMPAT_SIM_P2P, RDNACOMPAT_SIM_BAR; sysfs.c): the
 #     p2p_links KFD writes, and what HIP makes of them — hipDeviceCanAccessPeer
 #     1 both ways with the kernel's P2P and a large BAR, and with a kernel
@@ -92,6 +95,10 @@ for t in "gfx1030,gfx1100 native" "gfx1031,gfx1101 shim"; do
     fail "$1 ($2): a kernel polling a peer's memory while the peer's queue runs: $out"
   echo "ok: $1 ($2): $(echo "$out" | sed -n 's/^ok: //p') (both queues ran at once)"
 done
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" nopeer 2>&1)
+echo "$out" | grep -q 'GPU 1 touched 0x[0-9a-f]*, in an object mapped only to other GPUs (mask 0x1)' &&
+  ! echo "$out" | grep -q '^nopeer: read' || fail "a peer's memory without peer access should fault: $out"
+echo "ok: without peer access, device 1's kernel reading device 0's memory faults ($(echo "$out" | grep -o '^nopeer: .*' || echo 'the runtime aborts'))"
 legacy=()
 if [ "$rel" = 6.4 ]; then
   out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" 0 1 2>&1); rc=$?

@@ -578,7 +578,7 @@ bool rdc_sim_mem_find(uint64_t va, struct rdc_sim_range *out)
 	ptrdiff_t i = find_in(t, va);
 	bool ok = i >= 0 && t->v[i].cpu;
 	if (ok && out)
-		*out = (struct rdc_sim_range){ t->v[i].va, t->v[i].size, t->v[i].cpu };
+		*out = (struct rdc_sim_range){ t->v[i].va, t->v[i].size, t->v[i].cpu, t->v[i].mapped };
 	pthread_rwlock_unlock(&mem_lock);
 	return ok;
 }

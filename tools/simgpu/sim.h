@@ -124,7 +124,7 @@ void *rdc_sim_mem_render_map(void *addr, size_t len, int prot, int flags, uint64
  * buffer object (a real GPU would fault elsewhere); NULL otherwise. */
 void *rdc_sim_mem_ptr(uint64_t va, uint64_t len);
 /* The buffer object holding va: its GPU range and CPU view. */
-struct rdc_sim_range { uint64_t base; uint64_t size; uint8_t *cpu; };
+struct rdc_sim_range { uint64_t base; uint64_t size; uint8_t *cpu; uint32_t mapped; /* bit per GPU */ };
 bool rdc_sim_mem_find(uint64_t va, struct rdc_sim_range *out);
 /* CPU address of a BO's start by KFD handle (events page), or NULL. */
 void *rdc_sim_mem_by_handle(uint64_t handle, uint64_t *size);

@@ -15,7 +15,10 @@
 // sim_ipc poll: one process, peer access on; a kernel on device 1 spins on a
 // flag in device 0's memory until a kernel on device 0, launched once the
 // first says it runs, sets it: both cards' queues must run at once, and the
-// host must allocate and launch meanwhile ("poll: ok").
+// host must allocate and launch meanwhile ("poll: ok").  sim_ipc nopeer: the
+// same read of device 0's memory by device 1's kernel without peer access
+// enabled: on hardware it faults (the memory is not in device 1's page
+// tables); prints "nopeer: faulted" when the launch or sync reports an error.
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +106,30 @@ static int child(int dev, int rd, int wr)
 	return write(wr, &done, 1) == 1 ? 0 : 1;
 }
 
+__global__ void read_one(const int *p, int *out)
+{
+	if (threadIdx.x == 0 && blockIdx.x == 0)
+		out[0] = p[0];
+}
+
+static int nopeer(void)
+{
+	const char *who = "nopeer";
+	int *p = NULL, *out = NULL;
+	CHECK(hipSetDevice(0));
+	CHECK(hipMalloc(&p, sizeof *p));
+	CHECK(hipMemset(p, 0, sizeof *p));
+	CHECK(hipDeviceSynchronize());
+	CHECK(hipSetDevice(1));
+	CHECK(hipMalloc(&out, sizeof *out));
+	hipLaunchKernelGGL(read_one, dim3(1), dim3(32), 0, 0, p, out);
+	hipError_t e = hipGetLastError();
+	if (e == hipSuccess)
+		e = hipDeviceSynchronize();
+	printf("nopeer: %s (%s)\n", e == hipSuccess ? "read" : "faulted", hipGetErrorString(e));
+	return 0;
+}
+
 static int poll(void)
 {
 	const char *who = "poll";
@@ -167,6 +194,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "poll"))
 		return poll();
+	if (argc == 2 && !strcmp(argv[1], "nopeer"))
+		return nopeer();
 	if (argc == 5 && !strcmp(argv[1], "--child")) // spawned: --child DEV_B RD WR
 		return child(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "spawn"))) {
