@@ -30,6 +30,8 @@
 #   Without peer access enabled, device 1's kernel reading device 0's memory
 #     faults, as on hardware (not in its page tables: MAP_MEMORY_TO_GPU maps
 #     per device): our line, then HIP's error (7.2) or ROCR's abort (6.4).
+#   7.2: a handle whose exporter has exited: hipIpcOpenMemHandle answers an
+#     error (after ROCR's 10 s of connection attempts), no crash, no hang.
 #   The peer topology (RDNACOMPAT_SIM_P2P, RDNACOMPAT_SIM_BAR; sysfs.c): the
 #     p2p_links KFD writes, and what HIP makes of them — hipDeviceCanAccessPeer
 #     1 both ways with the kernel's P2P and a large BAR, and with a kernel
@@ -99,6 +101,11 @@ out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" nopeer 2>&1)
 echo "$out" | grep -q 'GPU 1 touched 0x[0-9a-f]*, in an object mapped only to other GPUs (mask 0x1)' &&
   ! echo "$out" | grep -q '^nopeer: read' || fail "a peer's memory without peer access should fault: $out"
 echo "ok: without peer access, device 1's kernel reading device 0's memory faults ($(echo "$out" | grep -o '^nopeer: .*' || echo 'the runtime aborts'))"
+if [ "$rel" = 7.2 ]; then
+  out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" gone 2>&1) && echo "$out" | grep -q '^gone: error' ||
+    fail "opening a handle whose exporter exited should fail cleanly: $out"
+  echo "ok: a handle whose exporter exited: $(echo "$out" | grep -o '^gone: .*')"
+fi
 legacy=()
 if [ "$rel" = 6.4 ]; then
   out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1100 -- "$exe" 0 1 2>&1); rc=$?

@@ -19,6 +19,9 @@
 // same read of device 0's memory by device 1's kernel without peer access
 // enabled: on hardware it faults (the memory is not in device 1's page
 // tables); prints "nopeer: faulted" when the launch or sync reports an error.
+// sim_ipc gone: a forked process exports a buffer, sends the handle and
+// exits; this one then opens the handle: the runtime must answer an error
+// (its exporter is gone), not crash or hang ("gone: error ...").
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +115,36 @@ __global__ void read_one(const int *p, int *out)
 		out[0] = p[0];
 }
 
+static int gone(void)
+{
+	const char *who = "gone";
+	int fds[2];
+	if (pipe(fds))
+		return 1;
+	pid_t pid = fork();
+	if (pid == 0) { // the exporter: export, send, exit
+		close(fds[0]);
+		int *p = NULL;
+		hipIpcMemHandle_t h;
+		if (hipSetDevice(0) != hipSuccess || hipMalloc(&p, 1 << 20) != hipSuccess ||
+		    hipIpcGetMemHandle(&h, p) != hipSuccess)
+			_exit(1);
+		_exit(write(fds[1], &h, sizeof h) == (ssize_t)sizeof h ? 0 : 1);
+	}
+	close(fds[1]);
+	hipIpcMemHandle_t h;
+	int st = 0;
+	if (read(fds[0], &h, sizeof h) != (ssize_t)sizeof h || waitpid(pid, &st, 0) != pid || st) {
+		fprintf(stderr, "gone: the exporter failed (status 0x%x)\n", st);
+		return 1;
+	}
+	CHECK(hipSetDevice(1));
+	void *q = NULL;
+	hipError_t e = hipIpcOpenMemHandle(&q, h, hipIpcMemLazyEnablePeerAccess);
+	printf("gone: %s (%s)\n", e == hipSuccess ? "opened" : "error", hipGetErrorString(e));
+	return 0;
+}
+
 static int nopeer(void)
 {
 	const char *who = "nopeer";
@@ -196,6 +229,8 @@ int main(int argc, char **argv)
 		return poll();
 	if (argc == 2 && !strcmp(argv[1], "nopeer"))
 		return nopeer();
+	if (argc == 2 && !strcmp(argv[1], "gone"))
+		return gone();
 	if (argc == 5 && !strcmp(argv[1], "--child")) // spawned: --child DEV_B RD WR
 		return child(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "spawn"))) {
