@@ -7,7 +7,7 @@
  * (visible devices, paths), MIOpen cache, the shim.  Other checks live in
  * their own files: HSA_OVERRIDE_GFX_VERSION (doctor_override.c), the build
  * to install and TheRock layouts (doctor_build.c), kernel and firmware
- * faults (doctor_platform.c).
+ * faults (doctor_platform.c), peer access between GPUs (doctor_peer.c).
  */
 #include "doctor.h"
 
@@ -865,6 +865,7 @@ void rdc_doctor_run(const struct rdc_doctor_opts *o, const struct rdc_sysinfo *s
 	rdc_doctor_override(si, t, out);
 	rdc_doctor_build(si, out);
 	rdc_doctor_platform(si, out);
+	rdc_doctor_peer(si, out);
 	check_visible(si, out);
 	check_paths(si, out);
 	check_miopen(si, out);

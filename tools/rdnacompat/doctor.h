@@ -51,6 +51,10 @@ void rdc_doctor_build(const struct rdc_sysinfo *si, struct rdc_checks *c);
  * (doctor_platform.c, tables/platform.tsv). */
 void rdc_doctor_platform(const struct rdc_sysinfo *si, struct rdc_checks *c);
 
+/* With two or more GPUs: whether they reach each other (KFD p2p_links, the
+ * public frame buffer heap, pcie_p2p, IOMMU) (doctor_peer.c). */
+void rdc_doctor_peer(const struct rdc_sysinfo *si, struct rdc_checks *c);
+
 /* Run every check against `si` (and the process environment). */
 void rdc_doctor_run(const struct rdc_doctor_opts *o, const struct rdc_sysinfo *si,
 		    const struct rdc_tables *t, struct rdc_checks *out);

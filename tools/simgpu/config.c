@@ -21,6 +21,17 @@
  *                         like any kernel, so their own code moves the bytes.
  *   RDNACOMPAT_SIM_BUDGET  wave-instructions one wave may run before the
  *                         dispatch fails as a hang (default 2^31).
+ *   RDNACOMPAT_SIM_P2P    the machine's peer-to-peer topology (sysfs.c):
+ *                         on (default): a kernel built with HSA_AMD_P2P on
+ *                         a chipset that allows PCIe P2P, each GPU's p2p_links
+ *                         naming every other GPU; off: such a kernel without
+ *                         HSA_AMD_P2P (or a chipset that refuses P2P): p2p_links
+ *                         empty, so no GPU reaches another; legacy: a kernel
+ *                         older than p2p_links (no p2p_links_count: the thunk
+ *                         makes GPU-CPU-GPU links itself, to large-BAR cards).
+ *   RDNACOMPAT_SIM_BAR    large (default): all VRAM CPU-visible (public frame
+ *                         buffer heap); small: a 256 MiB window (private heap;
+ *                         KFD then makes no peer links to the card).
  *   RDNACOMPAT_SIM_ITRACE  a debugging aid: for kernels whose symbol holds
  *                         this text, every instruction workgroup 0 runs, one
  *                         line on stderr with what it wrote (exec/dispatch.c).
@@ -366,6 +377,18 @@ static void config_read(void)
 		rdc_sim_log("RDNACOMPAT_SIM_BLITS=%.40s is not emulate|execute (using emulate)", bl);
 	const char *bu = getenv("RDNACOMPAT_SIM_BUDGET");
 	config.budget = bu && *bu ? strtoull(bu, NULL, 10) : 0;
+	const char *pp = getenv("RDNACOMPAT_SIM_P2P");
+	config.p2p = RDC_SIM_P2P_ON;
+	if (pp && !strcmp(pp, "off"))
+		config.p2p = RDC_SIM_P2P_OFF;
+	else if (pp && !strcmp(pp, "legacy"))
+		config.p2p = RDC_SIM_P2P_LEGACY;
+	else if (pp && *pp && strcmp(pp, "on"))
+		rdc_sim_log("RDNACOMPAT_SIM_P2P=%.40s is not on|off|legacy (using on)", pp);
+	const char *bar = getenv("RDNACOMPAT_SIM_BAR");
+	config.small_bar = bar && !strcmp(bar, "small");
+	if (bar && *bar && strcmp(bar, "small") && strcmp(bar, "large"))
+		rdc_sim_log("RDNACOMPAT_SIM_BAR=%.40s is not large|small (using large)", bar);
 	const char *it = getenv("RDNACOMPAT_SIM_ITRACE");
 	snprintf(config.itrace, sizeof config.itrace, "%s", it ? it : "");
 	if (trace && *trace) {

@@ -12,9 +12,8 @@
  * amdgpu_device_initialize keeps a dup of the fd, as libdrm does (the thunk
  * closes its own fd and uses amdgpu_device_get_fd's); the marketing name is
  * the configured card's (the core's card table); gpu_counter_freq is 1 GHz
- * (the GPU clock counter of kfd_dev.c counts ns).  Not emulated (IPC,
- * dmabuf, VMM): amdgpu_bo_* are left to the real libdrm, which fails on the
- * simulated fd.
+ * (the GPU clock counter of kfd_dev.c counts ns).  The buffer-object calls
+ * (amdgpu_bo_import and the rest, for IPC) are drm_bo.c's.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -96,6 +95,12 @@ RDC_SIM_API int amdgpu_device_initialize(int fd, uint32_t *major, uint32_t *mino
 static bool ours(amdgpu_device_handle d)
 {
 	return d && d->magic == DEV_MAGIC;
+}
+
+int rdc_sim_drm_device_gpu(const void *dev)
+{
+	amdgpu_device_handle d = (amdgpu_device_handle)(uintptr_t)dev;
+	return ours(d) ? d->gpu : -1;
 }
 
 RDC_SIM_API int amdgpu_device_deinitialize(amdgpu_device_handle d)

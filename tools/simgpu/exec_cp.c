@@ -26,12 +26,26 @@
 #include "exec/exec.h"
 #include "sim.h"
 
+/* The object holding va, as GPU `*ctx` (0-based) sees it: an object that
+ * MAP_MEMORY_TO_GPU mapped to other GPUs only is not in this GPU's page
+ * tables (amdgpu_amdkfd_gpuvm_map_memory_to_gpu maps per device), so the
+ * access faults as on hardware — another card's VRAM without peer access
+ * enabled, for one.  An object mapped to no GPU at all is let through (what
+ * the simulator always did; the runtimes map what they use). */
 static bool find(void *ctx, uint64_t va, struct rdc_exec_range *out)
 {
-	(void)ctx;
+	unsigned gpu = *(const unsigned *)ctx;
 	struct rdc_sim_range r;
 	if (!rdc_sim_mem_find(va, &r))
 		return false;
+	if (r.mapped && !(r.mapped & (1u << gpu))) {
+		static int said;
+		if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+			rdc_sim_log("GPU %u touched 0x%llx, in an object mapped only to other GPUs (mask 0x%x): "
+				    "not in its page tables (peer access not enabled?)", gpu, (unsigned long long)va,
+				    r.mapped);
+		return false;
+	}
 	*out = (struct rdc_exec_range){ r.base, r.size, r.cpu };
 	return true;
 }
@@ -75,7 +89,8 @@ bool rdc_sim_exec(uint32_t node, uint32_t qid, uint64_t packet_va, const uint8_t
 		.max_insts = c->budget,
 		.itrace = c->itrace[0] && kernel && strstr(kernel, c->itrace) ? stderr : NULL,
 	};
-	struct rdc_exec_mem mem = { find, NULL, RDC_SIM_LDS_APERTURE, RDC_SIM_SCRATCH_APERTURE };
+	unsigned gpu = node - 1;
+	struct rdc_exec_mem mem = { find, &gpu, RDC_SIM_LDS_APERTURE, RDC_SIM_SCRATCH_APERTURE };
 	struct rdc_exec_result res;
 	uint64_t t0 = rdc_sim_now_ns();
 	enum rdc_exec_status st = rdc_exec_dispatch(&req, &mem, &res);

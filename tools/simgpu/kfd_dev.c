@@ -74,6 +74,7 @@ static void atfork_child(void)
 	rdc_sim_events_atfork_child();
 	rdc_sim_queues_atfork_child();
 	rdc_sim_mem_atfork_child();
+	rdc_sim_drm_bo_atfork_child();
 }
 
 static void register_atfork(void)
@@ -245,10 +246,11 @@ static int n_gpus(void)
 }
 
 /* KFD 1.14 ("Update kfd_event_data"): the event ages of events.c, without
- * which ROCR 6.4/7.2's waits can lose a wake-up.  What 1.12 and 1.13 add
- * (DMA-buf export, the debugger's ioctls) is answered ENOTTY like any request
- * not emulated; the thunk reaches the debugger's only where the topology
- * claims debug firmware, which ours does not. */
+ * which ROCR 6.4/7.2's waits can lose a wake-up.  1.12's DMA-buf export is
+ * emulated (kfd_mem.c; ROCR takes IPC through DMA-buf from 1.12 on,
+ * runtime.cpp HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED); 1.13's debugger
+ * requests are answered like any request not emulated; the thunk reaches
+ * them only where the topology claims debug firmware, which ours does not. */
 #define SIM_KFD_MINOR_VERSION 14
 
 static int ioc_get_version(void *arg)
@@ -387,6 +389,7 @@ static const char *const ioc_names[] = {
 	[0x1B] = "GET_QUEUE_WAVE_STATE", [0x1C] = "GET_DMABUF_INFO", [0x1D] = "IMPORT_DMABUF",
 	[0x1E] = "ALLOC_QUEUE_GWS", [0x1F] = "SMI_EVENTS", [0x20] = "SVM",
 	[0x21] = "SET_XNACK_MODE", [0x22] = "CRIU_OP", [0x23] = "AVAILABLE_MEMORY",
+	[0x24] = "EXPORT_DMABUF", [0x25] = "RUNTIME_ENABLE", [0x26] = "DBG_TRAP",
 };
 
 static int dispatch(unsigned nr, void *arg)
@@ -406,6 +409,9 @@ static int dispatch(unsigned nr, void *arg)
 	case 0x19: return rdc_sim_mem_map(arg, false);
 	case 0x21: return ioc_xnack(arg);
 	case 0x23: return rdc_sim_mem_available(arg);
+	case 0x1C: return rdc_sim_mem_dmabuf_info(arg);
+	case 0x1D: return rdc_sim_mem_import(arg);
+	case 0x24: return rdc_sim_mem_export(arg);
 	case 0x08: case 0x09: case 0x0A: case 0x0B: case 0x0C:
 		return rdc_sim_kfd_events_ioctl(nr, arg);
 	case 0x02: case 0x03: case 0x07: case 0x1A: case 0x1E:

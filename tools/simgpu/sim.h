@@ -14,7 +14,8 @@
  * The interface, one job a file: interpose.c (libc hooks: open, fopen,
  * opendir, stat, access, close, ioctl, mmap), kfd_dev.c (the /dev/kfd and
  * render fds, ioctl dispatch, small ioctls), kfd_mem.c (buffer objects),
- * kfd_events.c, kfd_queues.c, sysfs.c (the topology tree), drm.c (libdrm).
+ * kfd_events.c, kfd_queues.c, dmabuf.c (the dma-buf fds of EXPORT/IMPORT),
+ * sysfs.c (the topology tree), drm.c (libdrm).
  * The engines: config.c (environment), events.c, queues.c (AQL command
  * processor), exec_cp.c (kernel execution: the CP's side of exec/), sdma.c,
  * blit.c, trace.c.
@@ -58,6 +59,8 @@ struct rdc_sim_config {
 	uint64_t budget;          /* RDNACOMPAT_SIM_BUDGET (0: the engine's default) */
 	bool exec_blits;          /* RDNACOMPAT_SIM_BLITS=execute */
 	char itrace[128];         /* RDNACOMPAT_SIM_ITRACE: kernels whose name holds it ("" off) */
+	enum { RDC_SIM_P2P_ON, RDC_SIM_P2P_OFF, RDC_SIM_P2P_LEGACY } p2p; /* RDNACOMPAT_SIM_P2P */
+	bool small_bar;           /* RDNACOMPAT_SIM_BAR=small */
 };
 
 /* config.c: parse the environment once; NULL + message on stderr if bad. */
@@ -111,12 +114,17 @@ int rdc_sim_mem_alloc(void *args);            /* kfd_ioctl_alloc_memory_of_gpu_a
 int rdc_sim_mem_free(void *args);
 int rdc_sim_mem_map(void *args, bool map);    /* kfd_ioctl_(un)map_memory_to_gpu_args */
 int rdc_sim_mem_available(void *args);
+/* DMA-buf (kfd_mem.c): AMDKFD_IOC_EXPORT_DMABUF (args as the uapi's
+ * kfd_ioctl_export_dmabuf_args), GET_DMABUF_INFO, IMPORT_DMABUF; 0 or -errno. */
+int rdc_sim_mem_export(void *args);
+int rdc_sim_mem_dmabuf_info(void *args);
+int rdc_sim_mem_import(void *args);
 void *rdc_sim_mem_render_map(void *addr, size_t len, int prot, int flags, uint64_t off);
 /* CPU address of [va, va+len) of the GPU's address space, if it lies in one
  * buffer object (a real GPU would fault elsewhere); NULL otherwise. */
 void *rdc_sim_mem_ptr(uint64_t va, uint64_t len);
 /* The buffer object holding va: its GPU range and CPU view. */
-struct rdc_sim_range { uint64_t base; uint64_t size; uint8_t *cpu; };
+struct rdc_sim_range { uint64_t base; uint64_t size; uint8_t *cpu; uint32_t mapped; /* bit per GPU */ };
 bool rdc_sim_mem_find(uint64_t va, struct rdc_sim_range *out);
 /* CPU address of a BO's start by KFD handle (events page), or NULL. */
 void *rdc_sim_mem_by_handle(uint64_t handle, uint64_t *size);
@@ -126,6 +134,25 @@ void rdc_sim_mem_hold(void);
 void rdc_sim_mem_release(void);
 void rdc_sim_mem_close(void);
 void rdc_sim_mem_atfork_child(void);
+
+/* dmabuf.c: the simulated dma-buf, a memfd whose name carries the
+ * exporter's gpu_id and KFD flags.  new: such a memfd of size bytes (fd or
+ * -errno).  identify: 0 and what its name says, -EBADF for a closed fd,
+ * -EINVAL for any fd that is not one.  move: copy [off, off+len) of from_fd
+ * (view: this process's mapping of it) into to_fd and replace every mapping
+ * of that range in this process by to_fd's (0 or -errno). */
+int rdc_sim_dmabuf_new(uint32_t gpu_id, uint32_t flags, uint64_t size);
+int rdc_sim_dmabuf_identify(int fd, uint32_t *gpu_id, uint32_t *flags, uint64_t *size);
+int rdc_sim_dmabuf_move(int from_fd, uint64_t off, uint64_t len, int to_fd, const uint8_t *view);
+/* The buffer's amdgpu_bo_metadata (flags, tiling, up to 256 bytes of UMD
+ * metadata), kept in the memfd past its size bytes: read (set false; none
+ * set reads as empty) or write.  0 or -errno. */
+int rdc_sim_dmabuf_metadata(int fd, uint64_t size, bool set, uint64_t *flags, uint64_t *tiling,
+			    uint32_t *n_bytes, uint32_t umd[64]);
+/* drm.c: the GPU index of a simulated amdgpu_device_handle, or -1. */
+int rdc_sim_drm_device_gpu(const void *dev);
+/* drm_bo.c: a forked child's lock. */
+void rdc_sim_drm_bo_atfork_child(void);
 
 /* events.c: KFD events by id (1..4095), KFD's wake-up rules. */
 #define RDC_SIM_MAX_EVENTS 4096

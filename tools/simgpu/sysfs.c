@@ -12,7 +12,7 @@
  *     nodes/N/{gpu_id,name,properties,mem_banks/M/properties,
  *     caches/M/properties,io_links/M/properties}}
  *   /sys/class/kfd/kfd/topology/...       (the same tree)
- *   /sys/module/amdgpu/{initstate,version,refcnt,holders/}
+ *   /sys/module/amdgpu/{initstate,version,refcnt,holders/,parameters/pcie_p2p}
  *   /proc/modules                         (the real one, if any, plus amdgpu)
  *
  * Node 0 is the CPU (gpu_id 0, the real core count and memory, one cache
@@ -20,8 +20,18 @@
  * keys the thunk's topology.c reads, gfx_target_version the real
  * processor's (HSA_OVERRIDE_GFX_VERSION is the thunk's business),
  * drm_render_minor 128+i, a cache of type 9 (data | HSACU: ROCR asserts on
- * one) and a PCIe io link to the CPU; no p2p_links_count key (the thunk
- * makes its indirect GPU-CPU-GPU links only without one).  rocminfo 5.2
+ * one) and a PCIe io link to the CPU.  Peer links as KFD writes them
+ * (kfd_topology.c, RDNACOMPAT_SIM_P2P): every node has p2p_links_count; with
+ * the kernel's HSA_AMD_P2P and a large BAR (amdgpu_device_is_peer_accessible:
+ * the target's VRAM all CPU-visible, the chipset allowing P2P), each GPU's
+ * p2p_links/M name every other GPU (kfd_add_peer_prop: type and bandwidths
+ * of the GPU's CPU link, weight the sum of both cards' CPU links, flags
+ * ENABLED | NON_COHERENT as kfd_set_iolink_non_coherent sets for PCIe
+ * GPU-GPU); without them the lists are empty and no GPU reaches another.
+ * RDNACOMPAT_SIM_P2P=legacy writes no p2p_links_count (kernels before it):
+ * the thunk then makes GPU-CPU-GPU links itself, to large-BAR targets
+ * (topology.c get_indirect_iolink_info).  RDNACOMPAT_SIM_BAR=small makes the
+ * frame buffer heap private (heap_type 2) with a 256 MiB public window.  rocminfo 5.2
  * checks `lsmod | grep amdgpu` and rocminfo 7 reads
  * /sys/module/amdgpu/initstate: both are answered here, in every process the
  * simulator is loaded into.
@@ -103,8 +113,9 @@ static int write_cpu(unsigned n_gpus)
 		  "simd_per_cu 0\nmax_slots_scratch_cu 0\ngfx_target_version 0\nvendor_id 0\n"
 		  "device_id 0\nlocation_id 0\ndomain 0\ndrm_render_minor 0\nhive_id 0\n"
 		  "num_sdma_engines 0\nnum_sdma_xgmi_engines 0\nnum_sdma_queues_per_engine 0\n"
-		  "num_cp_queues 0\nmax_engine_clk_ccompute 3000\n",
-		  cores > 0 ? cores : 1, n_gpus);
+		  "num_cp_queues 0\nmax_engine_clk_ccompute 3000\n%s",
+		  cores > 0 ? cores : 1, n_gpus,
+		  rdc_sim_config_get()->p2p == RDC_SIM_P2P_LEGACY ? "" : "p2p_links_count 0\n");
 	rc |= put("/kfd/topology/nodes/0/mem_banks/0/properties",
 		  "heap_type 0\nsize_in_bytes %llu\nflags 0\nwidth 64\nmem_clk_max 3200\n",
 		  (unsigned long long)phys_mem());
@@ -122,9 +133,18 @@ static int write_cpu(unsigned n_gpus)
 	return rc;
 }
 
-static int write_gpu(unsigned i, const struct rdc_sim_gpu *g)
+/* CRAT_IOLINK_FLAGS_ENABLED | CRAT_IOLINK_FLAGS_NON_COHERENT (kfd_crat.h). */
+#define P2P_LINK_FLAGS 3u
+
+static int write_gpu(unsigned i, const struct rdc_sim_gpu *g, unsigned n_gpus)
 {
+	const struct rdc_sim_config *c = rdc_sim_config_get();
 	unsigned node = i + 1;
+	bool legacy = c->p2p == RDC_SIM_P2P_LEGACY;
+	unsigned peers = c->p2p == RDC_SIM_P2P_ON && !c->small_bar ? n_gpus - 1 : 0;
+	char p2p_key[40] = "";
+	if (!legacy)
+		snprintf(p2p_key, sizeof p2p_key, "p2p_links_count %u\n", peers);
 	unsigned se = g->cus >= 40 ? 4 : g->cus >= 16 ? 2 : 1, sa = 2;
 	char base[96], rel[160];
 	snprintf(base, sizeof base, "/kfd/topology/nodes/%u", node);
@@ -149,14 +169,16 @@ static int write_gpu(unsigned i, const struct rdc_sim_gpu *g)
 		  "drm_render_minor %d\nhive_id 0\nnum_sdma_engines 2\nnum_sdma_xgmi_engines 0\n"
 		  "num_sdma_queues_per_engine 6\nnum_cp_queues 8\nmax_engine_clk_fcompute 2500\n"
 		  "local_mem_size %llu\nfw_version 100\ncapability %u\ndebug_prop 0\n"
-		  "sdma_fw_version 50\nunique_id %llu\nnum_xcc 1\nmax_engine_clk_ccompute 3000\n",
+		  "sdma_fw_version 50\nunique_id %llu\nnum_xcc 1\nmax_engine_clk_ccompute 3000\n%s",
 		  g->cus * 2, 0x80000000u + i * 0x1000, g->wave_size, se * sa, sa,
 		  (g->cus + se * sa - 1) / (se * sa), g->major * 10000 + g->minor * 100 + g->step,
 		  g->device_id, (3 + node) << 8, rdc_sim_render_minor(i), (unsigned long long)g->vram,
-		  cap, (unsigned long long)(0x53494d0000000000ull | (uint64_t)g->device_id << 16 | node));
+		  cap, (unsigned long long)(0x53494d0000000000ull | (uint64_t)g->device_id << 16 | node), p2p_key);
 	snprintf(rel, sizeof rel, "%s/mem_banks/0/properties", base);
-	rc |= put(rel, "heap_type 1\nsize_in_bytes %llu\nflags 0\nwidth 256\nmem_clk_max 2000\n",
-		  (unsigned long long)g->vram);
+	/* HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC (1) when all VRAM is CPU-visible,
+	 * _PRIVATE (2) with a small BAR (kfd_crat.c: by the visible size). */
+	rc |= put(rel, "heap_type %u\nsize_in_bytes %llu\nflags 0\nwidth 256\nmem_clk_max 2000\n",
+		  c->small_bar ? 2u : 1u, (unsigned long long)g->vram);
 	/* type 9: data | HSACU. */
 	snprintf(rel, sizeof rel, "%s/caches/0/properties", base);
 	rc |= put(rel, "processor_id_low %u\nlevel 1\nsize 16\ncache_line_size 128\n"
@@ -170,6 +192,18 @@ static int write_gpu(unsigned i, const struct rdc_sim_gpu *g)
 	rc |= put(rel, "type 2\nversion_major 0\nversion_minor 0\nnode_from %u\nnode_to 0\n"
 		       "weight 20\nmin_latency 0\nmax_latency 0\nmin_bandwidth 312\n"
 		       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags 0\n", node);
+	if (!legacy)
+		rc |= dir("%s/p2p_links", base);
+	for (unsigned k = 0, m = 0; k < n_gpus && peers; k++) {
+		if (k == i)
+			continue;
+		rc |= dir("%s/p2p_links/%u", base, m);
+		snprintf(rel, sizeof rel, "%s/p2p_links/%u/properties", base, m++);
+		rc |= put(rel, "type 2\nversion_major 0\nversion_minor 0\nnode_from %u\nnode_to %u\n"
+			       "weight 40\nmin_latency 0\nmax_latency 0\nmin_bandwidth 312\n"
+			       "max_bandwidth 64000\nrecommended_transfer_size 0\nflags %u\n",
+			  node, k + 1, P2P_LINK_FLAGS);
+	}
 	return rc;
 }
 
@@ -214,13 +248,15 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
  * memory, and the real /proc/modules. */
 static uint64_t tree_key(const struct rdc_sim_config *c)
 {
-	static const char format[] = "rdnacompat-sim sysfs 1";
+	static const char format[] = "rdnacompat-sim sysfs 3";
 	uint64_t h = fnv(0xcbf29ce484222325ull, format, sizeof format);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t mem = phys_mem();
 	h = fnv(h, &cores, sizeof cores);
 	h = fnv(h, &mem, sizeof mem);
 	h = fnv(h, &c->n_gpus, sizeof c->n_gpus);
+	unsigned topo[2] = { (unsigned)c->p2p, c->small_bar };
+	h = fnv(h, topo, sizeof topo);
 	for (unsigned i = 0; i < c->n_gpus; i++) {
 		const struct rdc_sim_gpu *g = &c->gpu[i];
 		unsigned v[7] = { g->major, g->minor, g->step, g->cus, g->device_id, g->revision,
@@ -288,13 +324,18 @@ static int write_tree(const struct rdc_sim_config *c)
 	rc |= put("/kfd/topology/generation_id", "1\n");
 	rc |= write_cpu(c->n_gpus);
 	for (unsigned i = 0; i < c->n_gpus; i++)
-		rc |= write_gpu(i, &c->gpu[i]);
+		rc |= write_gpu(i, &c->gpu[i], c->n_gpus);
 	char kfdlink[4300];
 	snprintf(kfdlink, sizeof kfdlink, "%s/classkfd/kfd", root);
 	rc |= symlink("../kfd", kfdlink);
 	rc |= put("/amdgpu/initstate", "live\n");
 	rc |= put("/amdgpu/version", "6.1.0-rdnacompat-sim\n");
 	rc |= put("/amdgpu/refcnt", "0\n");
+	/* amdgpu_drv.c: the bool parameter pcie_p2p (default Y) exists only
+	 * in a kernel built with CONFIG_HSA_AMD_P2P; Debian's RCCL run-tests
+	 * looks for it. */
+	if (c->p2p == RDC_SIM_P2P_ON)
+		rc |= dir("/amdgpu/parameters") | put("/amdgpu/parameters/pcie_p2p", "Y\n");
 	rc |= write_modules();
 	return rc;
 }
