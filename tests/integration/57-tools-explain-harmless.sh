@@ -7,8 +7,8 @@
 # harmless" (exit 0, its why and source shown); in a log where they surround a
 # real error, the error is still the one explained and no harmless line is
 # taken for it; each harmless line is listed as harmless in the line-by-line
-# view.  A bad harmless table is refused with file:line.  The harvest tool's
-# check that each text is in its library's binary runs in 56-tools-explain-harvest.
+# view.  A bad harmless table is refused with file:line.  Each text is in its
+# library's binary (harvest.py harmless), and a made-up one is caught.
 set -u
 B=$1; R=$B/bin/rdnacompat; T=$B/tools-test/explain-harmless
 SRC=${RDC_SRCDIR:-$(pwd)}
@@ -108,4 +108,21 @@ RDNACOMPAT_TABLES_DIR=$T/tables "$R" explain '"hipErrorNoBinaryForGpu: Unable to
   >"$T/bad.out" 2>"$T/bad.err"; rc=$?
 [ "$rc" -eq 0 ] && grep -q '^\[no-binary\]' "$T/bad.out" || fail "a bad harmless table stopped explain (exit $rc)"
 grep -q "harmless.tsv:[0-9]*: " "$T/bad.err" || fail "a bad harmless table: no file:line error: $(cat "$T/bad.err")"
+# --- each text is one its library prints: in the library's .rodata of a release that
+# ships it (tools/harvest/harvest.py harmless), and a made-up row is caught
+python3 "$SRC/tools/harvest/harvest.py" harmless >"$T/harvest.out" 2>&1 ||
+  fail "harvest.py harmless: $(cat "$T/harvest.out")"
+grep -q ', 0 problem(s)$' "$T/harvest.out" || fail "harvest.py harmless: $(cat "$T/harvest.out")"
+if grep -q 'root not built' "$T/harvest.out"; then
+  echo "partial: $(grep -m1 'root not built' "$T/harvest.out"): a made-up row cannot be told from a release's" >&2
+else
+mkdir -p "$T/made-up"
+cp "$SRC/tables/harmless.tsv" "$T/made-up/"
+printf 'rocr\tWarning: the card is fine, %%s\tmade up\thttps://example.org/x\n' >>"$T/made-up/harmless.tsv"
+if python3 "$SRC/tools/harvest/harvest.py" harmless --tables "$T/made-up" >"$T/harvest-bad.out" 2>&1; then
+  fail "harvest.py harmless took a text no library prints: $(cat "$T/harvest-bad.out")"
+fi
+grep -q 'not a text this library prints' "$T/harvest-bad.out" || fail "made-up row: $(cat "$T/harvest-bad.out")"
+fi
+sed 's/^/  /' "$T/harvest.out"
 echo "ok: explain tells harmless lines from the cause"
