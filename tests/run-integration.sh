@@ -112,7 +112,7 @@ for t in "${tests[@]}"; do
     fi
     if [ "$rc" -eq 77 ]; then
       reason=$(grep -v '^[[:space:]]*$' "$errf" | tail -n 1)
-      reason=${reason#skip: }
+      reason=$(printf '%s' "$reason" | sed -E 's/^(skip|SKIP)( \[[^]]*\])?: //')
       if [ -z "${reason//[[:space:]]/}" ]; then
         # every skip says why: one without a reason on stderr is a failure
         echo "== $t [$rel] FAIL: skipped (exit 77) without a reason on stderr"
