@@ -16,7 +16,8 @@
 #   RDC_ROOT    the root's name (rocm-6.4, ...), empty on the host
 #   RDC_HIPCC   that release's hipcc (inside a root, the root's own)
 # and exits 0 (pass), 77 (skip, with a reason on stderr) or anything else
-# (fail).  A release whose root is not built is skipped with that reason.
+# (fail).  A skip whose stderr is empty (no reason) is counted as a failure,
+# always.  A release whose root is not built is skipped with that reason.
 # RDC_RELEASES="6.4 7.2" limits the releases run.  Closing lines: every skip
 # with its reason (the test's last stderr line), one line per release, then
 # "integration: N passed, N failed, N skipped" over all.
@@ -91,24 +92,32 @@ for t in "${tests[@]}"; do
     rm -rf "$cache" && mkdir -p "$cache"
     errf="$build/test-cache/$(basename "$t" .sh)-$rel.stderr"
     : >"$errf"
+    # stderr goes to the terminal and to $errf through a pipeline (not a
+    # process substitution), so tee has written every line when the test's
+    # status is read: a skip's reason is never lost to a race.
     if [ "$rel" = 5.2 ]; then
-      RDC_ROCM=5.2 RDC_ROOT= RDC_HIPCC=$(command -v hipcc || echo hipcc) \
-        XDG_CACHE_HOME="$cache" bash "$t" "$build" 2> >(tee "$errf" >&2); rc=$?
+      { RDC_ROCM=5.2 RDC_ROOT= RDC_HIPCC=$(command -v hipcc || echo hipcc) \
+          XDG_CACHE_HOME="$cache" bash "$t" "$build" 2>&1 1>&3 3>&- | tee "$errf" >&2; } 3>&1
+      rc=${PIPESTATUS[0]}
     else
       why=$(root_skip "$rel")
       if [ -n "$why" ]; then
         echo "skip: $why" | tee "$errf" >&2
         rc=77
       else
-        RDC_ROCM=$rel RDC_ROOT=rocm-$rel RDC_HIPCC=/usr/bin/hipcc XDG_CACHE_HOME="$cache" \
-          "$roots/run" "rocm-$rel" -- bash "$t" "$build" 2> >(tee "$errf" >&2); rc=$?
+        { RDC_ROCM=$rel RDC_ROOT=rocm-$rel RDC_HIPCC=/usr/bin/hipcc XDG_CACHE_HOME="$cache" \
+            "$roots/run" "rocm-$rel" -- bash "$t" "$build" 2>&1 1>&3 3>&- | tee "$errf" >&2; } 3>&1
+        rc=${PIPESTATUS[0]}
       fi
     fi
-    wait # the tee of stderr has written everything
     if [ "$rc" -eq 77 ]; then
       reason=$(grep -v '^[[:space:]]*$' "$errf" | tail -n 1)
-      reason=${reason#skip: }
-      if [ "${RDC_STRICT_SKIPS:-0}" = 1 ] && ! allowed "$t" "$rel"; then
+      reason=$(printf '%s' "$reason" | sed -E 's/^(skip|SKIP)( \[[^]]*\])?: //')
+      if [ -z "${reason//[[:space:]]/}" ]; then
+        # every skip says why: one without a reason on stderr is a failure
+        echo "== $t [$rel] FAIL: skipped (exit 77) without a reason on stderr"
+        strict_bad=$((strict_bad + 1)); failed+=("$t[$rel](skip without reason)")
+      elif [ "${RDC_STRICT_SKIPS:-0}" = 1 ] && ! allowed "$t" "$rel"; then
         echo "== $t [$rel] FAIL: skipped, and tests/integration/skips.allow does not allow it: ${reason:-no reason given}"
         strict_bad=$((strict_bad + 1)); failed+=("$t[$rel](skip)")
       fi

@@ -72,6 +72,72 @@ if [ -f "$hip" ]; then
   grep -q "^rocm_version: $mm\.[0-9]*$" "$T/rel/sim-rel.report" || fail "release report: $(grep ^rocm "$T/rel/sim-rel.report"), want $mm (from $hip)"
   "$R" db check --reports "$T/rel" >"$T/check.out" || fail "db check rejects the release report: $(cat "$T/check.out")"
 fi
+# --submit: the report is written, and the link opens a prefilled issue with exactly that file
+# (decoded body carries the report; title names card, target, ROCm, result); nothing is sent.
+mkdir -p "$T/submit"; rm -f "$T/submit/"*
+(cd "$T/submit" && run_report --submit >"$T/submit.out" 2>"$T/submit.err") || fail "report --submit: $(cat "$T/submit.err")"
+sf=$(ls "$T/submit/"rdnacompat-report-*-gfx1031.report 2>/dev/null | head -1)
+[ -s "$sf" ] || fail "report --submit wrote no rdnacompat-report-DATE-TARGET.report: $(ls "$T/submit")"
+python3 - "$T/submit.out" "$sf" "$secret_user" <<'PY' || fail "the --submit link (details above)"
+import sys, urllib.parse
+out, path, secret = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(out).read()
+url = [l for l in text.splitlines() if l.startswith("https://")]
+assert len(url) == 1, text
+u = urllib.parse.urlsplit(url[0])
+assert u.path.endswith("/issues/new"), u
+assert len(url[0]) <= 8000, len(url[0])
+q = urllib.parse.parse_qs(u.query, strict_parsing=True)
+title, body = q["title"][0], q["body"][0]
+assert "gfx1031" in title and "ROCm 6.2.4" in title and "partial" in title, title
+rep = open(path).read()
+assert "```\n" + rep + "```" in body, "the body does not carry the report file as written"
+assert secret not in url[0] and "whole report" in text, text
+print("  --submit link: %d characters, title %r" % (len(url[0]), title))
+PY
+[ $? -eq 0 ] || exit 1
+# a long report: the link stays within 8000 characters, says what was left out and names the file
+notes=(); for i in $(seq 1 30); do notes+=(--notes "note $i: $(printf 'x%.0s' $(seq 1 120))"); done
+(cd "$T/submit" && run_report --submit -o long.report "${notes[@]}" >"$T/submit-long.out" 2>/dev/null) || fail "long --submit"
+python3 - "$T/submit-long.out" "$T/submit/long.report" <<'PY' || fail "the long --submit link (details above)"
+import sys, urllib.parse, os
+text = open(sys.argv[1]).read(); full = os.path.realpath(sys.argv[2])
+url = [l for l in text.splitlines() if l.startswith("https://")][0]
+assert len(url) <= 8000, len(url)
+body = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["body"][0]
+assert "left out" in body and full in body, body[:400]
+assert "leaves out the report's last" in text and full in text, text
+rep = open(sys.argv[2]).read().splitlines()
+kept = body.split("```\n", 1)[1].rsplit("```", 1)[0].splitlines()
+assert kept == rep[:len(kept)] and 0 < len(kept) < len(rep), (len(kept), len(rep))
+print("  long report: %d of %d lines in a %d-character link, the rest named" % (len(kept), len(rep), len(url)))
+PY
+[ $? -eq 0 ] || exit 1
+rc=0; run_report --submit --json >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 2 ] || fail "--submit --json: exit $rc"
+
+# db add: the report becomes a row (validated, atomic, never over another file); a simulated run
+# stays marked simulated; bad input: the problem, exit 1, nothing written.
+rows=$T/rows; rm -rf "$rows"; mkdir -p "$rows"
+"$R" db add "$f" --reports "$rows" >"$T/add.out" 2>&1 || fail "db add: $(cat "$T/add.out")"
+row=$(ls "$rows"/*.report); [ "$(echo "$row" | wc -l)" -eq 1 ] && cmp -s "$row" "$f" || fail "db add: no row equal to the report"
+case $(basename "$row") in *-gfx1031-100273df-user-*.report) ;; *) fail "db add: row name $(basename "$row")";; esac
+"$R" db add "$f" --reports "$rows" >"$T/add2.out" 2>&1 && grep -q "already a row" "$T/add2.out" || fail "db add twice: $(cat "$T/add2.out")"
+"$R" db add "$T/sim.report" --reports "$rows" >"$T/add3.out" 2>&1 || fail "db add simulated: $(cat "$T/add3.out")"
+simrow=$(ls "$rows"/*-sim-user-*.report 2>/dev/null) && grep -q '^simulated: yes$' "$simrow" || fail "the simulated row lost its mark"
+grep -q "simulated run" "$T/add3.out" || fail "db add does not say the row is a simulated run"
+sed 's/^simulated: yes$/simulated: no/' "$T/sim.report" >"$T/unsim.report"
+echo "notes: run under rdnacompat sim --gpu gfx1032" >>"$T/unsim.report"
+sed '/^gfx_target:/s/gfx1031/gfx1100/' "$f" >"$T/wrongtarget.report"
+printf 'not a report\n' >"$T/garbage.report"
+n=$(ls "$rows" | wc -l)
+for bad in unsim wrongtarget garbage missing; do
+  rc=0; "$R" db add "$T/$bad.report" --reports "$rows" >"$T/add-$bad.out" 2>&1 || rc=$?
+  [ "$rc" -eq 1 ] || fail "db add $bad: exit $rc: $(cat "$T/add-$bad.out")"
+  grep -q "nothing written\|cannot read" "$T/add-$bad.out" || fail "db add $bad: no clear error: $(cat "$T/add-$bad.out")"
+done
+grep -q "simulated run stays marked" "$T/add-unsim.out" || fail "a simulated run relabelled: $(cat "$T/add-unsim.out")"
+[ "$(ls -A "$rows" | wc -l)" -eq "$n" ] || fail "a refused report left a file: $(ls -A "$rows")"
+"$R" db check --reports "$rows" >/dev/null || fail "db check rejects the added rows"
 rc=0; "$R" report --card 1002:ffff >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 1 ] || fail "unknown card: exit $rc"
 rc=0; "$R" report --bogus >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 2 ] || fail "usage: exit $rc"
 echo "50-tools-report: ok"

@@ -135,6 +135,7 @@ static void test_md5_matches_md5sum(void **state)
 	(void)state;
 	char *path = have_tool("md5sum") ? fixture_path("bundle/iota.bundle") : NULL;
 	if (!path) {
+		print_message("skipped: no md5sum, or fixture bundle/iota.bundle missing (make fixtures)\n");
 		skip();
 		return; /* skip() longjmps; the compiler does not know */
 	}
@@ -159,6 +160,7 @@ static void check_against_bundler(const char *rel)
 {
 	char *path = have_tool("clang-offload-bundler-15") ? fixture_path(rel) : NULL;
 	if (!path) {
+		print_message("skipped: no clang-offload-bundler-15, or fixture %s missing (make fixtures)\n", rel);
 		skip();
 		return; /* skip() longjmps; the compiler does not know */
 	}
@@ -246,6 +248,7 @@ static void check_writer_matches(const char *rel, uint64_t align, const char *co
 {
 	char *path = fixture_path(rel);
 	if (!path) {
+		print_message("skipped: fixture %s missing (make fixtures)\n", rel);
 		skip();
 	}
 	size_t len;

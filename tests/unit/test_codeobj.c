@@ -819,8 +819,10 @@ static void test_symbols_mode(void **state)
 		free(b);
 		done++;
 	}
-	if (!done)
+	if (!done) {
+		print_message("skipped: no fixture code object with symbols to cut (make fixtures)\n");
 		skip();
+	}
 }
 
 static void test_corrupt_header(void **state)

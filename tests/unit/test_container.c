@@ -188,8 +188,10 @@ static void test_host_1030(void **state)
 {
 	(void)state;
 	char *p = fixture_path("host/libiota-1030.so");
-	if (!p)
+	if (!p) {
+		print_message("skipped: fixture host/libiota-1030.so missing (make fixtures)\n");
 		skip();
+	}
 	struct scan s = check_host(p, 1);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.with_1030, 1);
@@ -201,8 +203,10 @@ static void test_host_two_targets(void **state)
 {
 	(void)state;
 	char *p = fixture_path("host/libiota-2t.so");
-	if (!p)
+	if (!p) {
+		print_message("skipped: fixture host/libiota-2t.so missing (make fixtures)\n");
 		skip();
+	}
 	struct scan s = check_host(p, 1);
 	assert_int_equal(s.n, 3);
 	assert_int_equal(s.with_gfx11, 1);
@@ -214,8 +218,10 @@ static void test_host_two_tus(void **state)
 {
 	(void)state;
 	char *p = fixture_path("host/libiota-2tu.so");
-	if (!p)
+	if (!p) {
+		print_message("skipped: fixture host/libiota-2tu.so missing (make fixtures)\n");
 		skip();
+	}
 	struct scan s = check_host(p, 2);
 	assert_int_equal(s.n, 6);
 	assert_int_equal(s.with_1030, 2);
@@ -230,8 +236,10 @@ static void test_host_two_tus(void **state)
 static void test_rocsparse(void **state)
 {
 	(void)state;
-	if (access(ROCSPARSE, R_OK) != 0)
+	if (access(ROCSPARSE, R_OK) != 0) {
+		print_message("skipped: Debian librocsparse (%s) not readable (librocsparse0 not installed)\n", ROCSPARSE);
 		skip();
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct rdc_container c;
@@ -261,6 +269,7 @@ static void test_code_object_and_bundle(void **state)
 	if (!co || !bu) {
 		free(co);
 		free(bu);
+		print_message("skipped: fixtures co/gfx1030.co or bundle/iota.bundle missing (make fixtures)\n");
 		skip();
 	}
 	struct rdc_container c;

@@ -175,8 +175,10 @@ static void test_real_codeobj(void **state)
 	(void)state;
 	size_t con;
 	uint8_t *co = load_fixture("codeobj/iota-gfx1030-v5.co", &con);
-	if (!co)
+	if (!co) {
+		print_message("skipped: fixture codeobj/iota-gfx1030-v5.co missing (make fixtures)\n");
 		skip();
+	}
 	const char *arches[] = { "gfx1030" };
 	struct rdc_kpack_input in = { "demo/stage/lib/libdemo.so.1#0", "gfx1030",
 				      "hipv4-amdgcn-amd-amdhsa--gfx1030", "demo/stage", co, con };
@@ -390,6 +392,7 @@ static void test_host_scan(void **state)
 	char *lib = fixture_path("host/libiota-1030.so");
 	if (!lib || !have_tool("objcopy") || !have_tool("readelf")) {
 		free(lib);
+		print_message("skipped: fixture host/libiota-1030.so missing, or no objcopy/readelf (binutils)\n");
 		skip();
 	}
 	const char *paths[] = { "../.kpack/demo_lib_@GFXARCH@.kpack" };

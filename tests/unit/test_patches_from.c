@@ -85,8 +85,10 @@ static void test_same_as_raw(void **state)
 		rdc_codeobj_free(&co);
 		free(b);
 	}
-	if (tried == 0)
+	if (tried == 0) {
+		print_message("skipped: no fixture code object to patch (make fixtures)\n");
 		skip();
+	}
 	assert_true(patched > 0);
 }
 
@@ -95,8 +97,10 @@ static void test_no_args_mode(void **state)
 	(void)state;
 	size_t n = 0;
 	uint8_t *b = load_fixture("co/gfx1030.co", &n);
-	if (!b)
+	if (!b) {
+		print_message("skipped: fixture co/gfx1030.co missing (make fixtures)\n");
 		skip();
+	}
 	struct rdc_codeobj full, lean;
 	struct rdc_diag d;
 	assert_int_equal(rdc_codeobj_parse(b, n, RDC_CO_DESCRIPTORS, &full, &d), 0);

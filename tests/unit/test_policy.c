@@ -395,8 +395,10 @@ static void test_mapped_by_id(void **state)
 	size_t told = 0;
 	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
 		struct blob bl;
-		if (!load(files[f], &bl))
+		if (!load(files[f], &bl)) {
+			print_message("skipped: fixture %s missing (make fixtures)\n", files[f]);
 			skip();
+		}
 		assert_int_equal(rdc_bundle_parse(bl.p, bl.n, &b, &d), 0);
 		for (size_t v = 0; v < sizeof devs / sizeof devs[0]; v++) {
 			struct rdc_target dev = tgt(devs[v]);
@@ -432,8 +434,10 @@ static void test_fixture_iota_native_mapped_missing(void **state)
 {
 	(void)state;
 	struct rdc_choice c;
-	if (choose_file("bundle/iota.bundle", "gfx1030", 0, &c) == 77)
+	if (choose_file("bundle/iota.bundle", "gfx1030", 0, &c) == 77) {
+		print_message("skipped: fixture bundle/iota.bundle missing (make fixtures)\n");
 		skip();
+	}
 	assert_int_equal(c.verdict, RDC_VERDICT_NATIVE);
 	assert_string_equal(c.chosen.proc, "gfx1030");
 	assert_int_equal(c.edge_rank, 0);
@@ -470,8 +474,10 @@ static void test_fixture_vgpr_heavy(void **state)
 {
 	(void)state;
 	struct rdc_choice c;
-	if (choose_file("policy/vgpr-gfx1100.bundle", "gfx1101", RDC_POLICY_KERNELS, &c) == 77)
+	if (choose_file("policy/vgpr-gfx1100.bundle", "gfx1101", RDC_POLICY_KERNELS, &c) == 77) {
+		print_message("skipped: fixture policy/vgpr-gfx1100.bundle missing (make fixtures)\n");
 		skip();
+	}
 	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
 	assert_string_equal(c.chosen.proc, "gfx1100");
 	assert_int_equal(c.n_kernels, 1);
@@ -504,8 +510,10 @@ static void test_fixture_bare_codeobj(void **state)
 {
 	(void)state;
 	struct blob bl;
-	if (!load("co/gfx1030.co", &bl))
+	if (!load("co/gfx1030.co", &bl)) {
+		print_message("skipped: fixture co/gfx1030.co missing (make fixtures)\n");
 		skip();
+	}
 	struct rdc_choice c;
 	struct rdc_target dev = tgt("gfx1030");
 	assert_int_equal(rdc_policy_choose_codeobj(rdc_tables_builtin(), &dev, bl.p, bl.n, 0, &c, NULL), 0);
@@ -535,8 +543,10 @@ static void test_fixture_vgpr192(void **state)
 {
 	(void)state;
 	struct blob bl;
-	if (!load("codeobj/vgpr192-gfx1100.co", &bl))
+	if (!load("codeobj/vgpr192-gfx1100.co", &bl)) {
+		print_message("skipped: fixture codeobj/vgpr192-gfx1100.co missing (make fixtures)\n");
 		skip();
+	}
 	struct rdc_choice c;
 	struct rdc_target dev = tgt("gfx1101");
 	assert_int_equal(rdc_policy_choose_codeobj(rdc_tables_builtin(), &dev, bl.p, bl.n,
@@ -564,8 +574,10 @@ static void test_edge_conditions(void **state)
 {
 	(void)state;
 	struct blob bl;
-	if (!load("co/gfx1101.co", &bl))
+	if (!load("co/gfx1101.co", &bl)) {
+		print_message("skipped: fixture co/gfx1101.co missing (make fixtures)\n");
 		skip();
+	}
 	struct rdc_compat_edge edges[] = { { "gfx1100", "gfx1101", 1, "none", "t" } };
 	struct rdc_tables t = syn_tables();
 	t.edges = edges;
@@ -656,8 +668,10 @@ static void test_symbols_flag(void **state)
 {
 	(void)state;
 	struct rdc_choice full, q;
-	if (choose_file("bundle/iota.bundle", "gfx1031", RDC_POLICY_KERNELS, &full) == 77)
+	if (choose_file("bundle/iota.bundle", "gfx1031", RDC_POLICY_KERNELS, &full) == 77) {
+		print_message("skipped: fixture bundle/iota.bundle missing (make fixtures)\n");
 		skip();
+	}
 	choose_file("bundle/iota.bundle", "gfx1031", RDC_POLICY_KERNELS | RDC_POLICY_SYMBOLS, &q);
 	assert_int_equal(q.verdict, RDC_VERDICT_MAPPED);
 	assert_int_equal(q.entry, full.entry);
@@ -684,8 +698,10 @@ static void test_symbols_flag(void **state)
 
 	/* a rule by name refuses under the symbol path as under the decode */
 	struct blob bl;
-	if (!load("bundle/iota.bundle", &bl))
+	if (!load("bundle/iota.bundle", &bl)) {
+		print_message("skipped: fixture bundle/iota.bundle missing (make fixtures)\n");
 		skip();
+	}
 	struct rdc_bundle b;
 	assert_int_equal(rdc_bundle_parse(bl.p, bl.n, &b, NULL), 0);
 	struct rdc_tables t = *rdc_tables_builtin();

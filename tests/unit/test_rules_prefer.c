@@ -166,8 +166,10 @@ static int setup(void **state)
 	struct fx *f = calloc(1, sizeof *f);
 	const char *names[3] = { "co/gfx1030.co", "co/gfx1031.co", "co/gfx1100.co" };
 	for (int i = 0; i < 3; i++)
-		if (!(f->co[i] = load_fixture(names[i], &f->n[i])))
+		if (!(f->co[i] = load_fixture(names[i], &f->n[i]))) {
+			print_message("skipped: fixture %s missing (make fixtures)\n", names[i]);
 			skip();
+		}
 	struct rdc_bundle_input in[4] = {
 		{ "host-x86_64-unknown-linux-gnu", NULL, 0 },
 		{ "hipv4-amdgcn-amd-amdhsa--gfx1030", f->co[0], f->n[0] },

@@ -395,8 +395,10 @@ static void test_generic_entry_left_to_runtime(void **state)
 	(void)state;
 	size_t n = 0;
 	uint8_t *co = slurp("co/gfx1030.co", &n);
-	if (!co)
+	if (!co) {
+		print_message("skipped: fixture co/gfx1030.co missing (make fixtures)\n");
 		skip();
+	}
 	/* Only device 0 (gfx1031, lists gfx10-3-generic) decides here. */
 	struct rdc_device *d1 = (struct rdc_device *)rdc_device_by_agent(20),
 			  *d2 = (struct rdc_device *)rdc_device_by_agent(30);

@@ -173,8 +173,10 @@ static int setup(void **state)
 	L.co_n = con;
 	if (!L.co)
 		L.co = load_fixture("codeobj/iota-gfx1030-v5.co", &L.co_n);
-	if (!L.co)
+	if (!L.co) {
+		print_message("skipped: fixture codeobj/iota-gfx1030-v5.co missing (make fixtures)\n");
 		skip();
+	}
 	L.own = 13;
 	L.have_1030 = true;
 	return 0;

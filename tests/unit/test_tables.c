@@ -163,8 +163,10 @@ static void test_isa_mach_vs_clang(void **state)
 		close(fd);
 		checked++;
 	}
-	if (!checked)
+	if (!checked) {
+		print_message("skipped: no code object fixture for any target of the table (make fixtures)\n");
 		skip();
+	}
 }
 
 static void test_compat_invariants(void **state)
@@ -312,8 +314,10 @@ static void test_tsv_matches_builtin(void **state)
 {
 	(void)state;
 	const char *src = getenv("RDC_SRCDIR");
-	if (!src)
+	if (!src) {
+		print_message("skipped: RDC_SRCDIR not set (run through tests/run-unit.sh)\n");
 		skip();
+	}
 	struct rdc_tables_build b;
 	rdc_tables_build_init(&b);
 	struct rdc_diag d;
@@ -636,8 +640,10 @@ static void test_tablegen(void **state)
 {
 	(void)state;
 	const char *src = getenv("RDC_SRCDIR"), *bld = getenv("RDC_BUILD");
-	if (!src || !bld)
+	if (!src || !bld) {
+		print_message("skipped: RDC_SRCDIR or RDC_BUILD not set (run through tests/run-unit.sh)\n");
 		skip();
+	}
 	char gen[4096], out[] = "/tmp/rdc-tg-XXXXXX", err[8192];
 	int fd = mkstemp(out);
 	assert_true(fd >= 0);

@@ -76,8 +76,10 @@ static void shipped(void **state)
 {
 	(void)state;
 	const char *src = getenv("RDC_SRCDIR");
-	if (!src)
+	if (!src) {
+		print_message("skipped: RDC_SRCDIR not set (run through tests/run-unit.sh)\n");
 		skip();
+	}
 	static const char *const bcols[] = { "target", "legacy_index", "leaves_out", "sources", NULL };
 	static const char *const pcols[] = { "id", "targets", "kernel", "condition", "finding", "fix", "sources", NULL };
 	char p[4096];

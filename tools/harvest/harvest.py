@@ -28,9 +28,15 @@ writes `unreviewed` for a new one.
                                         a release's harvest differs from the
                                         tables (a status or message the table
                                         lacks, or one it has no more), or when
-                                        a row is unreviewed
+                                        a row is unreviewed; and that each known-
+                                        harmless line of tables/harmless.tsv is in
+                                        its library's .rodata (of a release that
+                                        ships the library)
   harvest.py check --release R --here   the same for the release installed at /
                                         (a test running inside that release's root)
+  harvest.py harmless                  only the check of tables/harmless.tsv, over
+                                        every release whose root is built (reads
+                                        the libraries' files, runs nothing)
   harvest.py probe KIND SONAME VALUE...  (inside a root) print VALUE<TAB>TEXT
 
 Needs Python 3 (standard library only) and, for 6.4/7.2, tests/roots/run
@@ -297,6 +303,65 @@ def harvest_messages(release, status_rows=()):
                     rows.append((short, release, name, esc(s)))
     return sorted(set(rows))
 
+# ---- known-harmless lines (tables/harmless.tsv) -------------------------------------
+
+# harmless.tsv's lib -> the library's glob under LIBDIR (LIBS, plus libdrm).
+HARMLESS_LIBS = dict(LIBS)
+HARMLESS_LIBS["libdrm"] = "libdrm_amdgpu.so.*"
+HARMLESS_LIBS["ggml"] = "libggml-hip.so*"
+
+
+def harmless_key(text):
+    """The longest literal piece of a format (between conversions), without
+    the blanks and punctuation at its ends: what the binary must contain."""
+    pieces = [p.strip(" :,.!\"'") for p in HOLE_RE.sub("\0", text).split("\0")]
+    return max(pieces, key=len)
+
+
+def check_harmless(tables, releases, complete):
+    """Each row of harmless.tsv: its text is in the .rodata of the library in
+    at least one release (of `releases`) that ships the library; a release
+    whose library lacks it (an older or differently configured build) is
+    noted.  Only a `complete` check (every release) can tell that no release
+    has it: a check of some releases notes a lack.  Returns the number of
+    problems (each printed)."""
+    import glob
+    path = os.path.join(tables, "harmless.tsv")
+    bad = rows = 0
+    found = {}
+    for ln, line in enumerate(open(path), 1):
+        if line.startswith("#") or not line.strip():
+            continue
+        c = line.rstrip("\n").split("\t")
+        if c[0] == "lib":
+            continue
+        rows += 1
+        if len(c) != 4 or c[0] not in HARMLESS_LIBS:
+            print(f"harmless.tsv:{ln}: bad row (4 columns, lib one of {' '.join(sorted(HARMLESS_LIBS))})")
+            bad += 1
+            continue
+        key = harmless_key(c[1])
+        shipped, has, lacks = 0, [], []
+        for r in releases:
+            root = root_path(r)
+            files = sorted({os.path.realpath(p) for p in glob.glob(root + LIBDIR + "/" + HARMLESS_LIBS[c[0]])
+                            if os.path.isfile(p)})
+            if not files:
+                continue
+            shipped += 1
+            (has if any(key in s for f in files for s in rodata_strings(f)) else lacks).append(r)
+        if shipped and not has and complete:
+            print(f"harmless.tsv:{ln}: {c[0]} of ROCm {' '.join(lacks)} has no \"{key}\": "
+                  f"not a text this library prints")
+            bad += 1
+        elif lacks:
+            print(f"harmless.tsv:{ln}: note: {c[0]} of ROCm {' '.join(lacks)} has no \"{key}\" "
+                  f"(ROCm {' '.join(has)} has)")
+        found[ln] = len(has)
+    print(f"harvest check: harmless.tsv: {rows} rows, "
+          f"{sum(1 for v in found.values() if v)} found in a shipped library, {bad} problem(s)")
+    return bad
+
 # ---- tables --------------------------------------------------------------------------
 
 def esc(s):
@@ -387,6 +452,8 @@ def main():
         p.add_argument("--tables", default=TABLES)
         p.add_argument("--here", action="store_true",
                        help="the (one) release given is the one installed at / (run inside its root)")
+    p = sub.add_parser("harmless")
+    p.add_argument("--tables", default=TABLES)
     p = sub.add_parser("probe")
     p.add_argument("kind", choices=["hip", "hsa"])
     p.add_argument("soname")
@@ -395,6 +462,14 @@ def main():
     if a.cmd == "probe":
         probe(a.kind, a.soname, a.values)
         return 0
+    if a.cmd == "harmless":
+        have = [r for r in RELEASES if RELEASES[r][0] is None or subprocess.run(
+            [os.path.join(SRC, "tests/roots/path"), RELEASES[r][0]], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL).returncode == 0]
+        for r in RELEASES:
+            if r not in have:
+                print(f"harvest harmless: ROCm {r}: root not built, not checked")
+        return 1 if check_harmless(a.tables, have, len(have) == len(RELEASES)) else 0
     releases = a.release or list(RELEASES)
     if a.here:
         if len(releases) != 1:
@@ -433,6 +508,7 @@ def main():
             if r[-1] == "unreviewed":
                 print(f"{name}: unreviewed: {' | '.join(r)}")
                 bad += 1
+    bad += check_harmless(a.tables, releases, set(releases) == set(RELEASES))
     print(f"harvest check ({' '.join(releases)}): {len(st)} status rows, {len(ms)} message rows, "
           f"{bad} difference(s)")
     return 1 if bad else 0

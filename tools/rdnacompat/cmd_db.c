@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "db_add.h"
 #include "db_html.h"
 #include "report_file.h"
 #include "tool_util.h"
@@ -23,6 +24,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: rdnacompat db check [--reports DIR]\n"
 	      "       rdnacompat db build [-o DIR] [--reports DIR]\n"
+	      "       rdnacompat db add FILE [--reports DIR]\n"
 	      "\n"
 	      "check: validates every *.report (tables/reports/SCHEMA.md, schema 1 and 2: keys,\n"
 	      "       formats, no home paths, the card in tables/cards.tsv, gfx_target equal to\n"
@@ -36,11 +38,18 @@ static void usage(FILE *f)
 	      "       DIR/cards/<card>.html (every report with its source), DIR/search.html\n"
 	      "       (every card by name, PCI id, target) and DIR/reports/<name>.html + .report.\n"
 	      "       DIR defaults to rdnacompat-db.  docs/DB.md.\n"
+	      "add:   validates FILE (a report from `rdnacompat report`, or one written from a\n"
+	      "       public thread) as check does, and adds it to the reports as a row:\n"
+	      "       DATE-TARGET-PCIID[-sim]-user-DIGEST.report, written atomically, never over\n"
+	      "       another file.  A run report must say `simulated: yes` or `no`, and one\n"
+	      "       whose facts name the simulator must say yes.  Refused: the problems, exit 1,\n"
+	      "       nothing written.\n"
 	      "\n"
 	      "  --reports DIR   the reports (default: tables/reports beside the tool, or\n"
 	      "                  $RDNACOMPAT_TABLES_DIR/reports)\n"
 	      "\n"
-	      "exit: 0 all valid (and built), 1 invalid reports or a build failure, 2 usage error\n",
+	      "exit: 0 all valid (and built, added), 1 invalid reports or a build failure,\n"
+	      "2 usage error (add: cannot write)\n",
 	      f);
 }
 
@@ -265,7 +274,7 @@ int rdc_cmd_db(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	const char *sub = argv[1], *out = "rdnacompat-db", *dir = NULL;
+	const char *sub = argv[1], *out = "rdnacompat-db", *dir = NULL, *file = NULL;
 	for (int i = 2; i < argc; i++) {
 		if (rdc_is_help(argv[i])) {
 			usage(stdout);
@@ -274,11 +283,27 @@ int rdc_cmd_db(int argc, char **argv)
 			out = argv[++i];
 		} else if (!strcmp(argv[i], "--reports") && i + 1 < argc) {
 			dir = argv[++i];
+		} else if (!strcmp(sub, "add") && !file && (argv[i][0] != '-' || !argv[i][1])) {
+			file = argv[i];
 		} else {
 			fprintf(stderr, "rdnacompat db %s: unexpected argument '%s'\n", sub, argv[i]);
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (!strcmp(sub, "add")) {
+		if (!file) {
+			fprintf(stderr, "rdnacompat db add: which report? (rdnacompat db add FILE)\n");
+			return 2;
+		}
+		char *d = dir ? NULL : default_reports();
+		if (!dir && !d) {
+			fprintf(stderr, "rdnacompat db: tables/reports not found beside the tool; give --reports DIR\n");
+			return 2;
+		}
+		int rc = rdc_db_add(file, dir ? dir : d);
+		free(d);
+		return rc;
 	}
 	if (strcmp(sub, "check") && strcmp(sub, "build")) {
 		fprintf(stderr, "rdnacompat db: unknown subcommand '%s'\n", sub);

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "errtab.h"
 #include "explain_diag.h"
+#include "harmless.h"
 #include "fmtmatch.h"
 #include "json_out.h"
 #include "log_summary.h"
@@ -227,6 +228,21 @@ static size_t explain_text(const struct rdc_errtab *t, const struct rdc_diagtab 
 	/* as users paste it: colours (ANSI escapes) and carriage returns out */
 	char *text = rdc_text_clean(raw);
 	struct rdc_line_ids ids = { 0 };
+	/* the known-harmless lines first: listed as such, and blanked so that
+	 * what is matched below is what may be the error */
+	struct rdc_harmless hm;
+	struct rdc_harmless_hit *hh = NULL;
+	size_t n_hh = 0;
+	struct rdc_diag hd = { 0 };
+	bool have_hm = rdc_harmless_load("harmless.tsv", &hm, &hd) == 0;
+	if (!have_hm)
+		fprintf(stderr, "rdnacompat explain: %s (known-harmless lines not recognised)\n",
+			hd.msg[0] ? hd.msg : "cannot load harmless.tsv");
+	else
+		n_hh = rdc_harmless_scan(&hm, text, &hh);
+	for (size_t q = 0; q < n_hh; q++)
+		for (size_t k = 0; k < hh[q].n_lines; k++)
+			rdc_line_ids_add(&ids, hh[q].lines[k], "harmless");
 	if (j) {
 		rdc_json_key(j, "matches");
 		rdc_json_arr(j);
@@ -273,14 +289,26 @@ static size_t explain_text(const struct rdc_errtab *t, const struct rdc_diagtab 
 	size_t curated = hits;
 	if (dt)
 		hits += rdc_explain_harvested(dt, text, j, &ids, curated == 0);
-	if (!j && !hits)
+	if (!j && !hits && n_hh)
+		printf("no error: every line recognised is known and harmless (below); if the program failed, "
+		       "the cause is elsewhere: `rdnacompat doctor` checks the setup, and "
+		       "`rdnacompat explain -- CMD` runs CMD under the shim in audit mode\n");
+	else if (!j && !hits)
 		printf("no known error matched; `rdnacompat doctor` checks the setup, and "
 		       "`rdnacompat explain -- CMD` runs CMD under the shim in audit mode\n");
+	if (have_hm) {
+		rdc_harmless_print(&hm, hh, n_hh, j);
+		rdc_harmless_free(&hm);
+	}
+	free(hh);
 	print_targets(text, j, allow);
-	rdc_line_ids_print(&ids, text, j);
+	/* the line-by-line view shows the lines as pasted, harmless ones too */
+	char *shown = rdc_text_clean(raw);
+	rdc_line_ids_print(&ids, shown, j);
+	free(shown);
 	rdc_line_ids_free(&ids);
 	free(text);
-	return hits;
+	return hits + n_hh;
 }
 
 static int load_table(const char *path, struct rdc_errtab *t, struct rdc_diagtab *dt)

@@ -16,6 +16,7 @@
 #include "json_out.h"
 #include "log_summary.h"
 #include "report_file.h"
+#include "report_submit.h"
 #include "scrub.h"
 #include "sysinfo.h"
 #include "tool_util.h"
@@ -42,6 +43,12 @@ static void usage(FILE *f)
 	      "  --no-doctor        leave out the doctor's results\n"
 	      "  --root DIR         read the machine under DIR (tests), as for doctor\n"
 	      "  --json             print the report as a JSON object instead\n"
+	      "  --submit           write the report (to -o FILE, default\n"
+	      "                     ./rdnacompat-report-DATE-TARGET.report) and print a link that\n"
+	      "                     opens a prefilled issue with it (at most 8000 characters: the\n"
+	      "                     last lines are left out when it is longer, and the issue says\n"
+	      "                     so and names the file); rdnacompat itself sends nothing.\n"
+	      "                     RDNACOMPAT_ISSUES_URL: another new-issue form\n"
 	      "\n"
 	      "exit: 0 written, 1 no card to report / unknown card / unreadable log / cannot write,\n"
 	      "2 usage error\n",
@@ -166,6 +173,59 @@ static const struct rdc_card *find_card(const struct rdc_tables *t, const char *
 }
 
 /* YYYY-MM-DD naming a real day (what `db check` accepts). */
+/* First value of `key` in the report being written, or NULL. */
+static const char *field_of(const struct rep *r, const char *key)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->f[i].key, key))
+			return r->f[i].value;
+	return NULL;
+}
+
+/* --submit: the link to a prefilled issue for the report written to `path`
+ * (read back, so the link carries exactly the file). */
+static int print_submit(const struct rep *r, const char *path)
+{
+	size_t len = 0;
+	char *text = rdc_read_file(path, 1u << 20, &len);
+	if (!text) {
+		fprintf(stderr, "rdnacompat report: cannot read back %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	char *full = realpath(path, NULL);
+	const char *card = field_of(r, "card"), *tgt = field_of(r, "gfx_target"),
+		   *rocm = field_of(r, "rocm_version"), *res = field_of(r, "result"),
+		   *sim = field_of(r, "simulated");
+	struct rdc_sbuf title = { 0 };
+	rdc_sb_printf(&title, "Card report: %s (%s), ROCm %s: %s%s", card ? card : "unknown card",
+		      tgt ? tgt : "?", rocm ? rocm : "?", res ? res : "untested",
+		      sim && !strcmp(sim, "yes") ? " (simulated card)" : "");
+	const char *base = getenv("RDNACOMPAT_ISSUES_URL");
+	size_t trimmed = 0;
+	char *url = rdc_report_submit_url(base && *base ? base : RDC_SUBMIT_ISSUES_URL, title.s, text,
+					  full ? full : path, RDC_SUBMIT_URL_MAX, &trimmed);
+	int rc = 0;
+	if (!url) {
+		fprintf(stderr, "rdnacompat report: the link does not fit %d characters even without the report; "
+			"attach %s to an issue by hand\n", RDC_SUBMIT_URL_MAX, full ? full : path);
+		rc = 1;
+	} else {
+		printf("Open this link to file the report as an issue (rdnacompat sends nothing; read it first):\n%s\n",
+		       url);
+		if (trimmed)
+			printf("The link leaves out the report's last %zu line(s) to stay within %d characters; "
+			       "the issue says so: attach the full report, %s\n",
+			       trimmed, RDC_SUBMIT_URL_MAX, full ? full : path);
+		else
+			printf("The link carries the whole report (%s).\n", full ? full : path);
+	}
+	free(url);
+	free(full);
+	rdc_sb_free(&title);
+	free(text);
+	return rc;
+}
+
 static bool date_ok(const char *s)
 {
 	int y, m, d, used = 0;
@@ -185,7 +245,8 @@ int rdc_cmd_report(int argc, char **argv)
 		   *date = NULL;
 	const char *notes[32], *work[32];
 	int n_notes = 0, n_work = 0;
-	bool simulated = false, no_doctor = false, json = false;
+	bool simulated = false, no_doctor = false, json = false, submit = false;
+	struct rdc_sbuf def_out = { 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool has = i + 1 < argc;
@@ -218,6 +279,8 @@ int rdc_cmd_report(int argc, char **argv)
 			no_doctor = true;
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--submit")) {
+			submit = true;
 		} else {
 			fprintf(stderr, "rdnacompat report: unexpected argument '%s'\n", a);
 			usage(stderr);
@@ -369,6 +432,16 @@ int rdc_cmd_report(int argc, char **argv)
 	for (int i = 0; i < n_notes; i++)
 		put(&r, "notes", notes[i]);
 
+	if (submit && json) {
+		fprintf(stderr, "rdnacompat report: --submit writes the text report, not JSON\n");
+		rc = 2;
+		goto done;
+	}
+	if (submit && !out) {
+		const char *d = field_of(&r, "date"), *g = field_of(&r, "gfx_target");
+		rdc_sb_printf(&def_out, "rdnacompat-report-%s-%s.report", d ? d : "undated", g ? g : "card");
+		out = def_out.s;
+	}
 	FILE *f = out ? fopen(out, "we") : stdout;
 	if (!f) {
 		fprintf(stderr, "rdnacompat report: %s: %s\n", out, strerror(errno));
@@ -412,7 +485,10 @@ int rdc_cmd_report(int argc, char **argv)
 			e ? strerror(e) : "write error");
 	if (out && !rc)
 		fprintf(stderr, "rdnacompat report: wrote %s (check it with `rdnacompat db check`)\n", out);
+	if (submit && !rc)
+		rc = print_submit(&r, out);
 done:
+	rdc_sb_free(&def_out);
 	if (have_log)
 		rdc_log_summary_free(&ls);
 	for (size_t i = 0; i < r.n; i++)

@@ -111,6 +111,16 @@ static void report_free(struct rdc_report *r)
 	memset(r, 0, sizeof *r);
 }
 
+bool rdc_report_load(const char *path, struct rdc_report *r)
+{
+	return report_read(path, r);
+}
+
+void rdc_report_free(struct rdc_report *r)
+{
+	report_free(r);
+}
+
 const char *rdc_report_get(const struct rdc_report *r, const char *key)
 {
 	for (size_t i = 0; i < r->n; i++)

@@ -27,6 +27,11 @@ struct rdc_report {
 	unsigned first_bad_line;
 };
 
+/* Read one report file (false when it cannot be opened); free with
+ * rdc_report_free. */
+bool rdc_report_load(const char *path, struct rdc_report *r);
+void rdc_report_free(struct rdc_report *r);
+
 /* First value of `key`, or NULL. */
 const char *rdc_report_get(const struct rdc_report *r, const char *key);
 
