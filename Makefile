@@ -125,6 +125,9 @@ $(GEN_OBJ): $(GEN_C)
 $(FB_GEN): $(FB_SRC)
 	bash shim/fallback/build-bundle.sh $(BUILD)/gen
 
+# tables/rtc-names.tsv is embedded with .incbin (shim/hooks/rtcnames_data.c).
+$(BUILD)/obj/shim/hooks/rtcnames_data.o: tables/rtc-names.tsv
+
 $(FB_OBJ): $(FB_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@

@@ -18,7 +18,10 @@
  * to it (rdc_policy_mapped_by_id: not a generic target, no rule concerned).
  * Everyone else — HIP, ROCR, a program without device code, an object with
  * the device's own code — sees the truth.  One "name" line per object and
- * device says who was told what and why.  RDNACOMPAT_NAME_FOLLOWS_CODE=0
+ * device says who was told what and why.  An object whose code does not
+ * tell (none registered, or ids that do not say) and that compiles device
+ * code at run time by name (tables/rtc-names.tsv: MIOpen) is told the name
+ * rtcname.c picks.  RDNACOMPAT_NAME_FOLLOWS_CODE=0
  * turns it off (every object sees the truth, as before 2026-12-05).
  *
  * Answers are kept per (object, device): the first question reads one fat
@@ -74,10 +77,12 @@ static void remember(const struct link_map *m, int device, const char *proc)
 }
 
 /* The target whose entry the ids map to `dev` in the fat binary at `fb`,
- * into proc ("" when the device has its own entry, or the ids do not tell). */
-static void code_target(const struct rdc_device *dev, const void *fb, char *proc, size_t n,
+ * into proc ("" when the device has its own entry, or the ids do not tell);
+ * true when the device has its own entry. */
+static bool code_target(const struct rdc_device *dev, const void *fb, char *proc, size_t n,
 			const char **why)
 {
+	bool native = false;
 	proc[0] = 0;
 	struct rdc_segment seg;
 	struct rdc_diag d = { 0 };
@@ -87,9 +92,10 @@ static void code_target(const struct rdc_device *dev, const void *fb, char *proc
 	if (rdc_segment_find(fb, &seg) != 0 || !seg.readable ||
 	    rdc_bundle_extent(fb, seg.avail, &extent, &d) != 0 ||
 	    rdc_bundle_parse_table(fb, extent, &b, &d) != 0)
-		return;
+		return false;
 	const struct rdc_tables *t = rdc_tables();
 	if (rdc_policy_native_by_id(t, &dev->target, &b)) {
+		native = true;
 		*why = "its device code has the device's own entry";
 	} else {
 		long k = rdc_policy_mapped_by_id(t, &dev->target, &b, rdc_policy_flags());
@@ -101,6 +107,7 @@ static void code_target(const struct rdc_device *dev, const void *fb, char *proc
 		}
 	}
 	rdc_bundle_free(&b);
+	return native;
 }
 
 const char *rdc_object_name(const struct link_map *m)
@@ -133,9 +140,12 @@ const char *rdc_codename(const struct rdc_device *dev, const void *caller, char 
 		if (!fb)
 			fb = section_bundle(m);
 		const char *why = "it registered no device code";
+		bool native = false;
 		proc[0] = 0;
 		if (fb)
-			code_target(dev, fb, proc, n, &why);
+			native = code_target(dev, fb, proc, n, &why);
+		if (!proc[0] && !native)
+			rdc_rtcname(dev, rdc_object_name(m), proc, n, &why);
 		remember(m, dev->index, proc);
 		char tgt[64];
 		rdc_target_format(&dev->target, tgt, sizeof tgt);

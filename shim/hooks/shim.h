@@ -286,6 +286,12 @@ extern pthread_mutex_t rdc_codename_lock;
  * main program (codename.c). */
 struct link_map;
 const char *rdc_object_name(const struct link_map *m);
+
+/* rtcname.c: for an object (path) listed in tables/rtc-names.tsv whose
+ * sources do not know dev's name, the most preferred usable compat target
+ * they know, into proc (n bytes) with *why set; NULL otherwise. */
+const char *rdc_rtcname(const struct rdc_device *dev, const char *object_path, char *proc, size_t n,
+			const char **why);
 /* The first registered fat binary (the bundle as the object holds it) that
  * lies in object m, or NULL (hook_fatbin.c). */
 const void *rdc_fatbin_of_object(const struct link_map *m);

@@ -18,7 +18,9 @@
 # batch norm 1e-5; the program's "max err:" lines), rocBLAS's Tensile objects
 # are mapped to gfx1031, and the kernels MIOpen compiles at run time (comgr)
 # for the true target are left alone: each logged "native"
-# (RDNACOMPAT_LOG=debug).
+# (RDNACOMPAT_LOG=debug).  On a simulated gfx1032 (libmiopen1-tests' Smoke reduce): MIOpen is
+# told gfx1030 (tables/rtc-names.tsv) and its run-time CK reduction builds and passes; told the
+# truth (RDNACOMPAT_NAME_FOLLOWS_CODE=0) it does not build.
 # Simulated card (executed) for the compared results: the simulator runs the
 # kernels as compiled; with RDNACOMPAT_SIM_EXEC=0 the comparisons fail
 # (checked by hand, 2026-12-04).
@@ -68,3 +70,30 @@ ok "gfx1031 with the shim: conv (algo $(sed -n 's/^conv algo: //p' "$tmp/shim-10
   fail "gfx1031 with the shim: a find-db of another CU count was taken: $(redirects shim-1031 | grep miopen)"
 ! redirects shim-1031 | grep -qE 'to=[^ ]*-(journal|wal|shm) ' || fail "a SQLite companion file was redirected"
 ok "gfx1031 with the shim: no MIOpen database redirected across CU counts (as under the override)"
+
+# --- gfx1032: the name MIOpen is told (tables/rtc-names.tsv) ---------------------------
+# MIOpen builds its CK reduction at run time with -DCK_AMD_GPU_GFX<the name it is told>;
+# its CK config knows gfx1030, not gfx1032.  libMIOpen.so carries no device code, so
+# "name follows the code" has nothing to follow: the table makes map mode tell it
+# gfx1030.  With RDNACOMPAT_NAME_FOLLOWS_CODE=0 (the truth for everyone) the build fails.
+gt=/usr/libexec/rocm/libmiopen1-tests/miopen_gtest
+if [ ! -x "$gt" ]; then
+  echo "ok [ROCm $rel]: (part skipped: $gt not installed: libmiopen1-tests)"
+else
+  red() { # NAME [VAR=VALUE...]: MIOpen's Smoke reduce on a simulated gfx1032 with the shim
+    local name=$1; shift
+    env RDNACOMPAT_LOG=info "$@" LD_PRELOAD="$SIM:$SHIM" RDNACOMPAT_SIM_GPUS=gfx1032 HIP_VISIBLE_DEVICES=0 \
+      RDNACOMPAT_LOG_FILE="$tmp/$name.log" timeout 120 "$gt" --gtest_filter=Smoke/GPU_Reduce_FP32.TestFloat/0 \
+      >"$tmp/$name.out" 2>&1
+    echo $? >"$tmp/$name.rc"
+  }
+  red red-truth RDNACOMPAT_NAME_FOLLOWS_CODE=0
+  grep -q 'No CK_AMD_GPU_GFX\* macro defined' "$tmp/red-truth.out" && ! grep -q '^\[  PASSED  \] 1 test' "$tmp/red-truth.out" ||
+    fail "gfx1032, MIOpen told the truth: expected CK's refusal: $(tail -3 "$tmp/red-truth.out")"
+  ok "gfx1032, MIOpen told gfx1032 (RDNACOMPAT_NAME_FOLLOWS_CODE=0): its reduce does not build (\"No CK_AMD_GPU_GFX* macro defined\")"
+  red red-1032
+  grep -q '^\[  PASSED  \] 1 test' "$tmp/red-1032.out" || fail "gfx1032 with the shim: MIOpen's reduce: $(tail -3 "$tmp/red-1032.out")"
+  grep -q 'name: lib=[^ ]*libMIOpen.so[^ ]* device=0 target=gfx1032 reported=gfx1030 why="[^"]*tables/rtc-names.tsv' "$tmp/red-1032.log" ||
+    fail "gfx1032: no name line telling libMIOpen gfx1030: $(grep -m2 'name:' "$tmp/red-1032.log")"
+  ok "gfx1032 with the shim: libMIOpen.so told gfx1030 (tables/rtc-names.tsv, one name line), Smoke/GPU_Reduce_FP32.TestFloat/0 passes (simulated card (executed))"
+fi
