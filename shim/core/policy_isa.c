@@ -209,3 +209,58 @@ bool rdc_pol_check_isa(const struct rdc_isa_kernel *ik, unsigned need, const cha
 	}
 	return true;
 }
+
+int rdc_policy_isa_check(const struct rdc_tables *t, const char *device_proc, const void *data, size_t size,
+			 struct rdc_isa_report *r)
+{
+	memset(r, 0, sizeof *r);
+	struct rdc_codeobj co;
+	memset(&co, 0, sizeof co);
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	int rc = rdc_codeobj_parse(data, size, RDC_CO_DESCRIPTORS | RDC_CO_NO_ARGS, &co, &d);
+	if (rc < 0) {
+		rdc_codeobj_free(&co);
+		return rc;
+	}
+	const char *cond = NULL;
+	for (size_t i = 0; i < t->n_edges; i++)
+		if (!strcmp(t->edges[i].device, device_proc) && !strcmp(t->edges[i].code, co.target.proc))
+			cond = t->edges[i].condition;
+	snprintf(r->code, sizeof r->code, "%s", co.target.proc);
+	r->n_kernels = co.n_kernels;
+	char bad[32];
+	if (cond && !rdc_pol_cond_known(cond, bad, sizeof bad)) {
+		snprintf(r->first_reason, sizeof r->first_reason,
+			 "the %s <- %s edge's condition names '%s', which this policy does not evaluate",
+			 device_proc, co.target.proc, bad);
+		r->n_lacking = co.n_kernels;
+		rdc_codeobj_free(&co);
+		return 0;
+	}
+	unsigned need = 0;
+	struct rdc_isa_kernel *ik = NULL;
+	char prod[160];
+	if (cond && rdc_pol_isa_classes(cond) &&
+	    (rc = rdc_pol_isa_prepare(data, size, &co, cond, &need, &ik, prod, sizeof prod)) < 0) {
+		rdc_codeobj_free(&co);
+		return rc;
+	}
+	for (size_t i = 0; ik && i < co.n_kernels; i++) {
+		struct rdc_kernel_verdict v;
+		memset(&v, 0, sizeof v);
+		v.ok = true;
+		if (rdc_pol_check_isa(&ik[i], need, cond, prod, &v))
+			continue;
+		if (!r->n_lacking++) {
+			const struct rdc_kernel *k = &co.kernels[i];
+			snprintf(r->first_kernel, sizeof r->first_kernel, "%s",
+				 k->name ? k->name : k->symbol ? k->symbol : "?");
+			snprintf(r->first_check, sizeof r->first_check, "%s", v.check);
+			snprintf(r->first_reason, sizeof r->first_reason, "%s", v.reason);
+		}
+	}
+	free(ik);
+	rdc_codeobj_free(&co);
+	return 0;
+}

@@ -286,6 +286,31 @@ static void test_policy_unknown_word(void **state)
 	rdc_choice_free(&c);
 }
 
+/* Code the runtime loads by itself: reported, per kernel. */
+static void test_isa_report(void **state)
+{
+	(void)state;
+	size_t n;
+	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
+	if (!b) {
+		skip();
+		return;
+	}
+	struct rdc_tables t = tables();
+	struct rdc_isa_report r;
+	assert_int_equal(rdc_policy_isa_check(&t, "gfx1150", b, n, &r), 0);
+	assert_int_equal(r.n_lacking, 1);
+	assert_string_equal(r.first_kernel, "sampler");
+	assert_string_equal(r.first_check, "point-sample");
+	assert_int_equal(rdc_policy_isa_check(&t, "gfx1101", b, n, &r), 0);  /* condition none */
+	assert_int_equal(r.n_lacking, 0);
+	assert_int_equal(rdc_policy_isa_check(&t, "gfx1103", b, n, &r), 0);  /* unknown word */
+	assert_int_equal(r.n_lacking, r.n_kernels);
+	assert_non_null(strstr(r.first_reason, "no-such-word"));
+	assert_true(rdc_policy_isa_check(&t, "gfx1150", b, 100, &r) < 0);  /* unreadable */
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_policy_point_sample),
 		cmocka_unit_test(test_policy_msaa_mad),
 		cmocka_unit_test(test_policy_unknown_word),
+		cmocka_unit_test(test_isa_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
