@@ -81,9 +81,9 @@ SIM      := $(BUILD)/sim/librdnacompat-sim.so
 # The execution engine (tools/simgpu/exec/) is pure C: the tool links it too
 # for `rdnacompat sim --coverage`, and so does tests/exec/decode_dump.
 EXEC_OBJ := $(filter $(BUILD)/obj/tools/simgpu/exec/%,$(SIM_OBJ))
-# The one instruction decoder (shim/core/isa_*.c) is in the core archive; the
+# The one instruction decoder (shim/core/isa_decode.c and its tables) is in the core archive; the
 # engine's own tests, which link no archive, take its objects directly.
-ISA_OBJ  := $(filter $(BUILD)/obj/shim/core/isa_%,$(CORE_OBJ))
+ISA_OBJ  := $(BUILD)/obj/shim/core/isa_decode.o $(BUILD)/obj/shim/core/isa_optab_gen.o
 TOOL_OBJ += $(EXEC_OBJ)
 # Its lane loops (one element per lane, registers that may alias) are
 # vectorised by clang at -O2; GCC's -O2 cost model ("very cheap") skips
