@@ -286,6 +286,59 @@ static void test_policy_unknown_word(void **state)
 	rdc_choice_free(&c);
 }
 
+/* LLVM 22's own image-sample code for gfx1153 and gfx11-generic (no
+ * PointSampleAccel waits) on gfx1150 edges with point-sample: only the
+ * sampling kernel is refused; the same code on the gfx1153 card is native. */
+static const struct rdc_isa ISA115[] = {
+	{ "gfx1150", "rdna3.5", 0x43, false, "gfx11-generic", 0, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+	{ "gfx1153", "rdna3.5", 0x58, false, "gfx11-generic", 0, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+	{ "gfx11-generic", "rdna3", 0x54, true, NULL, 1, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+};
+static const struct rdc_compat_edge EDGES115[] = {
+	{ "gfx1150", "gfx11-generic", 1, "point-sample", "t" },
+	{ "gfx1150", "gfx1153", 2, "point-sample", "t" },
+	{ "gfx1153", "gfx11-generic", 1, "none", "t" },
+};
+
+static void test_policy_llvm22_texture(void **state)
+{
+	(void)state;
+	struct rdc_tables t = {
+		.isa = ISA115, .n_isa = sizeof ISA115 / sizeof ISA115[0],
+		.edges = EDGES115, .n_edges = sizeof EDGES115 / sizeof EDGES115[0],
+	};
+	const char *objs[] = { "codeobj/tex-gfx1153.co", "codeobj/tex-gfx11-generic.co" };
+	for (size_t o = 0; o < 2; o++) {
+		size_t n;
+		uint8_t *b = load_fixture(objs[o], &n);
+		if (!b) {
+			print_message("%s not built (the rocm-7.2 root's clang 22)\n", objs[o]);
+			skip();
+			return;
+		}
+		struct rdc_target d;
+		memset(&d, 0, sizeof d);
+		assert_int_equal(rdc_target_parse("gfx1150", (size_t)-1, &d, NULL), 0);
+		struct rdc_choice c;
+		memset(&c, 0, sizeof c);
+		assert_int_equal(rdc_policy_choose_codeobj(&t, &d, b, n, RDC_POLICY_KERNELS, &c, NULL), 0);
+		assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+		assert_int_equal(c.n_refused, 1);
+		assert_string_equal(verdict(&c, "sampler")->check, "point-sample");
+		assert_non_null(strstr(verdict(&c, "sampler")->reason, "image_sample at +0x"));
+		assert_true(verdict(&c, "plain")->ok);
+		rdc_choice_free(&c);
+		/* On the gfx1153 card the same code is clean. */
+		assert_int_equal(rdc_target_parse("gfx1153", (size_t)-1, &d, NULL), 0);
+		memset(&c, 0, sizeof c);
+		assert_int_equal(rdc_policy_choose_codeobj(&t, &d, b, n, RDC_POLICY_KERNELS, &c, NULL), 0);
+		assert_true(c.verdict == RDC_VERDICT_NATIVE || c.verdict == RDC_VERDICT_MAPPED);
+		assert_int_equal(c.n_refused, 0);
+		rdc_choice_free(&c);
+		free(b);
+	}
+}
+
 /* Code the runtime loads by itself: reported, per kernel. */
 static void test_isa_report(void **state)
 {
@@ -323,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_policy_msaa_mad),
 		cmocka_unit_test(test_policy_unknown_word),
 		cmocka_unit_test(test_isa_report),
+		cmocka_unit_test(test_policy_llvm22_texture),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
