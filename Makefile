@@ -81,6 +81,9 @@ SIM      := $(BUILD)/sim/librdnacompat-sim.so
 # The execution engine (tools/simgpu/exec/) is pure C: the tool links it too
 # for `rdnacompat sim --coverage`, and so does tests/exec/decode_dump.
 EXEC_OBJ := $(filter $(BUILD)/obj/tools/simgpu/exec/%,$(SIM_OBJ))
+# The one instruction decoder (shim/core/isa_decode.c and its tables) is in the core archive; the
+# engine's own tests, which link no archive, take its objects directly.
+ISA_OBJ  := $(BUILD)/obj/shim/core/isa_decode.o $(BUILD)/obj/shim/core/isa_optab_gen.o
 TOOL_OBJ += $(EXEC_OBJ)
 # Its lane loops (one element per lane, registers that may alias) are
 # vectorised by clang at -O2; GCC's -O2 cost model ("very cheap") skips
@@ -94,7 +97,7 @@ TGEN     := $(BUILD)/host/tablegen
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check deps roots demo asan tsan load install clean fixtures unit integration exports fuzz-smoke exec-unit
+.PHONY: all check deps roots demo asan tsan load install clean fixtures unit integration exports fuzz-smoke exec-unit optab
 all: $(SHIM) $(TOOL) $(if $(SIM_SRC),$(SIM))
 
 $(BUILD)/obj/%.o: %.c
@@ -209,10 +212,15 @@ $(BUILD)/tests/test_tool_%: tests/unit/test_tool_%.c $(CORE_LIB) $(filter-out %/
 # it with the unit tests; make exec-unit runs it alone.
 EXEC_TEST := $(BUILD)/tests/test_exec_harness
 UNIT_BIN  += $(EXEC_TEST)
-$(EXEC_TEST): $(sort $(wildcard tests/exec/*.c)) $(wildcard tests/exec/*.h) $(EXEC_OBJ)
+$(EXEC_TEST): $(sort $(wildcard tests/exec/*.c)) $(wildcard tests/exec/*.h) $(EXEC_OBJ) $(ISA_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/exec -Itools/simgpu/exec $(sort $(wildcard tests/exec/*.c)) $(EXEC_OBJ) \
+	$(CC) $(CFLAGS_ALL) -Itests/exec -Itools/simgpu/exec $(sort $(wildcard tests/exec/*.c)) $(EXEC_OBJ) $(ISA_OBJ) \
 		-lm -lpthread -o $@
+
+# The decoder's opcode tables from Debian's LLVM (committed; run after an LLVM
+# bump and review the diff): include/rdnacompat/isa_optab_gen.h, shim/core/isa_optab_gen.c.
+optab:
+	python3 tools/isagen/gen_optab.py --out .
 
 exec-unit: $(EXEC_TEST)
 	$(EXEC_TEST)

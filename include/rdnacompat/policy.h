@@ -171,6 +171,26 @@ int rdc_policy_prefer(const struct rdc_tables *t, const struct rdc_target *devic
 int rdc_policy_handover_check(const struct rdc_tables *t, const struct rdc_target *device,
 			      const void *obj, size_t size, unsigned flags, char *code_proc,
 			      size_t code_proc_len, struct rdc_diag *d);
+
+/* Code the runtime loads by itself (HIP 7 and a generic entry on a card the
+ * generic target covers): the per-kernel instruction conditions of the
+ * tables' edge device <- the code's processor (policy_isa.c: point-sample,
+ * msaa-load, mad-intra-fwd), decided as for a mapped entry but only
+ * reported.  n_lacking: kernels that lack a workaround the card needs (every
+ * kernel when the edge names a condition the policy does not evaluate); the
+ * first such kernel with its check and reason. */
+struct rdc_isa_report {
+	char code[RDC_PROC_MAX];
+	size_t n_kernels, n_lacking;
+	char first_kernel[128];
+	char first_check[24];
+	char first_reason[200];
+};
+/* 0 (r filled; n_lacking 0 when the edge has no such condition or no kernel
+ * needs it), or <0 when the code object cannot be read. */
+int rdc_policy_isa_check(const struct rdc_tables *t, const char *device_proc, const void *data, size_t size,
+			 struct rdc_isa_report *r);
+
 void rdc_choice_free(struct rdc_choice *c);
 
 const char *rdc_verdict_name(enum rdc_verdict v);

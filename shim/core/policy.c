@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "policy_internal.h"
+#include "rdnacompat/isa_class.h"
 
 /* The policy reads no kernel arguments (bad-kernel rules match names). */
 #define CO_FULL (RDC_CO_METADATA | RDC_CO_DESCRIPTORS | RDC_CO_NO_ARGS)
@@ -202,10 +203,31 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		out->refused_entry = it->index;
 		return 0;
 	}
+	/* Every condition word must be one the policy evaluates; the
+	 * instruction conditions (policy_isa.c) decode the entry once. */
+	char badw[32];
+	if (!rdc_pol_cond_known(cond, badw, sizeof badw)) {
+		rdc_pol_cat(why, cap, wlen, "%s%s refused: the edge's condition '%s' names '%s', which this "
+			    "policy does not evaluate", *wlen ? "; " : "", tt, cond, badw);
+		rdc_codeobj_free(co);
+		free(co);
+		out->refused_entry = it->index;
+		return 0;
+	}
+	unsigned isa_need = 0;
+	struct rdc_isa_kernel *ik = NULL;
+	char prod[160];
+	if (rdc_pol_isa_classes(cond) &&
+	    rdc_pol_isa_prepare(it->data, (size_t)it->size, co, cond, &isa_need, &ik, prod, sizeof prod) < 0) {
+		rdc_codeobj_free(co);
+		free(co);
+		return RDC_E_NOMEM;
+	}
 	struct rdc_kernel_verdict *vs = NULL;
 	if (flags & RDC_POLICY_KERNELS) {
 		vs = calloc(co->n_kernels ? co->n_kernels : 1, sizeof *vs);
 		if (!vs) {
+			free(ik);
 			rdc_codeobj_free(co);
 			free(co);
 			return RDC_E_NOMEM;
@@ -219,6 +241,8 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 				     : rdc_check_kernel(t, dev, device, &it->target, &co->kernels[i], &v);
 		if (ok && rdc_pol_has_cond(cond, "user-sgpr-16"))
 			ok = rdc_pol_check_user_sgpr16(&co->kernels[i], &v);
+		if (ok && ik)
+			ok = rdc_pol_check_isa(&ik[i], isa_need, cond, prod, &v);
 		/* Code for the device's own limits: only a bad-kernel rule
 		 * refuses it (the other checks are reported, not enforced). */
 		if (!ok && own && strcmp(v.check, "badlist"))
@@ -233,6 +257,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		if (vs)
 			vs[i] = v;
 	}
+	free(ik);
 	if (bad > 1)
 		rdc_pol_cat(why, cap, wlen, " (and %zu more kernel%s)", bad - 1, bad > 2 ? "s" : "");
 	out->n_refused += bad;

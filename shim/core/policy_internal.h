@@ -28,6 +28,24 @@ bool rdc_pol_bad_rules_for(const struct rdc_tables *t, const char *dev, const ch
 /* Edge condition "user-sgpr-16" for one kernel; fills v on refusal. */
 bool rdc_pol_check_user_sgpr16(const struct rdc_kernel *k, struct rdc_kernel_verdict *v);
 
+/* policy_isa.c: the per-kernel instruction conditions (point-sample,
+ * msaa-load, mad-intra-fwd).  rdc_pol_cond_known: is every word of `cond`
+ * one the policy evaluates (false: the first other word in bad).
+ * rdc_pol_isa_classes: the instruction classes (bits of enum rdc_isa_cls)
+ * the condition protects.  rdc_pol_isa_prepare: classify the kernels of the
+ * parsed `co` once when the condition needs it (*out NULL when not; free
+ * it); prod gets the producer when mad-intra-fwd asked for it; <0 only out
+ * of memory.  rdc_pol_check_isa: one kernel; fills v on refusal. */
+struct rdc_isa_kernel;
+bool rdc_pol_cond_known(const char *cond, char *bad, size_t n);
+unsigned rdc_pol_isa_classes(const char *cond);
+bool rdc_pol_producer_has_mad_fix(const char *producer);
+int rdc_pol_isa_prepare(const uint8_t *data, size_t size, const struct rdc_codeobj *co,
+			const char *cond, unsigned *need, struct rdc_isa_kernel **out, char *prod,
+			size_t prod_cap);
+bool rdc_pol_check_isa(const struct rdc_isa_kernel *ik, unsigned need, const char *cond,
+		       const char *prod, struct rdc_kernel_verdict *v);
+
 /* One bundle entry as the policy sees it. */
 struct rdc_pol_item {
 	long index;             /* entry index */

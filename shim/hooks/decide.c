@@ -291,6 +291,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 				RDC_KV_N("bytes", b->entries[g].size), RDC_KV_S("reason", reason),
 			};
 			rdc_log_event(RDC_LOG_DEBUG, "native", kv, sizeof kv / sizeof kv[0]);
+			rdc_generic_isa_warn(lib, index, dev, b, g);
 			continue;
 		}
 		if (ch->rc != 0) {

@@ -252,6 +252,11 @@ const struct rdc_device *rdc_device_by_hip(int ordinal);
 int rdc_hip_ordinal(const char *visible, int agent_index);
 /* The tables in use (built-in or RDNACOMPAT_TABLES), loaded once. */
 const struct rdc_tables *rdc_tables(void);
+/* generic_isa.c: entry g of b, which the runtime loads by itself for dev
+ * (its generic ISA), checked against the edge's per-kernel instruction
+ * conditions; lacking kernels said at warn. */
+void rdc_generic_isa_warn(const char *lib, long index, const struct rdc_device *dev,
+			  const struct rdc_bundle *b, long g);
 /* "gfx10-3-generic", "gfx11-generic", ...: LLVM names every generic target
  * "<family>-generic". */
 bool rdc_proc_is_generic(const char *proc);

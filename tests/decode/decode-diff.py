@@ -39,7 +39,7 @@ import subprocess
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools', 'simgpu', 'exec'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools', 'isagen'))
 from gen_optab import canonical, dual_canonical  # noqa: E402  (the generator's rename list)
 
 SUFFIX = re.compile(r'_(e32|e64|sdwa|dpp|dpp8|e64_dpp)$')

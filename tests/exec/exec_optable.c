@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * exec_optable.c — the opcode table of the compute formats, generated from
- * the engine's own tables (optab_gen.c, which gen_optab.py harvests from
+ * the engine's own tables (isa_optab_gen.c, which tools/isagen/gen_optab.py harvests from
  * Debian's LLVM): every opcode LLVM decodes for gfx1030 and gfx1100 (with
  * gfx1150's additions) in SOP1/SOP2/SOPC/SOPK/SOPP, SMEM, VOP1/VOP2/VOP3/
  * VOP3P/VOPC, VOPD, DS, FLAT/GLOBAL/SCRATCH and MUBUF, with three

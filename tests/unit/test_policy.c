@@ -599,10 +599,14 @@ static void test_edge_conditions(void **state)
 	assert_int_equal(c.n_refused, c.n_kernels);
 	rdc_choice_free(&c);
 
-	/* "user-sgpr-16x" is not the condition: whole "+"-separated words only. */
+	/* "user-sgpr-16x" is not the condition: whole "+"-separated words only;
+	 * and a word the policy does not evaluate refuses the edge, never
+	 * silently ignored (policy_isa.c). */
 	edges[0].condition = "user-sgpr-16x";
 	assert_int_equal(rdc_policy_choose_codeobj(&t, &dev, bl.p, bl.n, 0, &c, NULL), 0);
-	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+	assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+	assert_non_null(strstr(c.reason, "'user-sgpr-16x', which this policy does not evaluate"));
+	assert_null(strstr(c.reason, "user-sgpr: "));
 	rdc_choice_free(&c);
 
 	edges[0].condition = "opt-in";

@@ -6,7 +6,7 @@
  * for the d16 forms, 16-bit) values of the VGPRs.
  *
  * The formats by value come from Debian's LLVM (rdc_buf_fmt_name in
- * optab_gen.c, "8_8_UNORM", "2_10_10_10_SNORM", "10_11_11_FLOAT"); a name
+ * isa_optab_gen.c, "8_8_UNORM", "2_10_10_10_SNORM", "10_11_11_FLOAT"); a name
  * lists its components from the most significant bits down, so X is the
  * last number (10_11_11 is R11G11B10: X in bits 0-10), and an element is
  * the components packed from bit 0 up.  Conversions, as the ISA guides'

@@ -6,7 +6,7 @@
  *
  * Operands.  A 16-bit source is the low half of its 32-bit operand, or the
  * high half when op_sel[k] (VOP3) / the true16 .h bit (gfx11 e32, mapped to
- * op_sel by decode.c) says so; SDWA's word select has already moved it.  A
+ * op_sel by the decoder, shim/core/isa_decode.c) says so; SDWA's word select has already moved it.  A
  * 16-bit result goes to the low half (or the high half: op_sel[3]) and the
  * other half is kept (operand.c, rdc_vdst16).  Packed (VOP3P) sources: the
  * low result's element k is half op_sel[k] of source k, the high result's

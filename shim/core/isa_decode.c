@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * decode.c — machine words to struct rdc_inst, for gfx10.3 and gfx11.
+ * isa_decode.c — machine words to struct rdc_inst, for gfx10.3 and gfx11:
+ * the one decoder that the shim's per-kernel instruction checks
+ * (isa_class.c), `rdnacompat inspect` and the simulator's engine share
+ * (include/rdnacompat/isa.h).  Pure: bytes in, fields out.
  *
  * The opcode of each format is looked up in the tables that gen_optab.py
- * generated from Debian's LLVM (optab_gen.c); the field positions below are
+ * generated from Debian's LLVM (isa_optab_gen.c); the field positions below are
  * the ISA manuals' format tables (RDNA2 and RDNA3 ISA guides, chapter
  * "Microcode Formats"), written out per generation where they differ:
  * SMEM's glc/dlc, FLAT's offset width and segment field, MUBUF's
@@ -13,7 +16,7 @@
  */
 #include <string.h>
 
-#include "wave.h"
+#include "rdnacompat/isa.h"
 
 static uint32_t word(const uint8_t *p)
 {
@@ -514,7 +517,7 @@ static int mtbuf(unsigned gfx, const uint8_t *code, size_t avail, uint32_t w, st
 }
 
 /* MIMG: the opcode here (RDNA2: op[6:0] in [24:18], op[7] in bit 0;
- * RDNA3: op in [25:18]), the operands in decode_mimg.c.  A word whose
+ * RDNA3: op in [25:18]), the operands in isa_decode_mimg.c.  A word whose
  * opcode the tables lack keeps its length (NSA dwords included) so that a
  * linear walk stays on instruction boundaries.  LLVM AMDGPU
  * SIInstrFormats.td (MIMGe_gfx10, MIMGe_gfx11) and the ISA guides' MIMG
@@ -565,7 +568,7 @@ static uint8_t refused_len(uint32_t w)
 	return 8;
 }
 
-int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in)
+int rdc_isa_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in)
 {
 	memset(in, 0, sizeof *in);
 	in->mnemonic = "<unknown encoding>";
@@ -600,13 +603,7 @@ int rdc_decode(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst 
 	if (rc < 0) {
 		if (!in->len)
 			in->len = refused_len(w);
-		in->fn = NULL;
 		return -1;
-	}
-	in->fn = rdc_sem_lookup(in->op);
-	if (in->fmt == RDC_FMT_VOPD) {
-		in->fn_y = rdc_sem_lookup(in->op_y);
-		in->fn = in->fn && in->fn_y ? rdc_sem_vopd() : NULL;
 	}
 	return 0;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * decode_mimg.c — the operand fields of an image (MIMG) instruction, for
+ * isa_decode_mimg.c — the operand fields of an image (MIMG) instruction, for
  * gfx10.3 and gfx11: data and address VGPRs (the NSA forms name each
  * address's VGPR in extra dwords), the resource (T#) and sampler (S#) SGPRs,
- * dmask, dimension and the modifiers.  decode.c has already looked the
+ * dmask, dimension and the modifiers.  rdc_isa_decode (isa_decode.c) has already looked the
  * opcode up and set the length.
  *
  * Field positions: LLVM AMDGPU SIInstrFormats.td, MIMGe (common) with
@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include "wave.h"
+#include "rdnacompat/isa.h"
 
 int rdc_decode_mimg(unsigned gfx, const uint8_t *code, size_t avail, struct rdc_inst *in)
 {

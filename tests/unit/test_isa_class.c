@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_isa_class.c — the shared instruction decoder's classes
+ * (rdc_isa_decode, rdc_isa_classify) and the policy's per-kernel
+ * instruction conditions (policy_isa.c): hand-assembled words (encodings as
+ * llvm-objdump-15 prints them), then the real objects of
+ * tests/fixtures/codeobj.d/isa.sh (kernels plain, sampler, msaa, mad64) on
+ * synthetic tables with a point-sample / msaa-load / mad-intra-fwd edge, and
+ * iota (no protected instruction) on the same edge.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fixture.h"
+#include "rdnacompat/codeobj.h"
+#include "rdnacompat/isa.h"
+#include "rdnacompat/isa_class.h"
+#include "rdnacompat/policy.h"
+#include "rdnacompat/tables.h"
+#include "rdnacompat/target.h"
+
+/* Hidden in the core archive (policy_internal.h). */
+bool rdc_pol_producer_has_mad_fix(const char *producer);
+
+static void words(uint32_t a, uint32_t b, uint8_t *out)
+{
+	memcpy(out, &a, 4);
+	memcpy(out + 4, &b, 4);
+}
+
+static void test_decode_words(void **state)
+{
+	(void)state;
+	uint8_t w[16] = { 0 };
+	struct rdc_inst in;
+	/* gfx1100: image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf dim:2D */
+	words(0xF06C0F04, 0x08000004, w);
+	assert_int_equal(rdc_isa_decode(11, w, sizeof w, &in), -1); /* named, operands not decoded */
+	assert_int_equal(in.op, RDC_OP_IMAGE_SAMPLE);
+	assert_int_equal(in.len, 8);
+	/* gfx1100: image_msaa_load v[0:3], v[4:6], s[0:7] dmask:0x1 dim:2D_MSAA */
+	words(0xF0600118, 0x00000004, w);
+	rdc_isa_decode(11, w, sizeof w, &in);
+	assert_int_equal(in.op, RDC_OP_IMAGE_MSAA_LOAD);
+	/* gfx1100: v_mad_u64_u32 v[2:3], null, v6, v5, v[0:1] */
+	words(0xD6FE7C02, 0x04020B06, w);
+	assert_int_equal(rdc_isa_decode(11, w, sizeof w, &in), 0);
+	assert_int_equal(in.op, RDC_OP_V_MAD_U64_U32);
+	assert_int_equal(in.len, 8);
+	/* gfx1030: image_sample, and v_mad_u64_u32 v[0:1], null, v4, v3, v[0:1] */
+	words(0xF0800F08, 0x00400004, w);
+	rdc_isa_decode(10, w, sizeof w, &in);
+	assert_int_equal(in.op, RDC_OP_IMAGE_SAMPLE);
+	words(0xD5767D00, 0x04020704, w);
+	assert_int_equal(rdc_isa_decode(10, w, sizeof w, &in), 0);
+	assert_int_equal(in.op, RDC_OP_V_MAD_U64_U32);
+	/* No instruction: op INVALID, still a length. */
+	words(0xFFFFFFFF, 0, w);
+	assert_int_equal(rdc_isa_decode(11, w, sizeof w, &in), -1);
+	assert_int_equal(in.op, RDC_OP_INVALID);
+	assert_true(in.len >= 4);
+}
+
+static const struct rdc_kernel *kernel(const struct rdc_codeobj *co, const char *name, size_t *idx)
+{
+	for (size_t i = 0; i < co->n_kernels; i++)
+		if (!strcmp(co->kernels[i].name, name)) {
+			*idx = i;
+			return &co->kernels[i];
+		}
+	fail_msg("no kernel %s", name);
+	return NULL;
+}
+
+static void classify_one(const char *rel, bool msaa)
+{
+	size_t n;
+	uint8_t *b = load_fixture(rel, &n);
+	if (!b) {
+		print_message("%s not built (tests/fixtures/codeobj.d/isa.sh)\n", rel);
+		skip();
+		return;
+	}
+	struct rdc_codeobj co;
+	memset(&co, 0, sizeof co);
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_codeobj_parse(b, n, RDC_CO_DESCRIPTORS | RDC_CO_NO_ARGS, &co, &d), 0);
+	struct rdc_isa_kernel *ik = calloc(co.n_kernels, sizeof *ik);
+	assert_non_null(ik);
+	assert_int_equal(rdc_isa_classify(b, n, &co, ik, &d), 0);
+	size_t i;
+	kernel(&co, "plain", &i);
+	assert_int_equal(ik[i].classes, 0);
+	kernel(&co, "sampler", &i);
+	assert_int_equal(ik[i].classes, 1u << RDC_ISA_SAMPLE);
+	assert_string_equal(ik[i].first[RDC_ISA_SAMPLE].mnemonic, "image_sample");
+	assert_true(ik[i].first[RDC_ISA_SAMPLE].kernel_off < 64);
+	kernel(&co, "mad64", &i);
+	assert_int_equal(ik[i].classes, 1u << RDC_ISA_MAD64);
+	assert_string_equal(ik[i].first[RDC_ISA_MAD64].mnemonic, "v_mad_u64_u32");
+	if (msaa) {
+		kernel(&co, "msaa", &i);
+		assert_int_equal(ik[i].classes, 1u << RDC_ISA_MSAA_LOAD);
+	}
+	/* Every hit lies at an instruction of the file. */
+	free(ik);
+	/* The same code for a generation the decoder has no tables for. */
+	struct rdc_codeobj other = co;
+	snprintf(other.target.proc, sizeof other.target.proc, "gfx906");
+	struct rdc_isa_kernel one[8];
+	assert_true(co.n_kernels <= 8);
+	assert_int_equal(rdc_isa_classify(b, n, &other, one, &d), RDC_E_UNSUPPORTED);
+	rdc_codeobj_free(&co);
+	free(b);
+}
+
+static void test_classify_gfx1100(void **state)
+{
+	(void)state;
+	classify_one("codeobj/isa-gfx1100.co", true);
+}
+
+static void test_classify_gfx1030(void **state)
+{
+	(void)state;
+	classify_one("codeobj/isa-gfx1030.co", false);
+}
+
+static void test_classify_truncated(void **state)
+{
+	(void)state;
+	size_t n;
+	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
+	if (!b) {
+		skip();
+		return;
+	}
+	struct rdc_codeobj co;
+	memset(&co, 0, sizeof co);
+	struct rdc_diag d;
+	rdc_diag_clear(&d);
+	assert_int_equal(rdc_codeobj_parse(b, n, RDC_CO_DESCRIPTORS | RDC_CO_NO_ARGS, &co, &d), 0);
+	struct rdc_isa_kernel ik[8];
+	assert_true(co.n_kernels <= 8);
+	/* Only the first 1 KiB: the kernels' code is not there -> unknown. */
+	int rc = rdc_isa_classify(b, 1024, &co, ik, &d);
+	if (rc == 0)
+		for (size_t i = 0; i < co.n_kernels; i++)
+			assert_true(ik[i].classes & (1u << RDC_ISA_UNKNOWN));
+	rdc_codeobj_free(&co);
+	free(b);
+}
+
+static void test_producer_window(void **state)
+{
+	(void)state;
+	assert_false(rdc_pol_producer_has_mad_fix(""));
+	assert_false(rdc_pol_producer_has_mad_fix("Debian clang version 15.0.6"));
+	assert_false(rdc_pol_producer_has_mad_fix("clang version 19.0.0git (https://github.com/llvm/llvm-project 1234)"));
+	assert_true(rdc_pol_producer_has_mad_fix("Debian clang version 19.1.7 (3)"));
+	assert_true(rdc_pol_producer_has_mad_fix("AMD clang version 20.0.0git (roc-7.0.0)"));
+}
+
+/* ---- the policy on a point-sample edge ----------------------------------- */
+
+static const struct rdc_isa ISA[] = {
+	{ "gfx1100", "rdna3", 0x41, false, "gfx11-generic", 0, 32, false, false, 65536, 1536, 768, 24, 12, 16, "t" },
+	{ "gfx1150", "rdna3.5", 0x43, false, "gfx11-generic", 0, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+	{ "gfx1102", "rdna3", 0x47, false, "gfx11-generic", 0, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+	{ "gfx1103", "rdna3", 0x44, false, "gfx11-generic", 0, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+	{ "gfx1101", "rdna3", 0x46, false, "gfx11-generic", 0, 32, false, false, 65536, 1536, 768, 24, 12, 16, "t" },
+};
+static const struct rdc_compat_edge EDGES[] = {
+	{ "gfx1150", "gfx1100", 1, "vgpr-fit+point-sample", "t" },
+	{ "gfx1102", "gfx1100", 1, "msaa-load+mad-intra-fwd", "t" },
+	{ "gfx1103", "gfx1100", 1, "no-such-word", "t" },
+	{ "gfx1101", "gfx1100", 1, "none", "t" },
+};
+
+static struct rdc_tables tables(void)
+{
+	struct rdc_tables t = {
+		.isa = ISA, .n_isa = sizeof ISA / sizeof ISA[0],
+		.edges = EDGES, .n_edges = sizeof EDGES / sizeof EDGES[0],
+	};
+	return t;
+}
+
+static int choose(const char *rel, const char *dev, struct rdc_choice *c)
+{
+	size_t n;
+	uint8_t *b = load_fixture(rel, &n);
+	if (!b)
+		return -1;
+	struct rdc_tables t = tables();
+	struct rdc_target d;
+	memset(&d, 0, sizeof d);
+	assert_int_equal(rdc_target_parse(dev, (size_t)-1, &d, NULL), 0);
+	struct rdc_diag dg;
+	rdc_diag_clear(&dg);
+	memset(c, 0, sizeof *c);
+	int rc = rdc_policy_choose_codeobj(&t, &d, b, n, RDC_POLICY_KERNELS, c, &dg);
+	free(b);
+	return rc;
+}
+
+static const struct rdc_kernel_verdict *verdict(const struct rdc_choice *c, const char *name)
+{
+	for (size_t i = 0; i < c->n_kernels; i++)
+		if (!strcmp(c->kernels[i].kernel, name))
+			return &c->kernels[i];
+	fail_msg("no verdict for %s", name);
+	return NULL;
+}
+
+static void test_policy_point_sample(void **state)
+{
+	(void)state;
+	struct rdc_choice c;
+	if (choose("codeobj/isa-gfx1100.co", "gfx1150", &c) < 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+	assert_non_null(strstr(c.reason, "sampler"));
+	assert_non_null(strstr(c.reason, "PointSampleAccel"));
+	assert_int_equal(c.n_refused, 1);           /* only the sampling kernel */
+	const struct rdc_kernel_verdict *v = verdict(&c, "sampler");
+	assert_false(v->ok);
+	assert_string_equal(v->check, "point-sample");
+	assert_non_null(strstr(v->reason, "image_sample at +0x"));
+	assert_non_null(strstr(v->reason, "#127991"));
+	assert_true(verdict(&c, "plain")->ok);
+	assert_true(verdict(&c, "mad64")->ok);      /* not this edge's class */
+	assert_true(verdict(&c, "msaa")->ok);
+	rdc_choice_free(&c);
+
+	/* The same edge, code without image samples: mapped. */
+	assert_int_equal(choose("co/gfx1100.co", "gfx1150", &c), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+	assert_int_equal(c.n_refused, 0);
+	rdc_choice_free(&c);
+}
+
+static void test_policy_msaa_mad(void **state)
+{
+	(void)state;
+	struct rdc_choice c;
+	if (choose("codeobj/isa-gfx1100.co", "gfx1102", &c) < 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+	assert_int_equal(c.n_refused, 2);
+	assert_true(verdict(&c, "sampler")->ok);
+	assert_non_null(strstr(verdict(&c, "msaa")->reason, "MSAALoadDstSelBug"));
+	/* clang 15 predates #89936: held to the check, producer named. */
+	const struct rdc_kernel_verdict *v = verdict(&c, "mad64");
+	assert_non_null(strstr(v->reason, "MADIntraFwdBug"));
+	assert_non_null(strstr(v->reason, "clang version 15"));
+	rdc_choice_free(&c);
+}
+
+static void test_policy_unknown_word(void **state)
+{
+	(void)state;
+	struct rdc_choice c;
+	if (choose("co/gfx1100.co", "gfx1103", &c) < 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+	assert_non_null(strstr(c.reason, "'no-such-word'"));
+	rdc_choice_free(&c);
+	/* An edge without instruction conditions decodes nothing and maps. */
+	assert_int_equal(choose("codeobj/isa-gfx1100.co", "gfx1101", &c), 0);
+	assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+	rdc_choice_free(&c);
+}
+
+/* LLVM 22's own image-sample code for gfx1153 and gfx11-generic (no
+ * PointSampleAccel waits) on gfx1150 edges with point-sample: only the
+ * sampling kernel is refused; the same code on the gfx1153 card is native. */
+static const struct rdc_isa ISA115[] = {
+	{ "gfx1150", "rdna3.5", 0x43, false, "gfx11-generic", 0, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+	{ "gfx1153", "rdna3.5", 0x58, false, "gfx11-generic", 0, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+	{ "gfx11-generic", "rdna3", 0x54, true, NULL, 1, 32, false, false, 65536, 1024, 512, 16, 8, 16, "t" },
+};
+static const struct rdc_compat_edge EDGES115[] = {
+	{ "gfx1150", "gfx11-generic", 1, "point-sample", "t" },
+	{ "gfx1150", "gfx1153", 2, "point-sample", "t" },
+	{ "gfx1153", "gfx11-generic", 1, "none", "t" },
+};
+
+static void test_policy_llvm22_texture(void **state)
+{
+	(void)state;
+	struct rdc_tables t = {
+		.isa = ISA115, .n_isa = sizeof ISA115 / sizeof ISA115[0],
+		.edges = EDGES115, .n_edges = sizeof EDGES115 / sizeof EDGES115[0],
+	};
+	const char *objs[] = { "codeobj/tex-gfx1153.co", "codeobj/tex-gfx11-generic.co" };
+	for (size_t o = 0; o < 2; o++) {
+		size_t n;
+		uint8_t *b = load_fixture(objs[o], &n);
+		if (!b) {
+			print_message("%s not built (the rocm-7.2 root's clang 22)\n", objs[o]);
+			skip();
+			return;
+		}
+		struct rdc_target d;
+		memset(&d, 0, sizeof d);
+		assert_int_equal(rdc_target_parse("gfx1150", (size_t)-1, &d, NULL), 0);
+		struct rdc_choice c;
+		memset(&c, 0, sizeof c);
+		assert_int_equal(rdc_policy_choose_codeobj(&t, &d, b, n, RDC_POLICY_KERNELS, &c, NULL), 0);
+		assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+		assert_int_equal(c.n_refused, 1);
+		assert_string_equal(verdict(&c, "sampler")->check, "point-sample");
+		assert_non_null(strstr(verdict(&c, "sampler")->reason, "image_sample at +0x"));
+		assert_true(verdict(&c, "plain")->ok);
+		rdc_choice_free(&c);
+		/* On the gfx1153 card the same code is clean. */
+		assert_int_equal(rdc_target_parse("gfx1153", (size_t)-1, &d, NULL), 0);
+		memset(&c, 0, sizeof c);
+		assert_int_equal(rdc_policy_choose_codeobj(&t, &d, b, n, RDC_POLICY_KERNELS, &c, NULL), 0);
+		assert_true(c.verdict == RDC_VERDICT_NATIVE || c.verdict == RDC_VERDICT_MAPPED);
+		assert_int_equal(c.n_refused, 0);
+		rdc_choice_free(&c);
+		free(b);
+	}
+}
+
+/* Code the runtime loads by itself: reported, per kernel. */
+static void test_isa_report(void **state)
+{
+	(void)state;
+	size_t n;
+	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
+	if (!b) {
+		skip();
+		return;
+	}
+	struct rdc_tables t = tables();
+	struct rdc_isa_report r;
+	assert_int_equal(rdc_policy_isa_check(&t, "gfx1150", b, n, &r), 0);
+	assert_int_equal(r.n_lacking, 1);
+	assert_string_equal(r.first_kernel, "sampler");
+	assert_string_equal(r.first_check, "point-sample");
+	assert_int_equal(rdc_policy_isa_check(&t, "gfx1101", b, n, &r), 0);  /* condition none */
+	assert_int_equal(r.n_lacking, 0);
+	assert_int_equal(rdc_policy_isa_check(&t, "gfx1103", b, n, &r), 0);  /* unknown word */
+	assert_int_equal(r.n_lacking, r.n_kernels);
+	assert_non_null(strstr(r.first_reason, "no-such-word"));
+	assert_true(rdc_policy_isa_check(&t, "gfx1150", b, 100, &r) < 0);  /* unreadable */
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decode_words),
+		cmocka_unit_test(test_classify_gfx1100),
+		cmocka_unit_test(test_classify_gfx1030),
+		cmocka_unit_test(test_classify_truncated),
+		cmocka_unit_test(test_producer_window),
+		cmocka_unit_test(test_policy_point_sample),
+		cmocka_unit_test(test_policy_msaa_mad),
+		cmocka_unit_test(test_policy_unknown_word),
+		cmocka_unit_test(test_isa_report),
+		cmocka_unit_test(test_policy_llvm22_texture),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
