@@ -42,8 +42,9 @@ static void test_decode_words(void **state)
 	struct rdc_inst in;
 	/* gfx1100: image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf dim:2D */
 	words(0xF06C0F04, 0x08000004, w);
-	assert_int_equal(rdc_isa_decode(11, w, sizeof w, &in), -1); /* named, operands not decoded */
+	assert_int_equal(rdc_isa_decode(11, w, sizeof w, &in), 0); /* operands: isa_decode_mimg.c */
 	assert_int_equal(in.op, RDC_OP_IMAGE_SAMPLE);
+	assert_int_equal(in.mimg.dmask, 0xf);
 	assert_int_equal(in.len, 8);
 	/* gfx1100: image_msaa_load v[0:3], v[4:6], s[0:7] dmask:0x1 dim:2D_MSAA */
 	words(0xF0600118, 0x00000004, w);
@@ -85,6 +86,7 @@ static void classify_one(const char *rel, bool msaa)
 	uint8_t *b = load_fixture(rel, &n);
 	if (!b) {
 		print_message("%s not built (tests/fixtures/codeobj.d/isa.sh)\n", rel);
+		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
 		skip();
 		return;
 	}
@@ -140,6 +142,7 @@ static void test_classify_truncated(void **state)
 	size_t n;
 	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
 	if (!b) {
+		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
 		skip();
 		return;
 	}
@@ -226,6 +229,7 @@ static void test_policy_point_sample(void **state)
 	(void)state;
 	struct rdc_choice c;
 	if (choose("codeobj/isa-gfx1100.co", "gfx1150", &c) < 0) {
+		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
 		skip();
 		return;
 	}
@@ -255,6 +259,7 @@ static void test_policy_msaa_mad(void **state)
 	(void)state;
 	struct rdc_choice c;
 	if (choose("codeobj/isa-gfx1100.co", "gfx1102", &c) < 0) {
+		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
 		skip();
 		return;
 	}
@@ -274,6 +279,7 @@ static void test_policy_unknown_word(void **state)
 	(void)state;
 	struct rdc_choice c;
 	if (choose("co/gfx1100.co", "gfx1103", &c) < 0) {
+		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
 		skip();
 		return;
 	}
@@ -313,6 +319,7 @@ static void test_policy_llvm22_texture(void **state)
 		uint8_t *b = load_fixture(objs[o], &n);
 		if (!b) {
 			print_message("%s not built (the rocm-7.2 root's clang 22)\n", objs[o]);
+			print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
 			skip();
 			return;
 		}
@@ -346,6 +353,7 @@ static void test_isa_report(void **state)
 	size_t n;
 	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
 	if (!b) {
+		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
 		skip();
 		return;
 	}
