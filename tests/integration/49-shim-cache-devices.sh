@@ -90,15 +90,15 @@ grep -q "target=gfx1031 .*(cached)" "$T/one-again.log" || fail "one-again: not f
 # at hand-over, whatever fits by id and size.
 f=$(ls "$C"/rdnacompat/devs-*.dc 2>/dev/null | head -1)
 [ -n "$f" ] || fail "no cache file for devs"
-$PY - "$f" "$sfor" "$FOREIGN" <<'PYEOF' || fail "could not rewrite the record"
+PYTHONPATH="$S/../lib" $PY - "$f" "$sfor" "$FOREIGN" <<'PYEOF' || fail "could not rewrite the record"
 import struct, sys
+import dcache_file   # tests/integration/lib
 p, size, foreign = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 b = bytearray(open(p, 'rb').read())
 # struct rdc_dc_rec on x86-64: 952 bytes after a 72-byte header; entry_id at
 # 44 (128 bytes), entry_size at 304, target.proc at 8, n_ref/ref_bytes at
 # 944/948; n_patches at 352 (80-byte patches follow the refused triples)
-if struct.unpack_from('<I', b, 12)[0] != 952:
-    sys.exit('the record is not 952 bytes; update the offsets')
+dcache_file.check_layout(b, '49-shim-cache-devices')
 n = struct.unpack_from('<I', b, 36)[0]
 off, done = 72, 0
 for _ in range(n):
@@ -114,11 +114,7 @@ for _ in range(n):
     off += 952 + ref_bytes + 80 * n_patches
 if not done:
     sys.exit('no record of the gfx1031 naming the gfx1030 entry')
-h = 1469598103934665603
-for x in b[:-8]:
-    h = ((h ^ x) * 1099511628211) & (2**64 - 1)
-b[-8:] = struct.pack('<Q', h)
-open(p, 'wb').write(b)
+dcache_file.write_with_checksum(p, b)
 PYEOF
 run poison gfx1031,$OTHER 1
 grep -q "warn: cache: the decision at offset .* for gfx1031 names entry hipv4-amdgcn-amd-amdhsa--$FOREIGN, which it may not run (.*no edge gfx1031 <- $FOREIGN); deciding afresh" "$T/poison.log" ||

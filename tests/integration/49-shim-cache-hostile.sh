@@ -41,12 +41,12 @@ cp "$f" "$T/good.dc"
 # the wrong bytes.  entry_id takes none (empty), unterminated (128 bytes
 # without a NUL) or other (a well-formed id the bundle does not have).
 poison() { # poison FILE FIELD=VALUE...: rewrite record 0's fields, fix the FNV
-  $PY - "$@" <<'PYEOF'
+  PYTHONPATH="$S/../lib" $PY - "$@" <<'PYEOF'
 import struct, sys
+import dcache_file   # tests/integration/lib
 p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
 r = 72
-if struct.unpack_from('<I', b, 12)[0] != 952:
-    sys.exit('49-shim-cache-hostile: the record is not 952 bytes; update the offsets')
+dcache_file.check_layout(b, '49-shim-cache-hostile')
 ref_bytes = struct.unpack_from('<I', b, r + 948)[0]
 patch0 = r + 952 + ref_bytes
 fields = {'verdict': ('<i', 36), 'have_patches': ('<i', 40), 'entry_size': ('<Q', 304),
@@ -62,11 +62,7 @@ for a in sys.argv[2:]:
     if k.startswith('patch0') and struct.unpack_from('<I', b, r + 352)[0] == 0:
         sys.exit('49-shim-cache-hostile: record 0 has no patch to poison')
     struct.pack_into(fmt, b, r + off, int(v, 0))
-h = 1469598103934665603
-for x in b[:-8]:
-    h = ((h ^ x) * 1099511628211) & (2**64 - 1)
-b[-8:] = struct.pack('<Q', h)
-open(p, 'wb').write(b)
+dcache_file.write_with_checksum(p, b)
 PYEOF
 }
 i=0
