@@ -296,7 +296,7 @@ fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle $(BUILD)/fuzz/fuzz_codeobj $(addprefix $(B
 MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
 ifneq ($(MULTIARCH),)
 $(BUILD)/obj/tools/rdnacompat/tool_util.o $(BUILD)/obj/tools/rdnacompat/sim_env.o: \
-	EXTRA_CFLAGS += -DRDC_MULTIARCH='"$(MULTIARCH)"'
+	CPPFLAGS += -DRDC_MULTIARCH='"$(MULTIARCH)"'
 endif
 
 # make deb: binary packages into build/deb/ with dpkg-buildpackage from

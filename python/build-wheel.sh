@@ -13,7 +13,10 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 for f in bin/rdnacompat librdnacompat.so sim/librdnacompat-sim.so; do
   [ -f "$B/$f" ] || { echo "build-wheel: $B/$f not built (make all)" >&2; exit 1; }
 done
-python3 -c 'import build, setuptools, wheel' 2>/dev/null ||
+# Debian's python3 and its build tools (PYTHON= for another), checked from
+# a directory without a build/ of its own (which `import build` would find).
+PY=${PYTHON:-/usr/bin/python3}
+(cd / && "$PY" -c 'import build, setuptools, wheel') 2>/dev/null ||
   { echo "build-wheel: python3-build, python3-setuptools and python3-wheel are needed (make deps)" >&2; exit 1; }
 ver=$(sed -n 's/^VERSION *:= *//p' "$SRC/Makefile")
 S=$B/wheel-src
@@ -34,6 +37,6 @@ install -m 0644 "$SRC"/tables/reports/* "$D/share/rdnacompat/tables/reports/"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT"/rdnacompat-*.whl
-(cd "$S" && python3 -m build --no-isolation --wheel --outdir "$OUT" . >"$S/build.log" 2>&1) ||
+(cd "$S" && "$PY" -m build --no-isolation --wheel --outdir "$OUT" . >"$S/build.log" 2>&1) ||
   { tail -30 "$S/build.log" >&2; echo "build-wheel: python3 -m build failed (log: $S/build.log)" >&2; exit 1; }
 ls -l "$OUT"/rdnacompat-*.whl
