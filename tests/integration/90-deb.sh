@@ -39,8 +39,9 @@ hipcc --offload-arch=gfx1030 -O1 -o "$T/in/iota-gfx1030" "$SRC/tests/integration
   >"$T/hipcc.log" 2>&1 || fail "hipcc: $(tail -5 "$T/hipcc.log")"
 
 # The clean root: cached; its packages are the packages' own dependencies
-# (from the .deb) and Debian's HIP runtime.
-deps=$(dpkg-deb -f "$T"/in/rdnacompat_*.deb Depends | tr ',' '\n' | sed -E 's/\(.*\)//; s/\|.*//; s/ //g' | grep -v '^$' | sort -u)
+# (from the .debs) and Debian's HIP runtime.
+deps=$(for d in "$T"/in/*.deb; do dpkg-deb -f "$d" Depends; echo ,; done | tr ',' '\n' |
+  sed -E 's/\(.*\)//; s/\|.*//; s/ //g' | grep -vE '^$|^(lib)?rdnacompat' | sort -u)
 root=$(bash "$SRC/tests/packaging/deb-root.sh" $deps libamdhip64-5) || {
   rc=$?; [ $rc -eq 77 ] && skip "the clean Debian root could not be built (tests/packaging/deb-root.sh)"
   fail "deb-root.sh: rc=$rc"; }
@@ -50,6 +51,8 @@ cat >"$T/in/inside.sh" <<'IN'
 #!/bin/bash
 # Runs inside the overlay root: install, use, purge.
 set -u
+# The user's cache (the shim's decision cache) under /root, not the host's.
+for v in $(env | sed -n 's/^\(RDNACOMPAT_[A-Z_0-9]*\|XDG_[A-Z_]*\|HSA_OVERRIDE_GFX_VERSION[_0-9]*\)=.*/\1/p'); do unset "$v"; done
 export HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
 o=/mnt/in/out
 mkdir -p $o
@@ -101,6 +104,7 @@ PY
 grep -q "kernels: .*ok" "$o/demo.out" || fail "the demo's kernels did not check: $(tail -8 "$o/demo.out")"
 grep -qi "gfx1030" "$o/demo.out" && grep -q "rdnacompat\[" "$o/demo.out" || fail "the shim said nothing of the gfx1030 code: $(tail -8 "$o/demo.out")"
 [ "$(cat "$o/selftest.rc")" = 0 ] || fail "doctor --selftest on the simulated gfx1031: rc=$(cat "$o/selftest.rc"): $(tail -12 "$o/selftest.out")"
+grep -q "ran from: gfx1030 code retargeted to gfx1031" "$o/selftest.out" || fail "the self-test did not run retargeted gfx1030 code: $(tail -12 "$o/selftest.out")"
 [ -s "$o/left" ] && fail "files left after purge: $(head -5 "$o/left")"
 # The overlay's upper layer: only dpkg's bookkeeping, logs and the ld.so cache.
 left=$(cd "$T/upper" && find . -mindepth 1 ! -type d | sed 's|^\./||' |
