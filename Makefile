@@ -9,6 +9,8 @@
 #   make demo         the main job on the embedded default (a simulated gfx1031)
 #   make asan         the whole suite under ASan+UBSan (separate build dir)
 #   make install      PREFIX=/usr/local DESTDIR=
+#   make deb          Debian packages into build/deb/ (debian/, dpkg-buildpackage, lintian)
+#   make wheel        the Python wheel into build/wheel/ (python/, no index)
 #   make CC=clang-15  the same with clang (both must stay warning-free)
 #
 # Tree and data flow (one way):
