@@ -13,7 +13,9 @@
 #     RX 6700 XT (gfx1031) through `rdnacompat sim` + `rdnacompat run`: its
 #     kernels computed what the CPU reference says, and the shim says it
 #     retargeted gfx1030 code (simulated card (executed), not hardware);
-#   - `rdnacompat doctor --selftest` on the simulated card passes (exit 0);
+#   - the autopkgtest's commands (debian/tests/control) pass: among them
+#     `rdnacompat doctor --selftest` on the simulated card, which must run
+#     gfx1030 code retargeted to gfx1031;
 # then `dpkg --purge` leaves none of the packages' files, and the overlay's
 # upper layer holds nothing but dpkg's own bookkeeping.
 set -u
@@ -33,6 +35,7 @@ bash "$SRC/debian/build-deb.sh" "$BUILD/deb" >"$T/build.log" 2>&1 ||
   fail "make deb failed: $(tail -15 "$T/build.log")"
 grep -q '^E: ' "$T/build.log" && fail "lintian errors: $(grep '^E: ' "$T/build.log")"
 cp "$BUILD"/deb/rdnacompat_*.deb "$BUILD"/deb/librdnacompat-dev_*.deb "$T/in/"
+cp "$SRC/debian/tests/control" "$T/in/tests-control"
 
 # The demo program (tools/demo.sh's): a gfx1030-only HIP program.
 hipcc --offload-arch=gfx1030 -O1 -o "$T/in/iota-gfx1030" "$SRC/tests/integration/progs/sim_iota.hip" \
@@ -65,8 +68,14 @@ rdnacompat doctor --json >$o/doctor.json 2>$o/doctor.err; echo $? >$o/doctor.rc
 cd /tmp
 rdnacompat sim --gpu gfx1031 -- rdnacompat run --log-level info -- /mnt/in/iota-gfx1030 >$o/demo.out 2>&1
 echo $? >$o/demo.rc
-RDNACOMPAT_SELFTEST_TIMEOUT=120 rdnacompat sim --gpu gfx1031 -- rdnacompat doctor --selftest >$o/selftest.out 2>&1
-echo $? >$o/selftest.rc
+# The autopkgtest's commands (debian/tests/control), as autopkgtest runs
+# them: each with sh -c, in a scratch directory.
+n=0
+sed -n 's/^Test-Command: //p' /mnt/in/tests-control | while IFS= read -r cmd; do
+  n=$((n + 1))
+  (cd "$(mktemp -d)" && sh -c "$cmd") >$o/autopkgtest-$n.out 2>&1
+  echo $? >$o/autopkgtest-$n.rc
+done
 dpkg --purge rdnacompat librdnacompat-dev >$o/purge.log 2>&1 || bad "dpkg --purge: $(tail -5 $o/purge.log)"
 # Every file the packages installed is gone (directories the base system
 # has, /usr/bin etc., stay).
@@ -103,8 +112,14 @@ PY
 [ "$(cat "$o/demo.rc")" = 0 ] || fail "the demo program under rdnacompat sim+run: rc=$(cat "$o/demo.rc"): $(tail -8 "$o/demo.out")"
 grep -q "kernels: .*ok" "$o/demo.out" || fail "the demo's kernels did not check: $(tail -8 "$o/demo.out")"
 grep -qi "gfx1030" "$o/demo.out" && grep -q "rdnacompat\[" "$o/demo.out" || fail "the shim said nothing of the gfx1030 code: $(tail -8 "$o/demo.out")"
-[ "$(cat "$o/selftest.rc")" = 0 ] || fail "doctor --selftest on the simulated gfx1031: rc=$(cat "$o/selftest.rc"): $(tail -12 "$o/selftest.out")"
-grep -q "ran from: gfx1030 code retargeted to gfx1031" "$o/selftest.out" || fail "the self-test did not run retargeted gfx1030 code: $(tail -12 "$o/selftest.out")"
+ntc=$(grep -c '^Test-Command: ' "$SRC/debian/tests/control")
+[ "$(ls "$o"/autopkgtest-*.rc 2>/dev/null | wc -l)" -eq "$ntc" ] || fail "ran $(ls "$o"/autopkgtest-*.rc | wc -l) of the $ntc autopkgtest commands"
+for rc in "$o"/autopkgtest-*.rc; do
+  [ "$(cat "$rc")" = 0 ] || fail "debian/tests/control command ${rc##*-}: rc=$(cat "$rc"): $(tail -12 "${rc%.rc}.out")"
+done
+# The first is the self-test on the simulated gfx1031.
+grep -q "ran from: gfx1030 code retargeted to gfx1031" "$o/autopkgtest-1.out" ||
+  fail "the self-test did not run retargeted gfx1030 code: $(tail -12 "$o/autopkgtest-1.out")"
 [ -s "$o/left" ] && fail "files left after purge: $(head -5 "$o/left")"
 # The overlay's upper layer: only dpkg's bookkeeping, logs and the ld.so cache.
 left=$(cd "$T/upper" && find . -mindepth 1 ! -type d | sed 's|^\./||' |
