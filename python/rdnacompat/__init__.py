@@ -67,6 +67,15 @@ def _mapped_shim():
     return None
 
 
+def _json_line(d):
+    """A JSON log record as the text format writes it: 'LEVEL: EVENT: k=v ...'."""
+    level, event = d.pop("level", "?"), d.pop("event", None)
+    d.pop("pid", None)
+    kv = " ".join("%s=%s" % (k, json.dumps(v) if isinstance(v, str) and (" " in v or not v) else v)
+                  for k, v in d.items())
+    return "%s: %s%s" % (level, event + ": " if event else "", kv)
+
+
 def _log_lines(path, pid):
     """This process's lines in the shim's log (text: 'rdnacompat[PID]: ...',
     json: {"pid":PID,...}); None when the file cannot be read."""
@@ -80,9 +89,8 @@ def _log_lines(path, pid):
                     out.append(line[len(pfx):])
                 elif line.startswith("{") and re.match(r'\{"pid":%d[,}]' % pid, line):
                     try:
-                        d = json.loads(line)
-                        out.append("%s: %s" % (d.get("level", "?"), d.get("msg", line)))
-                    except ValueError:
+                        out.append(_json_line(json.loads(line)))
+                    except (ValueError, AttributeError):
                         out.append(line)
     except OSError:
         return None

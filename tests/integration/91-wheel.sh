@@ -14,8 +14,9 @@
 #     HIP library with ctypes, its kernel computes what the CPU says
 #     (simulated card (executed)); rdnacompat.status() says the shim is
 #     loaded (the bundled file), not before the script asked, and lists this
-#     process's log lines, which name the gfx1030 code object; a child
-#     process started by the script has the shim too;
+#     process's log lines (text or JSON log), which name the gfx1030 code
+#     object it mapped; a child process started by the script has the shim
+#     too;
 #   - status() outside `python -m rdnacompat` says the shim is not loaded;
 #   - bad usage (`python -m rdnacompat` alone) exits 2 with the usage.
 set -u
@@ -78,6 +79,13 @@ assert any("gfx1030" in x for x in a["decisions"]), "no gfx1030 decision: %r" % 
 assert d["child_loaded"] == "True", "child: %r %r" % (d["child_loaded"], d["child_err"])
 PY
 grep -q "the shim is loaded: $site/_bundled/lib/librdnacompat.so" "$T/run.out" || fail "str(status()): $(head -3 "$T/run.out")"
+# The shim's JSON log reads the same way: the map decision, as the text log writes it.
+rc=0
+env -u LD_PRELOAD timeout 300 "$V/python" -m rdnacompat --gpu gfx1031 --log "$T/shim.json" --log-level info --log-format json -- \
+  "$SRC/tests/integration/wheel/script.py" "$T/libaxpy.so" "$T/status-json.json" >"$T/run-json.out" 2>&1 || rc=$?
+[ $rc -eq 0 ] || fail "python -m rdnacompat --log-format json: rc=$rc: $(tail -8 "$T/run-json.out")"
+grep -qE '^    info: map: lib=[^ ]*/libaxpy.so .*verdict=mapped entry=hipv4-amdgcn-amd-amdhsa--gfx1030 ' "$T/run-json.out" ||
+  fail "status() from the JSON log: $(head -6 "$T/run-json.out")"
 out=$(env -u LD_PRELOAD "$V/python" -c 'import rdnacompat; s = rdnacompat.status(); print(s.loaded); print(s)')
 [ "$(echo "$out" | head -1)" = False ] && echo "$out" | grep -q "not loaded" || fail "status() without the shim: $out"
 rc=0; "$V/python" -m rdnacompat >"$T/usage.out" 2>&1 || rc=$?
