@@ -18,7 +18,12 @@ mirror=$(rdc_debian_mirror) || true
 [ -n "$mirror" ] || { echo "deb-root: no Debian mirror in this machine's apt sources" >&2; exit 77; }
 mkdir -p "$RDC_ROOTS_CACHE"
 tmp=$dir.tmp; log=$dir.log
-rm -rf "$tmp"
+# Older roots of this kind (other package lists) and partial builds go first.
+for s in "$RDC_ROOTS_CACHE"/deb-bookworm-*; do
+  [ -e "$s" ] || continue
+  echo "deb-root: removing $s (stale or partial)" >&2
+  rm -rf --one-file-system "$s"
+done
 start=$(date +%s)
 echo "deb-root: building $dir (bookworm minbase + $pkgs) from $mirror" >&2
 if ! mmdebstrap --variant=minbase --include="$(echo $pkgs | tr ' ' ',')" bookworm "$tmp" \
