@@ -9,6 +9,8 @@
 #   make demo         the main job on the embedded default (a simulated gfx1031)
 #   make asan         the whole suite under ASan+UBSan (separate build dir)
 #   make install      PREFIX=/usr/local DESTDIR=
+#   make deb          Debian packages into build/deb/ (debian/, dpkg-buildpackage, lintian)
+#   make wheel        the Python wheel into build/wheel/ (python/, no index)
 #   make CC=clang-15  the same with clang (both must stay warning-free)
 #
 # Tree and data flow (one way):
@@ -300,6 +302,27 @@ fuzz-smoke: $(BUILD)/fuzz/fuzz_bundle $(BUILD)/fuzz/fuzz_codeobj $(addprefix $(B
 	bash tests/fuzz/smoke.sh $(BUILD)
 	bash tests/fuzz/smoke-codeobj.sh $(BUILD)
 	bash tests/fuzz/smoke-all.sh $(BUILD)
+
+# ---- packages (debian/, python/) --------------------------------------------
+# The multiarch triplet: the tool also looks for the shim and the simulator
+# in <exe>/../lib/<triplet>/ (where the Debian package puts them).
+MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
+ifneq ($(MULTIARCH),)
+$(BUILD)/obj/tools/rdnacompat/tool_util.o $(BUILD)/obj/tools/rdnacompat/sim_env.o: \
+	CPPFLAGS += -DRDC_MULTIARCH='"$(MULTIARCH)"'
+endif
+
+# make deb: binary packages into build/deb/ with dpkg-buildpackage from
+# debian/, built in a copy of the tree (tracked and untracked-not-ignored
+# files) so the results and the build directory stay under build/.
+# make wheel: the Python wheel into build/wheel/ (python/build-wheel.sh:
+# python3 -m build --no-isolation, no index).
+.PHONY: deb wheel
+deb:
+	bash debian/build-deb.sh build/deb
+
+wheel: all
+	bash python/build-wheel.sh $(BUILD) build/wheel
 
 deps:
 	bash tools/deps.sh

@@ -16,6 +16,8 @@ PKGS=(
   golang-go   # tests: the Go stand-in for Ollama (55-tools-run-view)
   mmdebstrap
   chromium
+  debhelper lintian dpkg-dev                                 # make deb (debian/)
+  python3-build python3-setuptools python3-wheel python3-venv python3-pip   # make wheel (python/)
 )
 
 missing=()

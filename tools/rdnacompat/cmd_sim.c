@@ -58,7 +58,8 @@ static void usage(FILE *f)
 	      "  (HSA_OVERRIDE_GFX_VERSION[_<node>] in the environment is honoured like the real thunk.)\n"
 	      "\n"
 	      "The simulator is sim/librdnacompat-sim.so beside the tool's directory (build tree),\n"
-	      "../lib/rdnacompat/sim/ when installed, or RDNACOMPAT_SIM_LIB.\n"
+	      "../lib/rdnacompat/sim/ or ../lib/<triplet>/rdnacompat/sim/ when installed, or\n"
+	      "RDNACOMPAT_SIM_LIB.\n"
 	      "\n"
 	      "exit: CMD's exit status (exec replaces this process); 2 usage or setup error,\n"
 	      "126 CMD cannot be executed, 127 CMD not found\n",

@@ -822,7 +822,7 @@ static void check_shim(const struct rdc_sysinfo *si, struct rdc_checks *c)
 		rdc_check_add(c, "shim", RDC_LVL_OK, NULL, "librdnacompat.so installed: %s", shim);
 	else
 		rdc_check_add(c, "shim", RDC_LVL_WARN, "build it (`make`) or install it (`make install`), or set RDNACOMPAT_SHIM",
-		    "librdnacompat.so not found next to this tool (../librdnacompat.so, ../lib/librdnacompat.so)");
+		    "librdnacompat.so not found next to this tool (../librdnacompat.so, ../lib/librdnacompat.so, ../lib/<triplet>/librdnacompat.so)");
 	free(shim);
 	const char *pre = getenv("LD_PRELOAD");
 	if (!pre || !*pre)

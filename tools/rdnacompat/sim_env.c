@@ -97,7 +97,8 @@ int rdc_sim_check_item(const char *item, char *err, size_t n)
 char *rdc_sim_lib(void)
 {
 	static const char *const rel[] = { "../sim/librdnacompat-sim.so",
-					   "../lib/rdnacompat/sim/librdnacompat-sim.so", NULL };
+					   "../lib/rdnacompat/sim/librdnacompat-sim.so",
+					   RDC_MULTIARCH_REL("rdnacompat/sim/librdnacompat-sim.so"), NULL };
 	return rdc_find_shipped("RDNACOMPAT_SIM_LIB", rel);
 }
 

@@ -216,7 +216,8 @@ char *rdc_tables_dir(void)
 
 char *rdc_shim_path(void)
 {
-	static const char *const rel[] = { "../librdnacompat.so", "../lib/librdnacompat.so", NULL };
+	static const char *const rel[] = { "../librdnacompat.so", "../lib/librdnacompat.so",
+					   RDC_MULTIARCH_REL("librdnacompat.so"), NULL };
 	return rdc_find_shipped("RDNACOMPAT_SHIM", rel);
 }
 

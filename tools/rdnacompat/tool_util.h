@@ -57,8 +57,19 @@ char *rdc_find_shipped(const char *envvar, const char *const *rel);
 /* The tables/ directory (RDNACOMPAT_TABLES_DIR, <exe>/../../tables for a
  * source-tree build, <exe>/../share/rdnacompat/tables when installed). */
 char *rdc_tables_dir(void);
+/* A path under the multiarch library directory relative to the tool
+ * (<exe>/../lib/<triplet>/X, where Debian's package puts the shim and the
+ * simulator); the triplet is RDC_MULTIARCH, set by the Makefile from
+ * `$(CC) -print-multiarch`; without it the entry is NULL (the list ends). */
+#ifdef RDC_MULTIARCH
+#define RDC_MULTIARCH_REL(x) "../lib/" RDC_MULTIARCH "/" x
+#else
+#define RDC_MULTIARCH_REL(x) NULL
+#endif
+
 /* librdnacompat.so (RDNACOMPAT_SHIM, <exe>/../librdnacompat.so for a build
- * tree, <exe>/../lib/librdnacompat.so when installed). */
+ * tree, <exe>/../lib/librdnacompat.so when installed with make install,
+ * <exe>/../lib/<triplet>/librdnacompat.so from the Debian package). */
 char *rdc_shim_path(void);
 
 /* True when `arg` is "-h" or "--help". */
