@@ -85,7 +85,8 @@ SIM      := $(BUILD)/sim/librdnacompat-sim.so
 EXEC_OBJ := $(filter $(BUILD)/obj/tools/simgpu/exec/%,$(SIM_OBJ))
 # The one instruction decoder (shim/core/isa_decode.c and its tables) is in the core archive; the
 # engine's own tests, which link no archive, take its objects directly.
-ISA_OBJ  := $(BUILD)/obj/shim/core/isa_decode.o $(BUILD)/obj/shim/core/isa_optab_gen.o
+ISA_OBJ  := $(BUILD)/obj/shim/core/isa_decode.o $(BUILD)/obj/shim/core/isa_decode_mimg.o \
+            $(BUILD)/obj/shim/core/isa_optab_gen.o
 TOOL_OBJ += $(EXEC_OBJ)
 # Its lane loops (one element per lane, registers that may alias) are
 # vectorised by clang at -O2; GCC's -O2 cost model ("very cheap") skips
