@@ -42,7 +42,8 @@ struct rdc_isa_kernel {
  * descriptors, RDC_CO_DESCRIPTORS or RDC_CO_SYMBOLS) into out[0 ..
  * parsed->n_kernels).  A kernel's code runs from its entry (descriptor
  * kernel_code_entry_byte_offset) to the next kernel's entry or the end of its
- * executable section; a kernel that calls (s_swappc_b64, s_call_b64) is
+ * executable section, bytes outside the symbol table's sized function
+ * symbols (padding) excluded when every entry starts one; a kernel that calls (s_swappc_b64, s_call_b64) is
  * charged with every class found anywhere in that section.  Bytes the decoder
  * does not know and kernels whose code cannot be found set RDC_ISA_UNKNOWN
  * (conservative: a condition treats them as containing the class).  Returns

@@ -6,9 +6,12 @@
  * Sections: the ELF reads (program headers to turn the kernel descriptor's
  * file offset into its address and the entry address back into a file
  * offset; section headers for the executable section holding the entry),
- * then one linear walk of each executable section with the shared decoder
- * (isa_decode.c), charging each instruction to the kernel whose entry
- * precedes it.  Every read of the input is bounds-checked; nothing is
+ * the symbol table's function extents, then one linear walk of each
+ * executable section with the shared decoder (isa_decode.c), charging each
+ * instruction to the kernel whose entry precedes it.  Bytes outside every
+ * function symbol (the zero padding LLVM puts between 256-byte aligned
+ * kernels, s_code_end) are not code and are skipped; an object without
+ * sized function symbols is walked whole.  Every read of the input is bounds-checked; nothing is
  * written to it.
  */
 #include <elf.h>
@@ -134,6 +137,69 @@ static void unknown(struct rdc_isa_kernel *k, uint64_t off, const char *why)
 
 struct entry { size_t kernel; uint64_t off, lo, hi; };
 
+/* [lo, hi) file offsets of one function symbol's code. */
+struct extent { uint64_t lo, hi; };
+
+static int extent_cmp(const void *a, const void *b)
+{
+	const struct extent *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The sized STT_FUNC symbols of .symtab (else .dynsym) as sorted file
+ * extents: *out NULL and *n 0 when there are none (or on a malformed table:
+ * the walk then covers every byte, which is the conservative reading). */
+static int func_extents(const struct elf_view *e, struct extent **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	Elf64_Shdr best = { 0 };
+	for (unsigned i = 0; i < e->eh.e_shnum; i++) {
+		Elf64_Shdr sh;
+		if (!rd(e, e->eh.e_shoff + (uint64_t)i * sizeof sh, &sh, sizeof sh))
+			return 0;
+		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && best.sh_type != SHT_SYMTAB))
+			best = sh;
+	}
+	if (!best.sh_type || best.sh_entsize != sizeof(Elf64_Sym) || best.sh_offset > e->n ||
+	    best.sh_size > e->n - best.sh_offset)
+		return 0;
+	size_t ns = best.sh_size / sizeof(Elf64_Sym), k = 0;
+	struct extent *x = calloc(ns ? ns : 1, sizeof *x);
+	if (!x)
+		return -1;
+	for (size_t i = 0; i < ns; i++) {
+		Elf64_Sym sym;
+		uint64_t lo;
+		memcpy(&sym, e->p + best.sh_offset + i * sizeof sym, sizeof sym);
+		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size || sym.st_shndx == SHN_UNDEF ||
+		    !map(e, sym.st_value, false, &lo) || lo > e->n || sym.st_size > e->n - lo)
+			continue;
+		x[k++] = (struct extent){ lo, lo + sym.st_size };
+	}
+	if (!k) {
+		free(x);
+		return 0;
+	}
+	qsort(x, k, sizeof *x, extent_cmp);
+	*out = x;
+	*n = k;
+	return 0;
+}
+
+/* With extents: `off` itself when inside one, else the start of the next
+ * (or `hi` when none is left before it).  *at advances monotonically. */
+static uint64_t in_code(const struct extent *x, size_t n, size_t *at, uint64_t off, uint64_t hi)
+{
+	if (!n)
+		return off;
+	while (*at < n && x[*at].hi <= off)
+		(*at)++;
+	if (*at == n)
+		return hi;
+	return x[*at].lo > off ? (x[*at].lo < hi ? x[*at].lo : hi) : off;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -174,6 +240,20 @@ int rdc_isa_classify(const void *co, size_t n, const struct rdc_codeobj *parsed,
 		en[ne++] = (struct entry){ i, eoff, lo, hi };
 	}
 	qsort(en, ne, sizeof *en, entry_cmp);
+	struct extent *fx;
+	size_t nfx;
+	if (func_extents(&e, &fx, &nfx) < 0) {
+		free(en);
+		return rdc_diag_set(d, RDC_E_NOMEM, 0, "out of memory");
+	}
+	/* Every kernel's entry must lie in a function extent, else the symbols
+	 * do not describe this code: walk every byte. */
+	for (size_t i = 0, at = 0; nfx && i < ne; i++)
+		if (in_code(fx, nfx, &at, en[i].off, UINT64_MAX) != en[i].off) {
+			free(fx);
+			fx = NULL;
+			nfx = 0;
+		}
 	/* One walk per executable section: from its start, instructions
 	 * before the first entry belong to no kernel (called functions). */
 	struct rdc_isa_kernel sec = { 0 };
@@ -185,11 +265,18 @@ int rdc_isa_classify(const void *co, size_t n, const struct rdc_codeobj *parsed,
 		memset(&sec, 0, sizeof sec);
 		bool *caller = calloc(s1 - s0, sizeof *caller);
 		if (!caller) {
+			free(fx);
 			free(en);
 			return rdc_diag_set(d, RDC_E_NOMEM, 0, "out of memory");
 		}
 		size_t cur = SIZE_MAX; /* index into en, SIZE_MAX: before the first entry */
+		size_t at = 0;         /* index into fx */
 		for (uint64_t off = en[s0].lo; off + 4 <= en[s0].hi;) {
+			uint64_t next = in_code(fx, nfx, &at, off, en[s0].hi);
+			if (next != off) {
+				off = next;
+				continue;
+			}
 			while ((cur == SIZE_MAX ? s0 : cur + 1) < s1 && en[cur == SIZE_MAX ? s0 : cur + 1].off <= off)
 				cur = cur == SIZE_MAX ? s0 : cur + 1;
 			struct rdc_inst in;
@@ -224,6 +311,7 @@ int rdc_isa_classify(const void *co, size_t n, const struct rdc_codeobj *parsed,
 		free(caller);
 		s0 = s1;
 	}
+	free(fx);
 	free(en);
 	return 0;
 }

@@ -460,10 +460,11 @@ void rdc_dcache_hit_free(struct rdc_dc_hit *hit)
 }
 
 /* Entry `i` of `b` as the cache names it: its id (false when longer than
- * a record holds, or no entry) and size. */
+ * a record holds, or no entry) and size.  `id` (RDC_DC_ID_MAX bytes) is
+ * zeroed whole: the record is written to disk as it is. */
 static bool entry_key(const struct rdc_bundle *b, long i, char *id, uint64_t *size)
 {
-	id[0] = '\0';
+	memset(id, 0, RDC_DC_ID_MAX);
 	*size = 0;
 	if (i < 0)
 		return true;
