@@ -70,6 +70,20 @@ static void test_decode_words(void **state)
 	assert_true(in.len >= 4);
 }
 
+/* Fixture `rel` (its length in *n), or NULL with the test marked skipped
+ * and why said (`built_by`, when given, names what builds it). */
+static uint8_t *fixture_or_skip(const char *rel, const char *built_by, size_t *n)
+{
+	uint8_t *b = load_fixture(rel, n);
+	if (!b) {
+		if (built_by)
+			print_message("%s not built (%s)\n", rel, built_by);
+		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
+		skip();
+	}
+	return b;
+}
+
 static const struct rdc_kernel *kernel(const struct rdc_codeobj *co, const char *name, size_t *idx)
 {
 	for (size_t i = 0; i < co->n_kernels; i++)
@@ -84,13 +98,9 @@ static const struct rdc_kernel *kernel(const struct rdc_codeobj *co, const char 
 static void classify_one(const char *rel, bool msaa)
 {
 	size_t n;
-	uint8_t *b = load_fixture(rel, &n);
-	if (!b) {
-		print_message("%s not built (tests/fixtures/codeobj.d/isa.sh)\n", rel);
-		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
-		skip();
+	uint8_t *b = fixture_or_skip(rel, "tests/fixtures/codeobj.d/isa.sh", &n);
+	if (!b)
 		return;
-	}
 	struct rdc_codeobj co;
 	memset(&co, 0, sizeof co);
 	struct rdc_diag d;
@@ -141,12 +151,9 @@ static void test_classify_truncated(void **state)
 {
 	(void)state;
 	size_t n;
-	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
-	if (!b) {
-		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
-		skip();
+	uint8_t *b = fixture_or_skip("codeobj/isa-gfx1100.co", NULL, &n);
+	if (!b)
 		return;
-	}
 	struct rdc_codeobj co;
 	memset(&co, 0, sizeof co);
 	struct rdc_diag d;
@@ -226,12 +233,9 @@ static void test_classify_padding(void **state)
 {
 	(void)state;
 	size_t n;
-	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
-	if (!b) {
-		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
-		skip();
+	uint8_t *b = fixture_or_skip("codeobj/isa-gfx1100.co", NULL, &n);
+	if (!b)
 		return;
-	}
 	struct rdc_inst in;
 	static const uint8_t zero[8];
 	rdc_isa_decode(11, zero, sizeof zero, &in);
@@ -399,13 +403,9 @@ static void test_policy_llvm22_texture(void **state)
 	const char *objs[] = { "codeobj/tex-gfx1153.co", "codeobj/tex-gfx11-generic.co" };
 	for (size_t o = 0; o < 2; o++) {
 		size_t n;
-		uint8_t *b = load_fixture(objs[o], &n);
-		if (!b) {
-			print_message("%s not built (the rocm-7.2 root's clang 22)\n", objs[o]);
-			print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
-			skip();
+		uint8_t *b = fixture_or_skip(objs[o], "the rocm-7.2 root's clang 22", &n);
+		if (!b)
 			return;
-		}
 		struct rdc_target d;
 		memset(&d, 0, sizeof d);
 		assert_int_equal(rdc_target_parse("gfx1150", (size_t)-1, &d, NULL), 0);
@@ -434,12 +434,9 @@ static void test_isa_report(void **state)
 {
 	(void)state;
 	size_t n;
-	uint8_t *b = load_fixture("codeobj/isa-gfx1100.co", &n);
-	if (!b) {
-		print_message("skipped: a fixture this test reads is missing (make fixtures)\n");
-		skip();
+	uint8_t *b = fixture_or_skip("codeobj/isa-gfx1100.co", NULL, &n);
+	if (!b)
 		return;
-	}
 	struct rdc_tables t = tables();
 	struct rdc_isa_report r;
 	assert_int_equal(rdc_policy_isa_check(&t, "gfx1150", b, n, &r), 0);
