@@ -173,6 +173,18 @@ int rdc_codeobj_retarget_patches_from(const struct rdc_codeobj *co, const struct
 				      struct rdc_patch *patches, size_t *n_patches,
 				      struct rdc_diag *d);
 
+/* Held kernels (codeobj_hide.c): the in-place patches that rename each of
+ * the k kernels `names` in the metadata (.name, .symbol) and in every
+ * symbol table ("<name>", "<name>.kd"), one first byte each, so that a
+ * runtime loads the object whole and finds those kernels by no name a
+ * program knows.  *patches is malloc'd (the caller frees it), offsets into
+ * `p` (the same in a copy of `p` whose notes were not moved).
+ * RDC_E_UNSUPPORTED, with why, when a rename cannot be done cleanly (a
+ * string shared with another name, a new name already taken, a kernel in
+ * no or several metadata entries, a descriptor in no symbol table). */
+int rdc_codeobj_hide_patches(const void *p, size_t n, const char *const *names, size_t k,
+			     struct rdc_patch **patches, size_t *n_patches, struct rdc_diag *d);
+
 /* A new malloc'd code object for `to` (any name length: the metadata note is
  * re-encoded and, if its size changes, appended at the end of the file with
  * PT_NOTE and the .note section repointed; see docs/CODEOBJ.md).  v6: the

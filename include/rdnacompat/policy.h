@@ -32,6 +32,12 @@ struct rdc_kernel_verdict {
 	                              choice owns) */
 	const struct rdc_kernel *k;/* the kernel checked (same lifetime) */
 	bool ok;
+	bool held;                 /* not ok only for an instruction condition of
+	                              the edge (policy_isa.c): the entry runs with
+	                              this kernel held — renamed so that the
+	                              runtime finds it by no name
+	                              (rdc_codeobj_hide_patches) — and the others
+	                              as they are */
 	char check[24];            /* "vgpr", "lds", "wave", "waves", "xnack",
 	                              "sramecc", "badlist"; "" when ok */
 	char reason[200];          /* the numbers, without the kernel name */
@@ -54,6 +60,11 @@ struct rdc_choice {
 	size_t n_kernels;          /* kernels in the chosen entry (or, when missing,
 	                              in the last refused candidate); 0 if unparsed */
 	size_t n_refused;          /* kernels that failed checks (in refused candidates) */
+	size_t n_held;             /* kernels of the chosen entry that are held
+	                              (their verdicts: held true) */
+	struct rdc_patch *hide;    /* the patches that hold them, offsets into the
+	                              chosen entry; owned (NULL when none) */
+	size_t n_hide;
 	size_t n_candidates;       /* compatible entries tried (not counting native) */
 	long refused_entry;        /* last refused candidate entry, -1 if none */
 	struct rdc_kernel_verdict *kernels; /* n_kernels verdicts when asked for; owned */
@@ -83,6 +94,11 @@ enum rdc_policy_flags {
 	                              no metadata: its kernel checks are by name
 	                              only anyway (the shim; tools that show every
 	                              kernel's numbers leave it off) */
+	RDC_POLICY_HOLD    = 16,   /* a kernel that fails only an instruction
+	                              condition is held, not refused (its entry
+	                              may run with it held): for clients that can
+	                              keep the runtime from launching it
+	                              (rdc_codeobj_hide_patches, or a deny route) */
 	RDC_POLICY_ARGS    = 8,    /* also read each kernel's .args into choice->co
 	                              (a tool showing them needs no second parse);
 	                              an entry whose .args cannot be read is decided
@@ -129,7 +145,13 @@ long rdc_policy_mapped_by_id(const struct rdc_tables *t, const struct rdc_target
  * in table order; a candidate is accepted only when every kernel passes
  * rdc_check_kernel and the edge's conditions ("user-sgpr-16": each
  * descriptor enables >= 16 user + system SGPRs; "opt-in" edges only with
- * RDC_POLICY_OPT_IN). */
+ * RDC_POLICY_OPT_IN).  With RDC_POLICY_HOLD, a candidate whose only
+ * failures are instruction conditions (policy_isa.c: a kernel uses
+ * instructions whose workaround the code lacks) is taken when no later
+ * candidate passes whole: those kernels are held (choice->n_held,
+ * choice->hide) and the others run.
+ * When they cannot be held alone (rdc_codeobj_hide_patches refuses) the
+ * candidate is refused, as a failing kernel refuses it. */
 int rdc_policy_choose(const struct rdc_tables *t, const struct rdc_target *device,
 		      const struct rdc_bundle *b, unsigned flags, struct rdc_choice *out,
 		      struct rdc_diag *d);
@@ -190,6 +212,27 @@ struct rdc_isa_report {
  * needs it), or <0 when the code object cannot be read. */
 int rdc_policy_isa_check(const struct rdc_tables *t, const char *device_proc, const void *data, size_t size,
 			 struct rdc_isa_report *r);
+
+/* The patches that hold the kernels of code object `code` (as shipped,
+ * for its own target) that lack a workaround `device_proc` needs — the
+ * kernels rdc_policy_choose holds — computed on `dst` (`code` itself, or a
+ * retargeted copy of it: rdc_codeobj_hide_patches).  *n_held of them;
+ * none (0, no patches) when the edge has no instruction condition or every
+ * kernel is clean.  Errors as rdc_codeobj_hide_patches'; an edge condition
+ * the policy does not evaluate is RDC_E_UNSUPPORTED. */
+/* The names of the kernels rdc_policy_hold_patches would hold in `code`
+ * (the kernels rdc_policy_choose holds): *names is one malloc'd block
+ * (the caller frees it) of *n pointers followed by their strings. */
+int rdc_policy_held_kernels(const struct rdc_tables *t, const char *device_proc, const void *code,
+			    size_t code_size, char ***names, size_t *n, struct rdc_diag *d);
+
+int rdc_policy_hold_patches(const struct rdc_tables *t, const char *device_proc, const void *code,
+			    size_t code_size, const void *dst, size_t dst_size, struct rdc_patch **patches,
+			    size_t *n_patches, size_t *n_held, struct rdc_diag *d);
+
+/* Does compat edge `e` carry an instruction condition (one whose kernels
+ * the policy may hold: point-sample, msaa-load, mad-intra-fwd)? */
+bool rdc_edge_isa_condition(const struct rdc_compat_edge *e);
 
 void rdc_choice_free(struct rdc_choice *c);
 

@@ -134,6 +134,21 @@ bool rdc_co_meta_target_tail(const uint8_t *desc, size_t size, size_t *str_off, 
 int rdc_co_kernels_from_symbols(Elf *e, const void *p, size_t n, struct rdc_codeobj *co,
 				struct rdc_diag *d);
 
+/* Where a kernel is named in one metadata note: the file offsets of its
+ * ".name" and ".symbol" string bytes and the .symbol itself
+ * (rdc_co_meta_kernel_refs, for rdc_codeobj_hide_patches).  count: the
+ * kernel maps with that .name seen so far (added to); unusable: one of
+ * them had no string .symbol inside the note, or one too long to keep. */
+struct rdc_co_kernel_ref {
+	unsigned count;
+	bool unusable;
+	uint64_t name_off, symbol_off;
+	char symbol[1024];
+};
+/* For each of the k names, the kernel maps of amdhsa.kernels with that
+ * .name in this note (desc at file offset `base`): refs[i] is added to. */
+int rdc_co_meta_kernel_refs(const uint8_t *desc, size_t size, uint64_t base, const char *const *names,
+			    size_t k, struct rdc_co_kernel_ref *refs, struct rdc_diag *d);
 /* Re-encode the metadata with "amdhsa.target" = new_target (added when
  * absent); everything else is packed back unchanged.  *out is malloc'd. */
 int rdc_co_meta_reencode(const uint8_t *desc, size_t size, uint64_t base,

@@ -412,6 +412,55 @@ out:
 	return rc;
 }
 
+int rdc_co_meta_kernel_refs(const uint8_t *desc, size_t size, uint64_t base, const char *const *names,
+			    size_t k, struct rdc_co_kernel_ref *refs, struct rdc_diag *d)
+{
+	msgpack_unpacked up;
+	int rc = unpack_root(desc, size, base, &up, d);
+	if (rc)
+		goto out;
+	const msgpack_object_map *root = &up.data.via.map;
+	for (uint32_t i = 0; i < root->size && !rc; i++) {
+		const msgpack_object *key = &root->ptr[i].key, *v = &root->ptr[i].val;
+		if (!key_is(key, "amdhsa.kernels") || v->type != MSGPACK_OBJECT_ARRAY)
+			continue;
+		for (uint32_t j = 0; j < v->via.array.size; j++) {
+			const msgpack_object *m = &v->via.array.ptr[j];
+			if (m->type != MSGPACK_OBJECT_MAP)
+				continue;
+			const msgpack_object *nm = NULL, *sym = NULL;
+			for (uint32_t f = 0; f < m->via.map.size; f++) {
+				const msgpack_object *fk = &m->via.map.ptr[f].key;
+				if (key_is(fk, ".name"))
+					nm = &m->via.map.ptr[f].val;
+				else if (key_is(fk, ".symbol"))
+					sym = &m->via.map.ptr[f].val;
+			}
+			if (!nm || nm->type != MSGPACK_OBJECT_STR)
+				continue;
+			for (size_t x = 0; x < k; x++) {
+				size_t l = strlen(names[x]);
+				if (nm->via.str.size != l || memcmp(nm->via.str.ptr, names[x], l))
+					continue;
+				struct rdc_co_kernel_ref *r = &refs[x];
+				int64_t np = str_pos(nm, desc, size), sp = sym ? str_pos(sym, desc, size) : -1;
+				r->count++;
+				if (np < 0 || sp < 0 || sym->via.str.size == 0 || sym->via.str.size >= sizeof r->symbol) {
+					r->unusable = true;
+					continue;
+				}
+				r->name_off = base + (uint64_t)np;
+				r->symbol_off = base + (uint64_t)sp;
+				memcpy(r->symbol, sym->via.str.ptr, sym->via.str.size);
+				r->symbol[sym->via.str.size] = '\0';
+			}
+		}
+	}
+out:
+	msgpack_unpacked_destroy(&up);
+	return rc;
+}
+
 int rdc_co_meta_reencode(const uint8_t *desc, size_t size, uint64_t base, const char *new_target,
 			 uint8_t **out, size_t *out_len, struct rdc_diag *d)
 {

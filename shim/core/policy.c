@@ -134,6 +134,9 @@ static void keep_co(struct rdc_choice *out, struct rdc_codeobj *co)
 	out->co = co;
 	free(out->kernels);
 	out->kernels = NULL;
+	free(out->hide);
+	out->hide = NULL;
+	out->n_hide = out->n_held = 0;
 }
 
 /* Do the per-kernel checks (policy_check.c) read the same limits for `b`
@@ -150,8 +153,32 @@ static bool same_limits(const struct rdc_isa *a, const struct rdc_isa *b)
 	       rdc_isa_has_wgp(a) == rdc_isa_has_wgp(b);
 }
 
-/* Parse item `it` and check every kernel (policy_internal.h).  Returns 1 accepted, 0 refused,
- * <0 on allocation failure.  On refusal appends to `why`.
+/* The patches that hold the n kernels of `co` at held_at[] (entry `it`):
+ * 0, RDC_E_NOMEM, or another error when they cannot be held alone — then
+ * said in `why` with the first held kernel's reason. */
+static int hold_kernels(const struct rdc_pol_item *it, const struct rdc_codeobj *co, const size_t *held_at,
+			size_t n, const struct rdc_kernel_verdict *first, struct rdc_patch **hide,
+			size_t *n_hide, const char *tt, char *why, size_t cap, size_t *wlen)
+{
+	const char **names = malloc(n * sizeof *names);
+	if (!names)
+		return RDC_E_NOMEM;
+	for (size_t j = 0; j < n; j++)
+		names[j] = co->kernels[held_at[j]].name;
+	struct rdc_diag hd;
+	rdc_diag_clear(&hd);
+	int rc = rdc_codeobj_hide_patches(it->data, (size_t)it->size, names, n, hide, n_hide, &hd);
+	free(names);
+	if (rc != 0 && rc != RDC_E_NOMEM)
+		rdc_pol_cat(why, cap, wlen, "%s%s refused: %s: %s: %s; %zu kernel%s of this kind cannot be held "
+			    "alone (%s)", *wlen ? "; " : "", tt, first->kernel, first->check, first->reason, n,
+			    n == 1 ? "" : "s", hd.msg);
+	return rc;
+}
+
+/* Parse item `it` and check every kernel (policy_internal.h).  Returns 1 accepted, 2 accepted
+ * with kernels held (out->n_held, out->hide), 0 refused, <0 on allocation failure.  On
+ * refusal appends to `why`.
  *
  * Code built for the device itself (`native`), or for a target whose limits
  * are the device's (same_limits) reached by an edge without condition, runs
@@ -233,7 +260,17 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 			return RDC_E_NOMEM;
 		}
 	}
-	size_t bad = 0;
+	size_t bad = 0, held = 0;
+	size_t *held_at = NULL;   /* the held kernels' indices */
+	struct rdc_kernel_verdict first_held;
+	memset(&first_held, 0, sizeof first_held);
+	if (ik && !(held_at = malloc((co->n_kernels ? co->n_kernels : 1) * sizeof *held_at))) {
+		free(ik);
+		free(vs);
+		rdc_codeobj_free(co);
+		free(co);
+		return RDC_E_NOMEM;
+	}
 	bool first = true;
 	for (size_t i = 0; i < co->n_kernels; i++) {
 		struct rdc_kernel_verdict v;
@@ -241,8 +278,19 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 				     : rdc_check_kernel(t, dev, device, &it->target, &co->kernels[i], &v);
 		if (ok && rdc_pol_has_cond(cond, "user-sgpr-16"))
 			ok = rdc_pol_check_user_sgpr16(&co->kernels[i], &v);
-		if (ok && ik)
-			ok = rdc_pol_check_isa(&ik[i], isa_need, cond, prod, &v);
+		bool isa_fail = ok && ik && !rdc_pol_check_isa(&ik[i], isa_need, cond, prod, &v);
+		if (isa_fail)
+			ok = false;
+		if (isa_fail && (flags & RDC_POLICY_HOLD)) {
+			/* only the instruction condition fails: held */
+			v.held = true;
+			if (!held)
+				first_held = v;
+			held_at[held++] = i;
+			if (vs)
+				vs[i] = v;
+			continue;
+		}
 		/* Code for the device's own limits: only a bad-kernel rule
 		 * refuses it (the other checks are reported, not enforced). */
 		if (!ok && own && strcmp(v.check, "badlist"))
@@ -258,6 +306,30 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 			vs[i] = v;
 	}
 	free(ik);
+	struct rdc_patch *hide = NULL;
+	size_t n_hide = 0;
+	if (held && !bad) {
+		int hrc = hold_kernels(it, co, held_at, held, &first_held, &hide, &n_hide, tt, why, cap, wlen);
+		if (hrc == RDC_E_NOMEM) {
+			free(held_at);
+			rdc_codeobj_free(co);
+			free(co);
+			free(vs);
+			return hrc;
+		}
+		if (hrc != 0) {   /* they cannot be held alone: refused with the entry */
+			bad = held;
+			held = 0;
+			for (size_t i = 0; vs && i < co->n_kernels; i++)
+				vs[i].held = false;
+		}
+	} else if (held) {    /* refused for other kernels: the held ones are refused too */
+		for (size_t i = 0; vs && i < co->n_kernels; i++)
+			vs[i].held = false;
+		bad += held;
+		held = 0;
+	}
+	free(held_at);
 	if (bad > 1)
 		rdc_pol_cat(why, cap, wlen, " (and %zu more kernel%s)", bad - 1, bad > 2 ? "s" : "");
 	out->n_refused += bad;
@@ -267,14 +339,18 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		out->args = args;
 		out->kernels = vs;
 		out->n_kernels = co->n_kernels;
+		out->hide = hide;
+		out->n_hide = n_hide;
+		out->n_held = held;
 	} else {
 		rdc_codeobj_free(co);
 		free(co);
 		free(vs);
+		free(hide);
 	}
 	if (bad)
 		out->refused_entry = it->index;
-	return bad == 0;
+	return bad ? 0 : held ? 2 : 1;
 }
 
 static bool same_target(const struct rdc_target *a, const struct rdc_target *b)
@@ -298,6 +374,87 @@ static size_t ranked_edges(const struct rdc_tables *t, const struct rdc_isa *dev
 			edges[j - 1] = x;
 		}
 	return ne;
+}
+
+/* The verdict and reason of a mapped choice: entry `c` over `edge`;
+ * `refused`: what earlier candidates were refused for. */
+static void mapped(struct rdc_choice *out, const struct rdc_isa *dev, const struct rdc_pol_item *c,
+		   const struct rdc_compat_edge *edge, const char *refused)
+{
+	char tt[64];
+	rdc_target_format(&c->target, tt, sizeof tt);
+	out->verdict = RDC_VERDICT_MAPPED;
+	out->entry = c->index;
+	out->chosen = c->target;
+	out->edge_rank = edge->rank;
+	bool cond = edge->condition && strcmp(edge->condition, "none");
+	size_t rl = 0, nk = out->n_kernels, runs = nk - out->n_held;
+	rdc_pol_cat(out->reason, sizeof out->reason, &rl, "no %s entry; %s code runs on %s (compat edge rank %u%s%s), ",
+		    dev->name, tt, dev->name, edge->rank, cond ? ", condition " : "", cond ? edge->condition : "");
+	if (!out->n_held)
+		rdc_pol_cat(out->reason, sizeof out->reason, &rl, "%s %zu kernel%s", nk == 1 ? "its" : "all", nk,
+			    nk == 1 ? " passes" : "s pass");
+	else
+		rdc_pol_cat(out->reason, sizeof out->reason, &rl,
+			    "%zu of %zu kernels pass and %zu %s held: %s uses instructions whose workaround "
+			    "the code lacks",
+			    runs, nk, out->n_held, out->n_held == 1 ? "is" : "are",
+			    out->n_held == 1 ? "it" : "each");
+	if (out->by_name)
+		rdc_pol_cat(out->reason, sizeof out->reason, &rl,
+			    " (%s has %s's limits: checked by name against the rules)", tt, dev->name);
+	if (refused && refused[0])
+		rdc_pol_cat(out->reason, sizeof out->reason, &rl, "; %s", refused);
+}
+
+/* A candidate accepted with kernels held, kept aside while later ones are
+ * tried: what rdc_pol_try_entry left in the choice. */
+struct held_cand {
+	const struct rdc_pol_item *item;
+	const struct rdc_compat_edge *edge;
+	size_t why_len;
+	struct rdc_codeobj *co;
+	struct rdc_kernel_verdict *kernels;
+	size_t n_kernels, n_held, n_hide;
+	struct rdc_patch *hide;
+	bool args, by_name;
+};
+
+static void held_cand_take(struct held_cand *h, struct rdc_choice *out, const struct rdc_pol_item *c,
+			   const struct rdc_compat_edge *edge, size_t why_len)
+{
+	*h = (struct held_cand){ c, edge, why_len, out->co, out->kernels, out->n_kernels, out->n_held,
+				 out->n_hide, out->hide, out->args, out->by_name };
+	out->co = NULL;
+	out->kernels = NULL;
+	out->hide = NULL;
+	out->n_kernels = out->n_held = out->n_hide = 0;
+}
+
+static void held_cand_put(struct held_cand *h, struct rdc_choice *out)
+{
+	keep_co(out, h->co);
+	out->kernels = h->kernels;
+	out->n_kernels = h->n_kernels;
+	out->n_held = h->n_held;
+	out->hide = h->hide;
+	out->n_hide = h->n_hide;
+	out->args = h->args;
+	out->by_name = h->by_name;
+	h->item = NULL;
+}
+
+static void held_cand_free(struct held_cand *h)
+{
+	if (!h->item)
+		return;
+	if (h->co) {
+		rdc_codeobj_free(h->co);
+		free(h->co);
+	}
+	free(h->kernels);
+	free(h->hide);
+	h->item = NULL;
 }
 
 static int choose(const struct rdc_tables *t, const struct rdc_target *device,
@@ -353,9 +510,11 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 		/* A known-bad kernel in native code: fall through to candidates. */
 	}
 
-	/* 2. Compatible entries in edge rank order. */
+	/* 2. Compatible entries in edge rank order; the first that runs whole,
+	 * else the first that runs with kernels held (kept aside meanwhile). */
 	const struct rdc_compat_edge *edges[64];
 	size_t ne = ranked_edges(t, dev, edges);
+	struct held_cand hc = { .item = NULL };
 	for (size_t e = 0; e < ne; e++) {
 		const struct rdc_isa *ci = rdc_isa_find(t, edges[e]->code);
 		for (size_t i = 0; i < n; i++) {
@@ -398,33 +557,29 @@ static int choose(const struct rdc_tables *t, const struct rdc_target *device,
 			size_t before = wlen;
 			int acc = rdc_pol_try_entry(t, dev, device, c, edges[e]->condition, flags, false, out, why,
 					    sizeof why, &wlen);
-			if (acc < 0)
+			if (acc < 0) {
+				held_cand_free(&hc);
 				return rdc_diag_set(d, acc, RDC_NO_OFFSET, "policy: out of memory");
+			}
+			if (acc == 2 && !hc.item) {
+				held_cand_take(&hc, out, c, edges[e], before);
+				continue;
+			}
 			if (acc == 1) {
-				out->verdict = RDC_VERDICT_MAPPED;
-				out->entry = c->index;
-				out->chosen = c->target;
-				out->edge_rank = edges[e]->rank;
+				held_cand_free(&hc);
 				why[before] = '\0';
-				char refused[400];
-				snprintf(refused, sizeof refused, "%s", why);
-				size_t rl = 0;
-				rdc_pol_cat(out->reason, sizeof out->reason, &rl,
-				    "no %s entry; %s code runs on %s (compat edge rank %u%s%s), %s %zu kernel%s",
-				    dev->name, tt, dev->name, edges[e]->rank,
-				    edges[e]->condition && strcmp(edges[e]->condition, "none") ? ", condition " : "",
-				    edges[e]->condition && strcmp(edges[e]->condition, "none") ? edges[e]->condition : "",
-				    out->n_kernels == 1 ? "its" : "all", out->n_kernels,
-				    out->n_kernels == 1 ? " passes" : "s pass");
-				if (out->by_name)
-					rdc_pol_cat(out->reason, sizeof out->reason, &rl,
-					    " (%s has %s's limits: checked by name against the rules)", tt,
-					    dev->name);
-				if (refused[0])
-					rdc_pol_cat(out->reason, sizeof out->reason, &rl, "; %s", refused);
+				mapped(out, dev, c, edges[e], why);
 				return 0;
 			}
 		}
+	}
+	if (hc.item) {
+		const struct rdc_pol_item *c = hc.item;
+		const struct rdc_compat_edge *edge = hc.edge;
+		why[hc.why_len] = '\0';
+		held_cand_put(&hc, out);
+		mapped(out, dev, c, edge, why);
+		return 0;
 	}
 
 	/* 3. Missing. */
@@ -606,6 +761,9 @@ void rdc_choice_free(struct rdc_choice *c)
 		return;
 	free(c->kernels);
 	c->kernels = NULL;
+	free(c->hide);
+	c->hide = NULL;
+	c->n_hide = c->n_held = 0;
 	if (c->co) {
 		rdc_codeobj_free(c->co);
 		free(c->co);

@@ -61,8 +61,9 @@ struct rdc_pol_item *rdc_pol_items(const struct rdc_bundle *b);
 
 /* Parse entry `it` and check every kernel for device `dev` / `device`,
  * reached by an edge with condition `cond` (NULL: native).  Returns 1
- * accepted (the parse and verdicts kept in *out), 0 refused (why appended
- * to `why`), <0 out of memory (policy.c). */
+ * accepted (the parse and verdicts kept in *out), 2 accepted with kernels
+ * held (also out->n_held and the patches that hold them, out->hide), 0
+ * refused (why appended to `why`), <0 out of memory (policy.c). */
 int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		      const struct rdc_target *device, const struct rdc_pol_item *it, const char *cond,
 		      unsigned flags, bool native, struct rdc_choice *out, char *why, size_t cap,

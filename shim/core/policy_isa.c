@@ -210,50 +210,59 @@ bool rdc_pol_check_isa(const struct rdc_isa_kernel *ik, unsigned need, const cha
 	return true;
 }
 
-int rdc_policy_isa_check(const struct rdc_tables *t, const char *device_proc, const void *data, size_t size,
-			 struct rdc_isa_report *r)
+/* The kernels of code object `data` that lack a workaround the device
+ * needs, by the edge device <- the object's own target: r filled; with
+ * `at`, their indices in co's kernels (malloc'd).  co is left parsed (the
+ * caller frees it, also on error).  *unknown: the edge names a condition
+ * word this policy does not evaluate (then every kernel counts). */
+static int lacking(const struct rdc_tables *t, const char *device_proc, const void *data, size_t size,
+		   struct rdc_isa_report *r, struct rdc_codeobj *co, size_t **at, bool *unknown)
 {
 	memset(r, 0, sizeof *r);
-	struct rdc_codeobj co;
-	memset(&co, 0, sizeof co);
+	memset(co, 0, sizeof *co);
+	*unknown = false;
+	if (at)
+		*at = NULL;
 	struct rdc_diag d;
 	rdc_diag_clear(&d);
-	int rc = rdc_codeobj_parse(data, size, RDC_CO_DESCRIPTORS | RDC_CO_NO_ARGS, &co, &d);
-	if (rc < 0) {
-		rdc_codeobj_free(&co);
+	int rc = rdc_codeobj_parse(data, size, RDC_CO_DESCRIPTORS | RDC_CO_NO_ARGS, co, &d);
+	if (rc < 0)
 		return rc;
-	}
 	const char *cond = NULL;
 	for (size_t i = 0; i < t->n_edges; i++)
-		if (!strcmp(t->edges[i].device, device_proc) && !strcmp(t->edges[i].code, co.target.proc))
+		if (!strcmp(t->edges[i].device, device_proc) && !strcmp(t->edges[i].code, co->target.proc))
 			cond = t->edges[i].condition;
-	snprintf(r->code, sizeof r->code, "%s", co.target.proc);
-	r->n_kernels = co.n_kernels;
+	snprintf(r->code, sizeof r->code, "%s", co->target.proc);
+	r->n_kernels = co->n_kernels;
 	char bad[32];
 	if (cond && !rdc_pol_cond_known(cond, bad, sizeof bad)) {
 		snprintf(r->first_reason, sizeof r->first_reason,
 			 "the %s <- %s edge's condition names '%s', which this policy does not evaluate",
-			 device_proc, co.target.proc, bad);
-		r->n_lacking = co.n_kernels;
-		rdc_codeobj_free(&co);
+			 device_proc, co->target.proc, bad);
+		r->n_lacking = co->n_kernels;
+		*unknown = true;
 		return 0;
 	}
 	unsigned need = 0;
 	struct rdc_isa_kernel *ik = NULL;
 	char prod[160];
 	if (cond && rdc_pol_isa_classes(cond) &&
-	    (rc = rdc_pol_isa_prepare(data, size, &co, cond, &need, &ik, prod, sizeof prod)) < 0) {
-		rdc_codeobj_free(&co);
+	    (rc = rdc_pol_isa_prepare(data, size, co, cond, &need, &ik, prod, sizeof prod)) < 0)
 		return rc;
+	if (ik && at && !(*at = malloc((co->n_kernels ? co->n_kernels : 1) * sizeof **at))) {
+		free(ik);
+		return RDC_E_NOMEM;
 	}
-	for (size_t i = 0; ik && i < co.n_kernels; i++) {
+	for (size_t i = 0; ik && i < co->n_kernels; i++) {
 		struct rdc_kernel_verdict v;
 		memset(&v, 0, sizeof v);
 		v.ok = true;
 		if (rdc_pol_check_isa(&ik[i], need, cond, prod, &v))
 			continue;
+		if (at)
+			(*at)[r->n_lacking] = i;
 		if (!r->n_lacking++) {
-			const struct rdc_kernel *k = &co.kernels[i];
+			const struct rdc_kernel *k = &co->kernels[i];
 			snprintf(r->first_kernel, sizeof r->first_kernel, "%s",
 				 k->name ? k->name : k->symbol ? k->symbol : "?");
 			snprintf(r->first_check, sizeof r->first_check, "%s", v.check);
@@ -261,6 +270,87 @@ int rdc_policy_isa_check(const struct rdc_tables *t, const char *device_proc, co
 		}
 	}
 	free(ik);
-	rdc_codeobj_free(&co);
 	return 0;
+}
+
+int rdc_policy_isa_check(const struct rdc_tables *t, const char *device_proc, const void *data, size_t size,
+			 struct rdc_isa_report *r)
+{
+	struct rdc_codeobj co;
+	bool unknown;
+	int rc = lacking(t, device_proc, data, size, r, &co, NULL, &unknown);
+	rdc_codeobj_free(&co);
+	return rc;
+}
+
+int rdc_policy_hold_patches(const struct rdc_tables *t, const char *device_proc, const void *code,
+			    size_t code_size, const void *dst, size_t dst_size, struct rdc_patch **patches,
+			    size_t *n_patches, size_t *n_held, struct rdc_diag *d)
+{
+	*patches = NULL;
+	*n_patches = *n_held = 0;
+	struct rdc_isa_report r;
+	struct rdc_codeobj co;
+	size_t *at = NULL;
+	bool unknown;
+	int rc = lacking(t, device_proc, code, code_size, &r, &co, &at, &unknown);
+	if (rc < 0) {
+		rc = rdc_diag_set(d, rc, RDC_NO_OFFSET, "held kernels: the code object cannot be read");
+	} else if (unknown) {
+		rc = rdc_diag_set(d, RDC_E_UNSUPPORTED, RDC_NO_OFFSET, "%s", r.first_reason);
+	} else if (r.n_lacking) {
+		const char **names = malloc(r.n_lacking * sizeof *names);
+		rc = names ? 0 : rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+		for (size_t i = 0; !rc && i < r.n_lacking; i++)
+			names[i] = co.kernels[at[i]].name ? co.kernels[at[i]].name : "";
+		if (!rc)
+			rc = rdc_codeobj_hide_patches(dst, dst_size, names, r.n_lacking, patches, n_patches, d);
+		free(names);
+		if (!rc)
+			*n_held = r.n_lacking;
+	}
+	free(at);
+	rdc_codeobj_free(&co);
+	return rc;
+}
+
+int rdc_policy_held_kernels(const struct rdc_tables *t, const char *device_proc, const void *code,
+			    size_t code_size, char ***names, size_t *n, struct rdc_diag *d)
+{
+	*names = NULL;
+	*n = 0;
+	struct rdc_isa_report r;
+	struct rdc_codeobj co;
+	size_t *at = NULL;
+	bool unknown;
+	int rc = lacking(t, device_proc, code, code_size, &r, &co, &at, &unknown);
+	if (rc < 0)
+		rc = rdc_diag_set(d, rc, RDC_NO_OFFSET, "held kernels: the code object cannot be read");
+	else if (unknown)
+		rc = rdc_diag_set(d, RDC_E_UNSUPPORTED, RDC_NO_OFFSET, "%s", r.first_reason);
+	size_t bytes = 0;
+	for (size_t i = 0; !rc && i < r.n_lacking; i++)
+		bytes += strlen(co.kernels[at[i]].name ? co.kernels[at[i]].name : "") + 1;
+	char **v = !rc && r.n_lacking ? malloc(r.n_lacking * sizeof *v + bytes) : NULL;
+	if (!rc && r.n_lacking && !v)
+		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	if (v) {
+		char *w = (char *)(v + r.n_lacking);
+		for (size_t i = 0; i < r.n_lacking; i++) {
+			const char *s = co.kernels[at[i]].name ? co.kernels[at[i]].name : "";
+			size_t l = strlen(s) + 1;
+			v[i] = memcpy(w, s, l);
+			w += l;
+		}
+		*names = v;
+		*n = r.n_lacking;
+	}
+	free(at);
+	rdc_codeobj_free(&co);
+	return rc;
+}
+
+bool rdc_edge_isa_condition(const struct rdc_compat_edge *e)
+{
+	return e && e->condition && rdc_pol_isa_classes(e->condition) != 0;
 }

@@ -188,8 +188,12 @@ int rdc_policy_prefer(const struct rdc_tables *t, const struct rdc_target *devic
 		free(it);
 		return rdc_diag_set(d, acc, RDC_NO_OFFSET, "prefer: out of memory");
 	}
-	if (acc == 0) {
-		rdc_pol_cat(note, cap, &nl, "; kept %s: %s", ct, why);
+	if (acc != 1) {   /* refused, or runs only with kernels held: a prefer row is no reason for that */
+		if (acc == 2)
+			rdc_pol_cat(note, cap, &nl, "; kept %s: %zu kernel%s of the %s entry would be held (%s)", ct,
+				    nc.n_held, nc.n_held == 1 ? "" : "s", P, "an instruction condition of the edge");
+		else
+			rdc_pol_cat(note, cap, &nl, "; kept %s: %s", ct, why);
 		rdc_choice_free(&nc);
 		goto keep;
 	}

@@ -209,6 +209,11 @@ unsigned rdc_policy_flags(void)
 	return RDC_POLICY_KERNELS | RDC_POLICY_SYMBOLS | (rdc_cfg.opt_in ? RDC_POLICY_OPT_IN : 0);
 }
 
+unsigned rdc_policy_flags_hold(enum rdc_hold hold)
+{
+	return rdc_policy_flags() | (hold != RDC_HOLD_NONE ? RDC_POLICY_HOLD : 0);
+}
+
 enum rdc_mode rdc_config_device_mode(const struct rdc_config *c, int index)
 {
 	if (index >= 0 && index < RDC_MAX_DEVICES && c->device_mode[index] >= 0)

@@ -6,7 +6,8 @@
  * File format (one per library; the same shim build writes and reads it,
  * the build's identity being part of the key, so records are the in-memory
  * struct): a header (magic, sizes, key), the records, each followed by its
- * refused kernels as "name\0check\0reason\0" triples and its patches, and
+ * refused and held kernels as "name\0check\0reason\0" triples (a held
+ * kernel's check stored as "+check") and its patches, and
  * a trailing 64-bit FNV-1a of everything before it.  Anything that does not check out (magic,
  * sizes, checksum, key, a record's own bounds) makes the whole file count
  * as absent.  All file access goes to the kernel directly (the shim hooks
@@ -400,6 +401,8 @@ int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_t
 	c->edge_rank = r->edge_rank;
 	c->n_kernels = (size_t)r->n_kernels;
 	c->n_refused = (size_t)r->n_refused;
+	c->n_held = (size_t)r->n_held;
+	hit->hold = r->hold;
 	c->n_candidates = (size_t)r->n_candidates;
 	memcpy(c->reason, r->reason, sizeof c->reason);
 	memcpy(c->need, r->need, sizeof c->need);
@@ -416,7 +419,9 @@ int rdc_dcache_get(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_t
 			struct rdc_kernel_verdict *v = &hit->refused[i];
 			v->kernel = p;
 			p += strlen(p) + 1;
-			snprintf(v->check, sizeof v->check, "%s", p);
+			v->held = *p == '+';   /* a held kernel's check is stored as "+check" */
+			v->ok = false;
+			snprintf(v->check, sizeof v->check, "%s", p + v->held);
 			p += strlen(p) + 1;
 			snprintf(v->reason, sizeof v->reason, "%s", p);
 			p += strlen(p) + 1;
@@ -479,7 +484,7 @@ static bool entry_key(const struct rdc_bundle *b, long i, char *id, uint64_t *si
 
 void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
 		    const struct rdc_bundle *b, const struct rdc_choice *c,
-		    const struct rdc_patch *patches, size_t n_patches, bool have_patches)
+		    const struct rdc_patch *patches, size_t n_patches, bool have_patches, int hold)
 {
 	if (!L || n_patches > RDC_DC_MAX_PATCHES || (n_patches && !patches))
 		return;
@@ -494,9 +499,10 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 		if (!c->kernels[i].ok) {
 			n_ref++;
 			bytes += strlen(c->kernels[i].kernel ? c->kernels[i].kernel : "") +
-				 strlen(c->kernels[i].check) + strlen(c->kernels[i].reason) + 3;
+				 c->kernels[i].held + strlen(c->kernels[i].check) +
+				 strlen(c->kernels[i].reason) + 3;
 		}
-	if (n_ref > RDC_DC_MAX_REFUSED || (c->n_refused && !c->kernels) || bytes > UINT32_MAX)
+	if (n_ref > RDC_DC_MAX_REFUSED || ((c->n_refused || c->n_held) && !c->kernels) || bytes > UINT32_MAX)
 		return;              /* not cached: decided afresh next time */
 	char *ref = bytes ? malloc(bytes) : NULL;
 	struct rdc_patch *pt = n_patches ? malloc(n_patches * sizeof *pt) : NULL;
@@ -514,6 +520,8 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 			continue;
 		const char *s[3] = { v->kernel ? v->kernel : "", v->check, v->reason };
 		for (int j = 0; j < 3; j++) {
+			if (j == 1 && v->held)
+				*w++ = '+';
 			size_t l = strlen(s[j]) + 1;
 			memcpy(w, s[j], l);
 			w += l;
@@ -545,6 +553,8 @@ void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_
 	r->edge_rank = c->edge_rank;
 	r->n_kernels = c->n_kernels;
 	r->n_refused = c->n_refused;
+	r->n_held = c->n_held;
+	r->hold = hold;
 	r->n_candidates = c->n_candidates;
 	memcpy(r->reason, c->reason, sizeof r->reason);
 	memcpy(r->need, c->need, sizeof r->need);

@@ -43,9 +43,11 @@ struct rdc_dc_hit {
 	size_t n_patches;
 	struct rdc_patch patches[RDC_ADD_PATCHES];   /* when n_patches fits; else
 	                                                rdc_dcache_patches */
-	struct rdc_kernel_verdict *refused; /* n_refused_k verdicts (ok = false),
-	                                       kernel names owned by the cache */
+	struct rdc_kernel_verdict *refused; /* n_refused_k verdicts (ok = false;
+	                                       held ones too), kernel names owned
+	                                       by the cache */
 	size_t n_refused_k;
+	int hold;                        /* the enum rdc_hold it was made for */
 };
 
 /* The cache of library `name` (the file's name for the cache file) whose
@@ -62,12 +64,13 @@ void rdc_dcache_hit_free(struct rdc_dc_hit *hit);
  * RDC_E_NOTFOUND when the cache has none. */
 int rdc_dcache_patches(const struct rdc_dc_ref *ref, struct rdc_patch **patches, size_t *n_patches);
 /* Remember a decision made for bundle `b` (its entries by id and size;
- * c->kernels, when present, gives the refused kernels; patches may be
+ * c->kernels, when present, gives the refused and held kernels; `hold`:
+ * the enum rdc_hold it was made for; patches may be
  * NULL; at most RDC_DC_MAX_PATCHES of them, else the decision is not
  * kept). */
 void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
 		    const struct rdc_bundle *b, const struct rdc_choice *c, const struct rdc_patch *patches, size_t n_patches,
-		    bool have_patches);
+		    bool have_patches, int hold);
 /* Order: after rdc_fatbin_lock / rdc_module_lock / rdc_diag_lock, before
  * rdc_dev_lock (shim.h); fork.c takes it too. */
 extern pthread_mutex_t rdc_dcache_lock;
@@ -82,10 +85,12 @@ void rdc_dcache_flush(void);
  * the kernel rules' library scope is matched against (the fat binary's
  * library; for a module, the object that called the loader), for `prefer`
  * rows: a target and library that a prefer row may concern is decided
- * afresh, never from the cache. */
+ * afresh, never from the cache.  `hold`: how the caller's hand-over holds
+ * kernels (shim.h); a cached decision made for another is not used. */
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
 			 const char *source, const char *scope, const char *cache_name,
-			 const struct stat *st, uint64_t key, struct rdc_add *add, size_t *n_add);
+			 const struct stat *st, uint64_t key, enum rdc_hold hold, struct rdc_add *add,
+			 size_t *n_add);
 /* Would rdc_decide_bundle_st answer every device from the cache (nothing
  * read but `b`'s entry table; never when a `prefer` row may apply)?  Then the caller need not make the entries'
  * bytes readable for the policy. */

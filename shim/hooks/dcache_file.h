@@ -6,7 +6,8 @@
  * (tests/fuzz/fuzz_dcache.c) runs exactly what the shim runs at load.
  *
  * Layout: struct rdc_dc_hdr, then n_recs × (struct rdc_dc_rec followed by
- * its ref_bytes of refused-kernel "name\0check\0reason\0" triples and its
+ * its ref_bytes of refused- and held-kernel "name\0check\0reason\0" triples
+ * (a held kernel's check stored as "+check") and its
  * n_patches struct rdc_patch — a Tensile object has one per kernel, so
  * hundreds), then a 64-bit FNV-1a of everything before it.  Entries are
  * stored by id and size (magic ...\4; ...\3 stored indices, which another
@@ -50,7 +51,9 @@ struct rdc_dc_rec {
 	uint64_t entry_size, refused_size;
 	struct rdc_target chosen;
 	uint32_t edge_rank, n_patches;
-	uint64_t n_kernels, n_refused, n_candidates;
+	uint64_t n_kernels, n_refused, n_candidates, n_held;
+	int32_t hold;                    /* the enum rdc_hold the decision was made for */
+	int32_t pad_;
 	char reason[400];
 	char need[160];
 	uint32_t n_ref;                  /* refused kernel triples that follow */

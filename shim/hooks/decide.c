@@ -134,13 +134,15 @@ static bool prefer_possible(const struct rdc_tables *t, const struct rdc_target 
  * fits, else from the policy (then remembered in `L`), then a `prefer`
  * row's (policy_prefer.c), never cached. */
 static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
-		       const struct rdc_bundle *b, struct rdc_dc_lib *L, uint64_t off, const char *scope)
+		       const struct rdc_bundle *b, struct rdc_dc_lib *L, uint64_t off, const char *scope,
+		       enum rdc_hold hold)
 {
 	bool prefer = prefer_possible(t, &ch->target, scope);
 	if (prefer)
 		L = NULL;
 	if (L && rdc_dcache_get(L, off, &ch->target, &ch->hit) == 0) {
-		if (hit_fits(&ch->hit, b) && hit_runs(t, &ch->target, &ch->hit.c, b, off)) {
+		if (ch->hit.hold == (int)hold && hit_fits(&ch->hit, b) &&
+		    hit_runs(t, &ch->target, &ch->hit.c, b, off)) {
 			ch->c = ch->hit.c;
 			ch->cached = true;
 			ch->have_patches = ch->hit.have_patches;
@@ -159,7 +161,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 		rdc_dcache_hit_free(&ch->hit);
 	}
 	struct rdc_diag d = { 0 };
-	ch->rc = rdc_policy_choose(t, &ch->target, b, rdc_policy_flags(), &ch->c, &d);
+	ch->rc = rdc_policy_choose(t, &ch->target, b, rdc_policy_flags_hold(hold), &ch->c, &d);
 	snprintf(ch->diag, sizeof ch->diag, "%s", d.msg);
 	if (ch->rc == 0 && ch->c.co)
 		rdc_stat_add(RDC_ST_PARSED, 1);
@@ -173,21 +175,32 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	}
 	struct rdc_patch *all = NULL;
 	if (ch->c.verdict == RDC_VERDICT_MAPPED && ch->c.co) {
-		/* The patches from the policy's parse: no second metadata decode.
-		 * More than an added entry holds (a Tensile object: one per
-		 * kernel) go to the cache, which hands them to whoever builds the
-		 * object, in this run and the next. */
+		/* The patches from the policy's parse: no second metadata decode,
+		 * and those that hold kernels (ch->c.hide) after them.  More than
+		 * an added entry holds (a Tensile object: one per kernel) go to
+		 * the cache, which hands them to whoever builds the object, in
+		 * this run and the next. */
 		struct rdc_target to = added_target(&ch->c, ch->target.proc);
+		size_t nh = hold == RDC_HOLD_RENAME ? ch->c.n_hide : 0;
 		ch->n_patches = RDC_ADD_PATCHES;
 		int prc = rdc_codeobj_retarget_patches_from(ch->c.co, &to, ch->patches, &ch->n_patches,
 							    NULL);
-		if (prc != 0 && ch->n_patches > RDC_ADD_PATCHES && L) {
+		bool fits = prc == 0 && ch->n_patches + nh <= RDC_ADD_PATCHES;
+		if (fits) {
+			memcpy(ch->patches + ch->n_patches, ch->c.hide, nh * sizeof *ch->patches);
+			ch->n_patches += nh;
+		} else if ((prc == 0 || ch->n_patches > RDC_ADD_PATCHES) && L) {
 			size_t n = ch->n_patches;
-			all = malloc(n * sizeof *all);
+			all = malloc((n + nh) * sizeof *all);
 			prc = all ? rdc_codeobj_retarget_patches_from(ch->c.co, &to, all, &n, NULL)
 				  : RDC_E_NOMEM;
-			if (prc == 0)
+			if (prc == 0) {
+				memcpy(all + n, ch->c.hide, nh * sizeof *all);
+				ch->n_patches = n + nh;
 				ch->patch_ref = (struct rdc_dc_ref){ L, off, ch->target };
+			}
+		} else if (prc == 0) {
+			prc = RDC_E_RANGE;   /* computed again where used (rdc_add_patches) */
 		}
 		ch->have_patches = prc == 0;
 		if (!ch->have_patches)
@@ -195,7 +208,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	}
 	if (L)
 		rdc_dcache_put(L, off, &ch->target, b, &ch->c, all ? all : ch->patches, ch->n_patches,
-			       ch->have_patches);
+			       ch->have_patches, (int)hold);
 	free(all);
 }
 
@@ -231,18 +244,23 @@ void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
 		const struct rdc_kernel_verdict *v = &c->kernels[i];
 		if (v->ok)
 			continue;
+		/* a held kernel: in the object the device gets, renamed so that
+		 * the runtime finds it by no name (rdc_codeobj_hide_patches) */
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_N("device", dev->index),
 			RDC_KV_S("kernel", v->kernel), RDC_KV_S("check", v->check),
 			RDC_KV_S("reason", v->reason),
+			RDC_KV_S("answer", "a launch fails with hipErrorInvalidDeviceFunction, "
+					   "hipModuleGetFunction with hipErrorNotFound; the entry's other kernels run"),
 		};
-		rdc_log_event(RDC_LOG_WARN, "refused", kv, sizeof kv / sizeof kv[0]);
+		size_t n = sizeof kv / sizeof kv[0];
+		rdc_log_event(RDC_LOG_WARN, v->held ? "held" : "refused", kv, v->held ? n : n - 1);
 	}
 }
 
 static int decide(const struct rdc_bundle *b, const char *lib, long index, const char *source,
-		  const char *scope, struct rdc_dc_lib *L, uint64_t off, struct rdc_add *add,
-		  size_t *n_add)
+		  const char *scope, struct rdc_dc_lib *L, uint64_t off, enum rdc_hold hold,
+		  struct rdc_add *add, size_t *n_add)
 {
 	const struct rdc_tables *t = rdc_tables();
 	size_t ntc = 0;
@@ -269,7 +287,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 			ch = &tc[ntc++];
 			memset(ch, 0, sizeof *ch);
 			ch->target = dev->target;
-			choose_for(ch, t, b, L, off, scope);
+			choose_for(ch, t, b, L, off, scope, hold);
 		}
 		char tgt[64], chosen[64], ent[208];
 		rdc_target_format(&dev->target, tgt, sizeof tgt);
@@ -322,6 +340,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 			RDC_KV_S("verdict", rdc_verdict_name(c->verdict)),
 			RDC_KV_S("entry", ent), RDC_KV_S("chosen", c->verdict == RDC_VERDICT_MISSING ? "-" : chosen),
 			RDC_KV_N("kernels", c->n_kernels), RDC_KV_N("refused", c->n_refused),
+			RDC_KV_N("held", c->n_held),
 			RDC_KV_N("bytes", c->entry >= 0 && (size_t)c->entry < b->n_entries
 						  ? b->entries[c->entry].size : 0),
 			RDC_KV_S("reason", c->reason),
@@ -341,7 +360,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 			view.kernels = ch->hit.refused;
 			view.n_kernels = ch->hit.n_refused_k;
 		}
-		if (c->n_refused)
+		if (c->n_refused || c->n_held)
 			rdc_log_refused(lib, index, dev, &view);
 		if (c->verdict == RDC_VERDICT_MISSING) {
 			rdc_diag_note_missing(lib, index, b, dev, &view);
@@ -360,6 +379,8 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		a->n_patches = ch->n_patches;
 		memcpy(a->patches, ch->patches, sizeof a->patches);
 		a->patch_ref = ch->patch_ref;
+		a->n_held = c->n_held;
+		a->hold = c->n_held ? hold : RDC_HOLD_NONE;
 		ch->added = true;
 		(*n_add)++;
 	}
@@ -506,15 +527,16 @@ bool rdc_originals_needed(const struct rdc_add *add, size_t n_add)
 int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		      const char *source, struct rdc_add *add, size_t *n_add)
 {
-	return decide(b, lib, index, source, lib, NULL, 0, add, n_add);
+	return decide(b, lib, index, source, lib, NULL, 0, RDC_HOLD_NONE, add, n_add);
 }
 
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
 			 const char *source, const char *scope, const char *cache_name,
-			 const struct stat *st, uint64_t key, struct rdc_add *add, size_t *n_add)
+			 const struct stat *st, uint64_t key, enum rdc_hold hold, struct rdc_add *add,
+			 size_t *n_add)
 {
 	struct rdc_dc_lib *L = st && cache_name ? rdc_dcache_lib_st(cache_name, st) : NULL;
-	return decide(b, lib, index, source, scope, L, key, add, n_add);
+	return decide(b, lib, index, source, scope, L, key, hold, add, n_add);
 }
 
 int rdc_add_handover(const struct rdc_add *a, const void *data, size_t size, struct rdc_diag *d)

@@ -175,7 +175,7 @@ static void decide_now(struct pending *x)
 	else
 		rc = rdc_bundle_parse_as_runtime(q, x->extent, &b, &d);
 	if (rc == 0) {
-		rc = rdc_decide_bundle_st(&b, x->lib, x->index, "fatbin", x->lib, x->lib, &st,
+		rc = rdc_decide_bundle_st(&b, x->lib, x->index, "fatbin", x->lib, x->lib, &st, RDC_HOLD_NONE,
 					  x->file_off, add, &n_add);
 		rdc_diag_flush();
 	}

@@ -27,6 +27,7 @@ pthread_mutex_t rdc_dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rdc_device devs[RDC_MAX_DEVICES];
 static _Atomic size_t n_devs;
 static bool filled, tried;
+static bool held_checked;    /* rdc_hold_watch_check ran after the devices were learnt */
 static _Atomic bool runtime_up;
 static const struct rdc_tables *tables;
 static struct rdc_tables *tables_owned;
@@ -321,7 +322,11 @@ int rdc_devices_ensure(void)
 		rdc_guard_leave();
 	}
 	int n = (int)atomic_load(&n_devs);
+	bool now = filled && !held_checked;
+	held_checked |= filled;
 	pthread_mutex_unlock(&rdc_dev_lock);
+	if (now)
+		rdc_hold_watch_check();   /* held kernels of lazily read fat binaries (hold.c) */
 	return filled ? n : RDC_E_NOTFOUND;
 }
 
@@ -337,7 +342,11 @@ void rdc_devices_note_runtime_up(void)
 		enumerate();
 		rdc_guard_leave();
 	}
+	bool now = filled && !held_checked;
+	held_checked |= filled;
 	pthread_mutex_unlock(&rdc_dev_lock);
+	if (now)
+		rdc_hold_watch_check();
 }
 
 size_t rdc_devices_count(void)

@@ -16,7 +16,7 @@ static pthread_mutex_t *const locks[] = {
 	/* leaves */
 	&rdc_lazy_note_lock, &rdc_lazy_memo_lock, &rdc_lazy_rt_lock, &rdc_route_rt_lock,
 	&rdc_caller_lock, &rdc_image_lock, &rdc_kpack_lock, &rdc_comgr_lock, &rdc_route_lock,
-	&rdc_retired_lock, &rdc_codename_lock,
+	&rdc_retired_lock, &rdc_codename_lock, &rdc_hold_lock,
 };
 #define N_LOCKS (sizeof locks / sizeof locks[0])
 

@@ -53,6 +53,14 @@ struct fb_entry {
 	char lib[512];
 	long index;
 	unsigned refs;           /* registrations of the same pointer */
+	/* Kernels the decision held per device (RDC_HOLD_ROUTE): deny routes
+	 * once HIP returned the handle (rdc_route_hold). */
+	struct {
+		char proc[RDC_PROC_MAX];
+		char **names;    /* rdc_policy_held_kernels' block */
+		size_t n;
+	} held[RDC_MAX_DEVICES];
+	size_t n_held_dev;
 };
 
 pthread_mutex_t rdc_fatbin_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -232,6 +240,40 @@ static bool patch_at_load(struct fb_entry *e, const struct rdc_bundle *b, int fd
  * the library (held above, for all its bundles) serves the check that its
  * bytes are what was loaded, the cache's file identity and the file
  * mappings of the rebuilt bundle. */
+/* The kernels each added entry holds (RDC_HOLD_ROUTE), by name, kept in
+ * `e` until HIP has returned the handle their deny routes are noted under. */
+static void note_held(struct fb_entry *e, const struct rdc_bundle *b, const struct rdc_add *add,
+		      size_t n_add)
+{
+	for (size_t k = 0; k < n_add && e->n_held_dev < RDC_MAX_DEVICES; k++) {
+		if (add[k].hold != RDC_HOLD_ROUTE || !add[k].n_held)
+			continue;
+		const struct rdc_bundle_entry *be = &b->entries[add[k].from];
+		char **names = NULL;
+		size_t n = 0;
+		struct rdc_diag d = { 0 };
+		if (rdc_policy_held_kernels(rdc_tables(), add[k].to.proc, be->data, (size_t)be->size, &names, &n,
+					    &d) != 0 || n != add[k].n_held) {
+			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: the %zu kernels held on %s cannot be named again "
+				 "(%s); they are not held", e->lib, e->index, add[k].n_held, add[k].to.proc,
+				 d.msg[0] ? d.msg : "another count");
+			free(names);
+			continue;
+		}
+		snprintf(e->held[e->n_held_dev].proc, RDC_PROC_MAX, "%s", add[k].to.proc);
+		e->held[e->n_held_dev].names = names;
+		e->held[e->n_held_dev].n = n;
+		e->n_held_dev++;
+	}
+}
+
+static void free_held(struct fb_entry *e)
+{
+	for (size_t i = 0; i < e->n_held_dev; i++)
+		free(e->held[i].names);
+	e->n_held_dev = 0;
+}
+
 static void process(struct fb_entry *e, bool at_load)
 {
 	bool acting = false;   /* every device off (RDNACOMPAT_DEVICE_<N>=off): nothing to read */
@@ -311,7 +353,7 @@ static void process(struct fb_entry *e, bool at_load)
 	size_t n_add = 0;
 	/* Decided once per library file + bundle offset + target (dcache.c). */
 	rdc_decide_bundle_st(&b, e->lib, e->index, "fatbin", e->lib, file_ok ? e->lib : NULL,
-			     file_ok ? &st : NULL, seg.file_offset, add, &n_add);
+			     file_ok ? &st : NULL, seg.file_offset, RDC_HOLD_ROUTE, add, &n_add);
 	if (n_add) {
 		/* A compressed bundle (CCOB) cannot be file-mapped: HIP gets an
 		 * uncompressed copy with the added entry (HIP 5.2 reads no CCOB). */
@@ -334,6 +376,7 @@ static void process(struct fb_entry *e, bool at_load)
 			rdc_region_free(&e->region);
 		} else {
 			log_rebuilt(e, n_add, NULL);
+			note_held(e, &b, add, n_add);
 		}
 	}
 out_b:
@@ -369,6 +412,7 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 			pthread_mutex_lock(&rdc_fatbin_lock);
 			struct fb_entry *prev = find_orig(w->binary);
 			if (prev) {   /* the same input is processed once */
+				free_held(e);
 				free(e);
 				e = prev;
 			} else if (lazy) {
@@ -402,6 +446,13 @@ RDC_HOOK void **__hipRegisterFatBinary(const void *data)
 	}
 	if (h)
 		rdc_route_note_fatbin(h, e ? e->wrapper.binary : w->binary, w->binary, data); /* rules */
+	if (h && e) {   /* held kernels: deny routes under this handle (e->held: set by process()) */
+		pthread_mutex_lock(&rdc_fatbin_lock);
+		for (size_t i = 0; i < e->n_held_dev; i++)
+			rdc_route_hold((uint64_t)(uintptr_t)h, e->held[i].proc, e->held[i].names, e->held[i].n,
+				       e->lib);
+		pthread_mutex_unlock(&rdc_fatbin_lock);
+	}
 	rdc_guard_leave();
 	errno = saved;
 	return h;
@@ -442,6 +493,7 @@ RDC_HOOK void __hipUnregisterFatBinary(void **modules)
 			break;
 		rdc_lazy_forget(e->orig);
 		rdc_defer_forget(e->region.base);
+		free_held(e);
 		*pp = e->next;
 		unbucket(e);
 		rdc_region_retire(&e->region);

@@ -192,7 +192,8 @@ __attribute__((noinline)) static hipError_t launch_slow(const void *function_add
 	if (!NO_ROUTES()) {
 		/* denied (the <<<>>> path): HIP itself answers for a function it
 		 * does not know, so its last error says so too */
-		if (rdc_route_denied(function_address, "hipLaunchKernel"))
+		if (rdc_route_denied(function_address, "hipLaunchKernel") ||
+		    rdc_hold_denied(function_address, "hipLaunchKernel"))
 			return real(NULL, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 		const void *fb = routed(function_address);
 		__typeof__(&hipModuleLaunchKernel) mlaunch = RDC_REAL(hipModuleLaunchKernel);

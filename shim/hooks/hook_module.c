@@ -170,7 +170,7 @@ static void decide_image(struct rdc_mentry *e, const void *p, uint64_t n, const 
 		struct rdc_add add[RDC_MAX_DEVICES];
 		size_t n_add = 0;
 		rdc_decide_bundle_st(&b, what, 0, source, dk->scope, dk->name, dk->name ? &dk->st : NULL,
-				     dk->key, add, &n_add);
+				     dk->key, RDC_HOLD_RENAME, add, &n_add);
 		if (n_add > sizeof e->add / sizeof e->add[0]) {
 			rdc_logf(RDC_LOG_WARN, "%s: %s: %zu targets to add, keeping the first %zu", source,
 				 what, n_add, sizeof e->add / sizeof e->add[0]);

@@ -89,6 +89,8 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
 		RDC_REAL(hipOccupancyMaxActiveBlocksPerMultiprocessor);
 	if (!real)
 		return hipErrorNotInitialized;
+	if (rdc_hold_denied(f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
+		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk);
 	struct rdc_route *r = route_of(f);
 	if (r && is_denied(r, f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
@@ -107,6 +109,8 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
 		RDC_REAL(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
 	if (!real)
 		return hipErrorNotInitialized;
+	if (rdc_hold_denied(f, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
+		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
 	struct rdc_route *r = route_of(f);
 	if (r && is_denied(r, f, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
@@ -151,6 +155,8 @@ RDC_HOOK hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const v
 	__typeof__(&hipFuncGetAttributes) real = RDC_REAL(hipFuncGetAttributes);
 	if (!real)
 		return hipErrorNotInitialized;
+	if (rdc_hold_denied(func, "hipFuncGetAttributes"))
+		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(attr, func);
 	struct rdc_route *r = err == hipSuccess && attr ? route_of(func) : NULL;
 	if (r && is_denied(r, func, "hipFuncGetAttributes"))
@@ -256,6 +262,8 @@ RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockS
 	__typeof__(&hipOccupancyMaxPotentialBlockSize) real = RDC_REAL(hipOccupancyMaxPotentialBlockSize);
 	if (!real)
 		return hipErrorNotInitialized;
+	if (rdc_hold_denied(f, "hipOccupancyMaxPotentialBlockSize"))
+		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
 	return potential(f, err, gridSize, blockSize, dynSharedMemPerBlk, blockSizeLimit,
 			 "hipOccupancyMaxPotentialBlockSize");

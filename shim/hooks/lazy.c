@@ -98,7 +98,18 @@ void rdc_lazy_note_fatbin(const void *p)
 		cap_noted = cap;
 	}
 	noted[n_noted++] = p;
+	bool first = n_noted == 1;
 	pthread_mutex_unlock(&rdc_lazy_note_lock);
+	if (first && rdc_devices_count())
+		rdc_hold_watch_check();
+}
+
+size_t rdc_lazy_noted_count(void)
+{
+	pthread_mutex_lock(&rdc_lazy_note_lock);
+	size_t n = n_noted;
+	pthread_mutex_unlock(&rdc_lazy_note_lock);
+	return n;
 }
 
 /* Was `p` registered and left to the runtime's reading? */
@@ -459,8 +470,11 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 		free(b.entries);
 		return rc;
 	}
+	/* a module's kernels are held by renaming them; a fat binary read
+	 * lazily cannot hold any (its host stubs were registered already) */
 	rc = rdc_decide_bundle_st(&b, lib, index, source, scope, have_st ? cache : NULL,
-				  have_st ? &st : NULL, key, add, &n_add);
+				  have_st ? &st : NULL, key,
+				  strcmp(source, "fatbin") ? RDC_HOLD_RENAME : RDC_HOLD_NONE, add, &n_add);
 	if (rc == 0)
 		memo_put(p, size, &b, add, n_add);
 	for (size_t k = 0; rc == 0 && k < n_add; k++) {
@@ -564,6 +578,24 @@ struct lazy_obj {
 	size_t map_len;              /* (else it is malloc'ed) */
 };
 
+/* Object `o` made as patches (make_obj) turned into bytes of its own: the
+ * entry copied and patched, for a lookup that hands the runtime a pointer. */
+static int patched_copy(const struct rdc_bundle_entry *e, struct rdc_lazy_obj *o, struct rdc_diag *d)
+{
+	uint8_t *c = malloc(e->size ? (size_t)e->size : 1);
+	if (!c)
+		return rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	memcpy(c, e->data, (size_t)e->size);
+	for (size_t k = 0; k < o->n_patches; k++)   /* each inside the entry: rdc_decided_patches */
+		memcpy(c + o->patches[k].offset, o->patches[k].bytes, o->patches[k].len);
+	free(o->patches);
+	o->patches = NULL;
+	o->n_patches = 0;
+	o->data = c;
+	o->size = e->size;
+	return 0;
+}
+
 /* The retargeted object as a private mapping of the library file: only the
  * pages the patches touch become the process's own (the rest stays the
  * page cache's, as the library's pages are).  0, or nonzero (then the
@@ -571,23 +603,31 @@ struct lazy_obj {
 static int map_obj(int fd, uint64_t file_off, const struct rdc_bundle_entry *e,
 		   const struct rdc_add *a, struct lazy_obj *x)
 {
-	if (fd < 0 || !a->have_patches || a->n_patches > RDC_ADD_PATCHES ||
-	    !rdc_patches_inside(a->patches, a->n_patches, e->size))
-		return -1;
 	long ps = sysconf(_SC_PAGESIZE);
-	if (ps <= 0)
+	if (fd < 0 || ps <= 0)
+		return -1;
+	/* all of the decision's patches, those the cache holds beyond the
+	 * first RDC_ADD_PATCHES (a multi-note object, held kernels) included */
+	struct rdc_patch *pt = NULL;
+	size_t n_pt = 0;
+	struct rdc_diag pd = { 0 };
+	if (rdc_decided_patches(a, e->data, e->size, &pt, &n_pt, &pd) != 0)
 		return -1;
 	uint64_t start = file_off / (uint64_t)ps * (uint64_t)ps, delta = file_off - start;
 	size_t len = (size_t)((delta + e->size + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps);
 	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, (off_t)start);
-	if (m == MAP_FAILED)
-		return -1;
-	if (memcmp(m + delta, e->data, e->size < 4096 ? e->size : 4096) != 0) {
-		munmap(m, len);   /* the file is not what was loaded */
+	if (m == MAP_FAILED) {
+		free(pt);
 		return -1;
 	}
-	for (size_t k = 0; k < a->n_patches; k++)
-		memcpy(m + delta + a->patches[k].offset, a->patches[k].bytes, a->patches[k].len);
+	if (memcmp(m + delta, e->data, e->size < 4096 ? e->size : 4096) != 0) {
+		munmap(m, len);   /* the file is not what was loaded */
+		free(pt);
+		return -1;
+	}
+	for (size_t k = 0; k < n_pt; k++)   /* each inside the entry: rdc_decided_patches */
+		memcpy(m + delta + pt[k].offset, pt[k].bytes, pt[k].len);
+	free(pt);
 	mprotect(m, len, PROT_READ);
 	x->map = m;
 	x->map_len = len;
@@ -637,6 +677,31 @@ static struct lazy_obj *made(const void *p, const char *proc)
 }
 
 /* Decide the bundle for every acting device and keep what is added. */
+/* The kernels added entry `a` (made from `e` of bundle `p`) holds, by
+ * name, for the launch hooks (hold.c). */
+static void note_held(const void *p, const struct rdc_bundle_entry *e, const struct rdc_add *a)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct rdc_diag d = { 0 };
+	if (rdc_policy_held_kernels(rdc_tables(), a->to.proc, e->data, (size_t)e->size, &names, &n, &d) != 0 ||
+	    n != a->n_held) {
+		rdc_logf(RDC_LOG_ERROR, "hold: the %zu kernels held on %s cannot be named again (%s)", a->n_held,
+			 a->to.proc, d.msg[0] ? d.msg : "another count");
+		free(names);
+		return;
+	}
+	rdc_hold_note(p, a->to.proc, names, n);
+}
+
+/* HIP 7 fat binaries are held by renaming only while the launch hooks
+ * watch (hold.c): else a held kernel's launch would stop the process in
+ * CLR, so the entry is refused whole, as before per-kernel holds. */
+static enum rdc_hold fatbin_hold(void)
+{
+	return rdc_hold_watching() ? RDC_HOLD_RENAME : RDC_HOLD_NONE;
+}
+
 static int decide_plain(const void *p)
 {
 	struct rdc_segment seg;
@@ -661,7 +726,7 @@ static int decide_plain(const void *p)
 	struct rdc_add add[RDC_MAX_DEVICES];
 	size_t n_add = 0;
 	rc = rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL,
-				  have_st ? &st : NULL, seg.file_offset, add, &n_add);
+				  have_st ? &st : NULL, seg.file_offset, fatbin_hold(), add, &n_add);
 	rdc_diag_flush();   /* missing code: said before the runtime fails the module */
 	for (size_t d2 = 0; rc == 0 && d2 < rdc_devices_count(); d2++) {
 		const struct rdc_device *dev = rdc_device_get(d2);
@@ -679,6 +744,8 @@ static int decide_plain(const void *p)
 			const struct rdc_bundle_entry *en = &b.entries[add[k].from];
 			bool mapped = have_st && map_obj(fd, seg.file_offset + en->offset, en, &add[k], x) == 0;
 			int orc = mapped ? 0 : make_obj(en, &add[k], &x->o, &od);
+			if (orc == 0 && !mapped && !x->o.data)
+				orc = patched_copy(en, &x->o, &od);   /* the lookup hands over bytes */
 			if (orc != 0)
 				rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: retargeting %s failed (%s); the "
 					 "device gets no code from this bundle", lib, index, add[k].id,
@@ -687,6 +754,8 @@ static int decide_plain(const void *p)
 				rdc_stat_add(add[k].from_cache ? RDC_ST_FROM_CACHE : RDC_ST_RETARGETED, 1);
 				log_retargeted(lib, index, "fatbin", &add[k], x->o.size,
 					       mapped ? "file-mapping" : "copy");
+				if (add[k].n_held)
+					note_held(p, en, &add[k]);
 			}
 			break;
 		}
@@ -697,6 +766,55 @@ static int decide_plain(const void *p)
 	if (fd >= 0)
 		close(fd);
 	return rc;
+}
+
+/* Could bundle `p` make device `dev` hold kernels?  No entry of its own,
+ * and an entry reached by an edge with an instruction condition (from the
+ * entry table in the bundle's header: nothing else read). */
+static bool might_hold(const void *p, const struct rdc_device *dev)
+{
+	struct rdc_segment seg;
+	struct rdc_bundle b;
+	if (rdc_is_ccob(p, 4) || rdc_segment_find(p, &seg) != 0 ||
+	    rdc_bundle_parse_table(p, seg.avail, &b, NULL) != 0)
+		return false;
+	const struct rdc_compat_edge *edges[64];
+	size_t ne = rdc_compat_edges_for(rdc_tables(), dev->target.proc, edges, 64);
+	bool own = false, cond = false;
+	for (size_t i = 0; i < b.n_entries; i++) {
+		const struct rdc_bundle_entry *e = &b.entries[i];
+		if (!e->parsed.has_target || e->parsed.kind == RDC_KIND_HOST)
+			continue;
+		own |= !strcmp(e->parsed.target.proc, dev->target.proc);
+		for (size_t k = 0; k < ne; k++)
+			cond |= rdc_edge_isa_condition(edges[k]) && !strcmp(edges[k]->code, e->parsed.target.proc);
+	}
+	rdc_bundle_free(&b);
+	return cond && !own;
+}
+
+void rdc_lazy_decide_object(const struct link_map *obj)
+{
+	pthread_mutex_lock(&rdc_lazy_note_lock);
+	size_t n = n_noted;
+	const void **mine = malloc((n ? n : 1) * sizeof *mine);
+	size_t nm = 0;
+	for (size_t k = 0; mine && k < n; k++)
+		if (rdc_object_of(noted[k]) == obj)
+			mine[nm++] = noted[k];
+	pthread_mutex_unlock(&rdc_lazy_note_lock);
+	pthread_mutex_lock(&rdc_lazy_obj_lock);
+	for (size_t k = 0; k < nm; k++) {
+		bool need = false;
+		for (size_t d = 0; d < rdc_devices_count() && !need; d++) {
+			const struct rdc_device *dev = rdc_device_get(d);
+			need = acting(dev) && !made(mine[k], dev->target.proc) && might_hold(mine[k], dev);
+		}
+		if (need)
+			decide_plain(mine[k]);
+	}
+	pthread_mutex_unlock(&rdc_lazy_obj_lock);
+	free(mine);
 }
 
 int rdc_lazy_lookup(const void *p, const char *const *isa, size_t n, const void **obj,

@@ -77,3 +77,4 @@ RDC_REAL_FN(hipModuleOccupancyMaxPotentialBlockSize, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipModuleOccupancyMaxPotentialBlockSizeWithFlags, "hip_4.2", RDC_LIB_HIP)
 RDC_REAL_FN(hipDeviceGetAttribute, "hip_4.2", RDC_LIB_HIP)          /* not hooked */
 RDC_REAL_FN(hipExtModuleLaunchKernel, "hip_4.2", RDC_LIB_HIP)       /* C name: HIP >= 6 only */
+RDC_REAL_FN(hipKernelNameRefByPtr, "hip_4.2", RDC_LIB_HIP)          /* not hooked: hold.c */

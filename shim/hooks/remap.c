@@ -186,6 +186,33 @@ bool rdc_patches_inside(const struct rdc_patch *patches, size_t n, size_t size)
 	return true;
 }
 
+/* Append to *patches (n of them) those that hold the decision's kernels
+ * in `dst` (the entry `code` itself, or its retargeted copy): the same
+ * kernels the policy held, found again from the code (counted as
+ * RDC_ST_NOTES_DECODED).  A count other than the decision's is refused. */
+static int add_hold(const struct rdc_add *a, const void *code, size_t code_size, const void *dst,
+		    size_t dst_size, struct rdc_patch **patches, size_t *n, struct rdc_diag *d)
+{
+	struct rdc_patch *hp = NULL;
+	size_t nh = 0, held = 0;
+	rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
+	int rc = rdc_policy_hold_patches(rdc_tables(), a->to.proc, code, code_size, dst, dst_size, &hp, &nh,
+					 &held, d);
+	if (rc == 0 && held != a->n_held)
+		rc = rdc_diag_set(d, RDC_E_REFUSED, RDC_NO_OFFSET,
+				  "the decision holds %zu kernels, the code %zu: not handed over", a->n_held, held);
+	struct rdc_patch *all = rc == 0 ? realloc(*patches, (*n + nh + 1) * sizeof *all) : NULL;
+	if (rc == 0 && !all)
+		rc = rdc_diag_set(d, RDC_E_NOMEM, RDC_NO_OFFSET, "out of memory");
+	if (rc == 0) {
+		memcpy(all + *n, hp, nh * sizeof *all);
+		*patches = all;
+		*n += nh;
+	}
+	free(hp);
+	return rc;
+}
+
 int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, struct rdc_patch **patches,
 		    size_t *n_patches, struct rdc_diag *d)
 {
@@ -202,6 +229,8 @@ int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, stru
 	} else {
 		rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
 		rc = rdc_codeobj_retarget_patches_alloc(data, size, &a->to, patches, &n, d);
+		if (rc == 0 && a->n_held && a->hold == RDC_HOLD_RENAME)
+			rc = add_hold(a, data, size, data, size, patches, &n, d);
 	}
 	if (rc == 0 && !rdc_patches_inside(*patches, n, size))
 		rc = rdc_diag_set(d, RDC_E_RANGE, RDC_NO_OFFSET, "a patch lies outside the code object");
@@ -228,6 +257,19 @@ int rdc_add_copy(const struct rdc_bundle_entry *e, const struct rdc_add *a, cons
 {
 	rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
 	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, copy, len, d);
+	if (rc == 0 && a->n_held && a->hold == RDC_HOLD_RENAME) {   /* renamed in the copy too */
+		struct rdc_patch *hp = NULL;
+		size_t nh = 0;
+		rc = add_hold(a, e->data, e->size, *copy, *len, &hp, &nh, d);
+		for (size_t k = 0; rc == 0 && k < nh; k++)
+			memcpy(*copy + hp[k].offset, hp[k].bytes, hp[k].len);
+		free(hp);
+		if (rc) {
+			free(*copy);
+			*copy = NULL;
+			*len = 0;
+		}
+	}
 	if (rc == 0)
 		rdc_logf(RDC_LOG_DEBUG, "entry %ld for %s: in-place patches unavailable (%s); copying "
 			 "%zu bytes", a->from, a->to.proc, why, *len);

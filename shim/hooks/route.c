@@ -578,6 +578,38 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 	}
 }
 
+void rdc_route_hold(uint64_t owner, const char *dev, char *const *names, size_t n, const char *lib)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rdc_route *r = calloc(1, sizeof *r);
+		if (!r || !(r->name = strdup(names[i]))) {
+			free(r);
+			rdc_logf(RDC_LOG_ERROR, "held kernel %s on %s: out of memory for its deny route; "
+				 "its host stub is not held", names[i], dev);
+			continue;
+		}
+		r->owner = owner;
+		snprintf(r->device, sizeof r->device, "%.*s", RDC_PROC_MAX - 1, dev);
+		r->held = (struct rdc_kernel_rule){
+			.pattern = r->name, .scope = "*", .targets = r->device, .runtime = "*",
+			.rt_min = 0, .rt_max = UINT32_MAX, .action = RDC_RULE_DENY,
+			.reason = "held: it uses instructions whose hardware workaround its code lacks "
+				  "(the 'held' line of the decision says which)",
+			.source = "tables/compat.tsv instruction condition, shim/core/policy_isa.c",
+		};
+		r->deny = &r->held;
+		rdc_log_event(RDC_LOG_INFO, "hold",
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name), RDC_KV_S("lib", lib),
+						 RDC_KV_S("device", r->device), RDC_KV_S("how", "deny route") },
+			      4);
+		pthread_mutex_lock(&rdc_route_lock);
+		r->next = routes;
+		routes = r;
+		atomic_fetch_add(&rdc_route_active, 1);
+		pthread_mutex_unlock(&rdc_route_lock);
+	}
+}
+
 void rdc_route_forget(uint64_t owner)
 {
 	if (!atomic_load_explicit(&rdc_route_active, memory_order_relaxed))

@@ -29,6 +29,8 @@ struct rdc_route {
 	char device[RDC_PROC_MAX];      /* the device's true processor */
 	struct rdc_kernel k;            /* metadata + descriptor (name/symbol/args NULL) */
 	const struct rdc_kernel_rule *occupancy, *fallback, *deny;
+	struct rdc_kernel_rule held;    /* a held kernel's deny (rdc_route_hold):
+	                                   `deny` points here */
 	uint32_t runtime;               /* the HIP runtime the owning library calls
 	                                   (its file name), 0 unknown: rows are armed
 	                                   per library for that runtime */
@@ -77,6 +79,14 @@ void rdc_route_note_image(uint64_t owner, const void *image, uint64_t size, cons
 void rdc_route_note_fatbin(void **handle, const void *bundle, const void *orig, const void *wrapper);
 void rdc_route_note_module(void *module, const void *image, const void *orig, const char *path,
 			   const void *caller);
+/* Held kernels (RDC_HOLD_ROUTE, shim.h): a deny route for each of the n
+ * kernels `names` of fat binary `owner` on device processor `dev` — the
+ * kernels the decision held, which stay in the object the runtime got.
+ * Launching one through its host stub answers hipErrorInvalidDeviceFunction
+ * and the attribute queries answer as for a function the runtime does not
+ * know (hook_kernels.c, hook_occupancy.c).  Logged once per kernel. */
+void rdc_route_hold(uint64_t owner, const char *dev, char *const *names, size_t n, const char *lib);
+
 /* The module/fat binary `owner` is gone: drop its routes. */
 void rdc_route_forget(uint64_t owner);
 

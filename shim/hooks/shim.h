@@ -34,6 +34,7 @@
  *   rdc_route_lock      route.c: kernel rules' routes (route.h)
  *   rdc_retired_lock    remap.c: retired regions
  *   rdc_codename_lock   codename.c: the names objects were told
+ *   rdc_hold_lock       hold.c: held kernels of lazily read fat binaries
  * The shim never forks, spawns or installs a signal handler, and holds no
  * lock across a runtime call except rdc_dev_lock (hsa_init, the agent
  * walk: the guard is set, so the runtime's calls back into hooks take
@@ -348,6 +349,18 @@ struct rdc_dc_ref {
 	struct rdc_target dev;
 };
 
+/* How a hand-over keeps the runtime from launching a held kernel
+ * (rdc_policy_choose with RDC_POLICY_HOLD; docs/SHIM.md "Held kernels"):
+ *   NONE   the path cannot: a kernel that needs holding refuses its entry;
+ *   RENAME the held kernels are renamed in the object the runtime gets
+ *          (rdc_codeobj_hide_patches): module and library loads, where the
+ *          runtime then answers hipErrorNotFound for them;
+ *   ROUTE  the object stays whole and each held kernel gets a deny route
+ *          (route.c): fat binaries registered with their host stubs, whose
+ *          names the runtime must find in the object (CLR's DeviceFunc
+ *          stops the process on a registered kernel it cannot find). */
+enum rdc_hold { RDC_HOLD_NONE = 0, RDC_HOLD_RENAME, RDC_HOLD_ROUTE };
+
 /* One added entry: for a device target `to`, entry `from` retargeted. */
 #define RDC_ADD_PATCHES 4
 struct rdc_add {
@@ -366,6 +379,12 @@ struct rdc_add {
 	size_t n_patches;
 	struct rdc_patch patches[RDC_ADD_PATCHES];
 	struct rdc_dc_ref patch_ref;
+	/* Kernels the decision holds (rdc_policy_choose), and how.  RENAME:
+	 * the patches above rename them; patches computed from the bytes, or
+	 * a retargeted copy, get them from rdc_policy_hold_patches (remap.c).
+	 * ROUTE: the caller notes deny routes (rdc_route_hold). */
+	size_t n_held;
+	enum rdc_hold hold;
 };
 
 /* The last check before added entry `a` is handed over (remap.c): the
@@ -499,6 +518,8 @@ bool rdc_originals_needed(const struct rdc_add *add, size_t n_add);
  * `index` the bundle index within it. */
 int rdc_decide_bundle(const struct rdc_bundle *b, const char *lib, long index,
 		      const char *source, struct rdc_add *add, size_t *n_add);
+/* The policy's flags for a hand-over that holds kernels as `hold` says. */
+unsigned rdc_policy_flags_hold(enum rdc_hold hold);
 /* One warn line ("refused") per kernel of choice `c` that failed a check
  * on `dev`: lib, bundle (or kpack code-object) index, kernel, check, reason. */
 void rdc_log_refused(const char *lib, long index, const struct rdc_device *dev,
@@ -717,5 +738,23 @@ void rdc_fork_install(void);
 /* hook_kpack.c's list of buffers it handed out (a leaf). */
 extern pthread_mutex_t rdc_kpack_lock;
 extern pthread_mutex_t rdc_fatbin_lock, rdc_module_lock, rdc_reader_lock;
+
+/* Held kernels of fat binaries HIP 7 reads lazily (hold.c). */
+extern pthread_mutex_t rdc_hold_lock;
+/* Start watching host-stub launches when some acting device's compat
+ * edges carry an instruction condition and some fat binary was left to the
+ * runtime's reading; called when either becomes known. */
+void rdc_hold_watch_check(void);
+bool rdc_hold_watching(void);
+/* The kernels `names` (n; the block is taken over) of the bundle at
+ * `bundle` are held on device processor `proc`. */
+void rdc_hold_note(const void *bundle, const char *proc, char **names, size_t n);
+/* Is host stub `stub` a held kernel on the current device?  Then the hook
+ * (`api`) answers as for a function the runtime does not know. */
+bool rdc_hold_denied(const void *stub, const char *api);
+/* Fat binaries left to the runtime's reading (lazy.c), and deciding those
+ * of one loaded object now, before a kernel of it is launched. */
+size_t rdc_lazy_noted_count(void);
+void rdc_lazy_decide_object(const struct link_map *obj);
 
 #endif

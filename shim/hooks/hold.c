@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hold.c — held kernels of fat binaries that HIP 7 reads only when one of
+ * their kernels is first used (lazy.c), kept from launching.
+ *
+ * Such a bundle is decided inside the runtime's own launch: its host stubs
+ * were registered long before, so no deny route (route.c) can be bound to
+ * them, and the object the runtime then gets has its held kernels renamed
+ * (rdc_codeobj_hide_patches) — which CLR answers, for a registered host stub
+ * it cannot find in the object, by stopping the process ("Cannot find Symbol
+ * with name", hip_global.cpp DeviceFunc).  So, while a watch is on (some
+ * device's incoming compat edges carry an instruction condition and some fat
+ * binary was left to the runtime's reading), the host-stub hooks ask here
+ * first (rdc_hold_denied): a stub seen for the first time on a device has
+ * its library's undecided plain bundles decided now (rdc_lazy_decide_object),
+ * and its name (hipKernelNameRefByPtr, a lookup of the registered name) is
+ * looked up among the kernels those decisions held for that library and
+ * device.  Each answer is kept per (stub, device): work in proportion to the
+ * kernels a program launches, nothing per kernel a library ships.
+ *
+ * Without the watch the hooks' fast path is unchanged (rdc_route_active,
+ * which the watch raises by one).  Compressed bundles left to the runtime
+ * are decided from what comgr extracts and hold nothing (lazy.c).
+ *
+ * Lock: rdc_hold_lock is a leaf; no runtime call or decision runs under it.
+ */
+#define __HIP_PLATFORM_AMD__ 1
+#include <hip/hip_runtime_api.h>
+#include <link.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route.h"
+#include "shim.h"
+
+pthread_mutex_t rdc_hold_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shim.h) */
+
+/* The kernels one lazy decision held: a library, a device, names. */
+struct held_set {
+	struct held_set *next;
+	const struct link_map *obj;
+	char proc[RDC_PROC_MAX];
+	char **names;            /* rdc_policy_held_kernels' block */
+	size_t n;
+};
+
+/* One answer per (host stub, device). */
+struct stub_answer {
+	struct stub_answer *next;
+	const void *stub;
+	char proc[RDC_PROC_MAX];
+	bool held;
+	bool logged;
+};
+
+static struct held_set *sets;
+static struct stub_answer *answers;
+static atomic_bool watching;
+
+/* Does any compat edge into `proc` carry an instruction condition? */
+static bool proc_may_hold(const struct rdc_tables *t, const char *proc)
+{
+	const struct rdc_compat_edge *edges[64];
+	size_t ne = t ? rdc_compat_edges_for(t, proc, edges, 64) : 0;
+	for (size_t i = 0; i < ne; i++)
+		if (rdc_edge_isa_condition(edges[i]))
+			return true;
+	return false;
+}
+
+void rdc_hold_watch_check(void)
+{
+	if (atomic_load(&watching) || !rdc_lazy_noted_count())
+		return;
+	const struct rdc_tables *t = rdc_tables();
+	bool any = false;
+	for (size_t i = 0; i < rdc_devices_count() && !any; i++) {
+		const struct rdc_device *d = rdc_device_get(i);
+		any = d && (d->mode == RDC_MODE_MAP || d->mode == RDC_MODE_SPOOF) &&
+		      proc_may_hold(t, d->target.proc);
+	}
+	if (!any || atomic_exchange(&watching, true))
+		return;
+	atomic_fetch_add(&rdc_route_active, 1);   /* the hooks' slow paths ask rdc_hold_denied */
+	rdc_logf(RDC_LOG_DEBUG, "hold: watching host-stub launches (a device's compat edges carry "
+		 "instruction conditions; fat binaries are left to the runtime's reading)");
+}
+
+bool rdc_hold_watching(void)
+{
+	return atomic_load_explicit(&watching, memory_order_relaxed);
+}
+
+void rdc_hold_note(const void *bundle, const char *proc, char **names, size_t n)
+{
+	struct held_set *s = calloc(1, sizeof *s);
+	const struct link_map *obj = rdc_object_of(bundle);
+	if (!s || !obj) {
+		free(s);
+		free(names);
+		rdc_logf(RDC_LOG_ERROR, "hold: %zu kernels held on %s cannot be watched (%s)", n, proc,
+			 obj ? "out of memory" : "the bundle lies in no loaded object");
+		return;
+	}
+	s->obj = obj;
+	snprintf(s->proc, sizeof s->proc, "%s", proc);
+	s->names = names;
+	s->n = n;
+	pthread_mutex_lock(&rdc_hold_lock);
+	s->next = sets;
+	sets = s;
+	pthread_mutex_unlock(&rdc_hold_lock);
+}
+
+static bool in_sets(const struct link_map *obj, const char *proc, const char *name)
+{
+	bool held = false;
+	pthread_mutex_lock(&rdc_hold_lock);
+	for (const struct held_set *s = sets; s && !held; s = s->next)
+		if (s->obj == obj && !strcmp(s->proc, proc))
+			for (size_t i = 0; i < s->n && !held; i++)
+				held = !strcmp(s->names[i], name);
+	pthread_mutex_unlock(&rdc_hold_lock);
+	return held;
+}
+
+/* The kept answer for (stub, proc), or NULL; *log: say it now (once). */
+static struct stub_answer *answer_of(const void *stub, const char *proc, bool *log)
+{
+	struct stub_answer *a;
+	pthread_mutex_lock(&rdc_hold_lock);
+	for (a = answers; a && (a->stub != stub || strcmp(a->proc, proc)); a = a->next)
+		;
+	*log = a && a->held && !a->logged;
+	if (*log)
+		a->logged = true;
+	pthread_mutex_unlock(&rdc_hold_lock);
+	return a;
+}
+
+static bool answer(const void *stub, const char *proc)
+{
+	const struct link_map *obj = rdc_object_of(stub);
+	if (!obj)
+		return false;
+	/* the library's plain bundles left to the runtime, decided now */
+	rdc_lazy_decide_object(obj);
+	__typeof__(&hipKernelNameRefByPtr) name_of = RDC_REAL(hipKernelNameRefByPtr);
+	const char *name = name_of ? name_of(stub, NULL) : NULL;
+	bool held = name && in_sets(obj, proc, name);
+	struct stub_answer *a = calloc(1, sizeof *a);
+	if (a) {
+		a->stub = stub;
+		snprintf(a->proc, sizeof a->proc, "%s", proc);
+		a->held = held;
+		pthread_mutex_lock(&rdc_hold_lock);
+		a->next = answers;
+		answers = a;
+		pthread_mutex_unlock(&rdc_hold_lock);
+	}
+	return held;
+}
+
+bool rdc_hold_denied(const void *stub, const char *api)
+{
+	if (!rdc_hold_watching() || rdc_guard_active() || !stub)
+		return false;
+	char proc[RDC_PROC_MAX];
+	if (!rdc_route_current_device(proc) || !proc_may_hold(rdc_tables(), proc))
+		return false;
+	bool log;
+	struct stub_answer *a = answer_of(stub, proc, &log);
+	if (!a) {
+		rdc_guard_enter();
+		answer(stub, proc);
+		rdc_guard_leave();
+		a = answer_of(stub, proc, &log);
+	}
+	if (!a || !a->held)
+		return false;
+	if (log) {
+		__typeof__(&hipKernelNameRefByPtr) name_of = RDC_REAL(hipKernelNameRefByPtr);
+		const char *name = name_of ? name_of(stub, NULL) : NULL;
+		rdc_log_event(RDC_LOG_WARN, "held-launch",
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", name ? name : "?"), RDC_KV_S("device", proc),
+						 RDC_KV_S("api", api),
+						 RDC_KV_S("answer", "hipErrorInvalidDeviceFunction"),
+						 RDC_KV_S("reason", "held at the decision: it uses instructions whose "
+								    "hardware workaround its code lacks") },
+			      5);
+	}
+	return true;
+}
