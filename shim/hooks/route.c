@@ -198,8 +198,9 @@ bool rdc_route_denied(const void *key, const char *api)
 	int saved = errno;
 	rdc_guard_enter();
 	bool live = rdc_route_rule_live(r, r->deny);
+	bool held = r->deny == &r->held;   /* rdc_route_hold's: said at warn, as hold.c does */
 	if (live && !atomic_exchange(&r->logged_deny, 1))
-		rdc_log_event(RDC_LOG_INFO, "rule-deny",
+		rdc_log_event(held ? RDC_LOG_WARN : RDC_LOG_INFO, held ? "held-launch" : "rule-deny",
 			      (struct rdc_kv[]){ RDC_KV_S("kernel", r->name), RDC_KV_S("device", r->device),
 						 RDC_KV_S("answer", "hipErrorInvalidDeviceFunction"),
 						 RDC_KV_S("api", api), RDC_KV_S("reason", r->deny->reason),

@@ -141,10 +141,12 @@ static void count_kernels(struct entry_view *v, const uint8_t *data)
 }
 
 /* --kernels: every kernel checked; with --json also its .args, read by the
- * policy's own parse rather than a second one. */
+ * policy's own parse rather than a second one.  Kernels are held as the
+ * shim holds them (RDC_POLICY_HOLD): an entry whose only failures are
+ * instruction conditions is shown mapped, those kernels held. */
 static unsigned policy_flags(const struct ictx *c)
 {
-	unsigned f = c->flags;
+	unsigned f = c->flags | RDC_POLICY_HOLD;
 	if (c->kernels)
 		f |= RDC_POLICY_KERNELS | (c->json ? RDC_POLICY_ARGS : 0);
 	return f;

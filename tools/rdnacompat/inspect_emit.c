@@ -25,7 +25,7 @@ static void print_kernel_text(struct ictx *c, const struct rdc_kernel *k,
 		fprintf(c->out, " %s: %u x %u/SIMD = %u of %u: ok\n", v->wgp_mode ? "WGP" : "CU",
 			v->vgprs_alloc, v->waves_per_simd, v->vgprs_needed, v->vgprs_have);
 	else if (v)
-		fprintf(c->out, ": refused (%s: %s)\n", v->check, v->reason);
+		fprintf(c->out, ": %s (%s: %s)\n", v->held ? "held" : "refused", v->check, v->reason);
 	else
 		fputc('\n', c->out);
 }
@@ -52,6 +52,7 @@ static void print_kernel_json(struct ictx *c, const struct rdc_kernel *k,
 		rdc_json_key(j, "vgprs_needed"); rdc_json_u64(j, v->vgprs_needed);
 		rdc_json_key(j, "vgprs_device"); rdc_json_u64(j, v->vgprs_have);
 		rdc_json_key(j, "ok"); rdc_json_bool(j, v->ok);
+		rdc_json_key(j, "held"); rdc_json_bool(j, v->held);
 		rdc_json_key(j, "check"); rdc_json_str(j, v->ok ? NULL : v->check);
 		rdc_json_key(j, "reason"); rdc_json_str(j, v->ok ? NULL : v->reason);
 	}
