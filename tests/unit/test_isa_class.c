@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "rdnacompat/bundle.h"
 #include "rdnacompat/codeobj.h"
 #include "rdnacompat/isa.h"
 #include "rdnacompat/isa_class.h"
@@ -418,6 +419,64 @@ static void test_policy_llvm22_texture(void **state)
 		assert_non_null(strstr(verdict(&c, "sampler")->reason, "image_sample at +0x"));
 		assert_true(verdict(&c, "plain")->ok);
 		rdc_choice_free(&c);
+		/* With RDC_POLICY_HOLD the entry runs, the sampling kernel held:
+		 * renamed in the object the card gets, its descriptor with it. */
+		memset(&c, 0, sizeof c);
+		assert_int_equal(rdc_policy_choose_codeobj(&t, &d, b, n, RDC_POLICY_KERNELS | RDC_POLICY_HOLD, &c,
+							   NULL), 0);
+		assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+		assert_int_equal(c.n_refused, 0);
+		assert_int_equal(c.n_held, 1);
+		assert_true(verdict(&c, "sampler")->held);
+		assert_false(verdict(&c, "plain")->held);
+		assert_true(verdict(&c, "plain")->ok);
+		assert_non_null(strstr(c.reason, "1 of 2 kernels pass and 1 is held"));
+		assert_true(c.n_hide >= 3);   /* .name, .symbol and at least the descriptor symbol */
+		uint8_t *h = malloc(n);
+		assert_non_null(h);
+		memcpy(h, b, n);
+		for (size_t k = 0; k < c.n_hide; k++) {
+			assert_int_equal(c.hide[k].len, 1);
+			assert_true(c.hide[k].offset < n);
+			h[c.hide[k].offset] = c.hide[k].bytes[0];
+		}
+		rdc_choice_free(&c);
+		struct rdc_codeobj co;
+		assert_int_equal(rdc_codeobj_parse(h, n, RDC_CO_DESCRIPTORS, &co, NULL), 0);
+		size_t seen = 0;
+		for (size_t k = 0; k < co.n_kernels; k++) {
+			const struct rdc_kernel *kk = &co.kernels[k];
+			assert_true(kk->kd.present);   /* .symbol names a descriptor symbol that exists */
+			if (!strcmp(kk->name, "!ampler")) {
+				assert_string_equal(kk->symbol, "!ampler.kd");
+				seen++;
+			}
+			assert_string_not_equal(kk->name, "sampler");
+		}
+		assert_int_equal(seen, 1);
+		rdc_codeobj_free(&co);
+		/* the same patches from the bytes, as the shim computes them where
+		 * the decision's are not at hand */
+		struct rdc_patch *hp = NULL;
+		size_t nh = 0, held = 0;
+		assert_int_equal(rdc_policy_hold_patches(&t, "gfx1150", b, n, b, n, &hp, &nh, &held, NULL), 0);
+		assert_int_equal(held, 1);
+		for (size_t k = 0; k < nh; k++)
+			assert_int_equal(h[hp[k].offset], hp[k].bytes[0]);
+		free(hp);
+		char **names = NULL;
+		assert_int_equal(rdc_policy_held_kernels(&t, "gfx1150", b, n, &names, &nh, NULL), 0);
+		assert_int_equal(nh, 1);
+		assert_string_equal(names[0], "sampler");
+		free(names);
+		/* a name no kernel has, and a renamed one asked again: refused */
+		const char *none[] = { "no_such_kernel" };
+		struct rdc_diag dd = { 0 };
+		assert_int_equal(rdc_codeobj_hide_patches(b, n, none, 1, &hp, &nh, &dd), RDC_E_UNSUPPORTED);
+		assert_non_null(strstr(dd.msg, "no_such_kernel"));
+		const char *again[] = { "sampler" };
+		assert_int_equal(rdc_codeobj_hide_patches(h, n, again, 1, &hp, &nh, NULL), RDC_E_UNSUPPORTED);
+		free(h);
 		/* On the gfx1153 card the same code is clean. */
 		assert_int_equal(rdc_target_parse("gfx1153", (size_t)-1, &d, NULL), 0);
 		memset(&c, 0, sizeof c);
@@ -427,6 +486,61 @@ static void test_policy_llvm22_texture(void **state)
 		rdc_choice_free(&c);
 		free(b);
 	}
+}
+
+/* A candidate that runs only with kernels held is kept aside: a later
+ * candidate that passes whole is chosen over it, and without one the held
+ * candidate is; the other order of ranks changes nothing of that. */
+static void test_policy_held_order(void **state)
+{
+	(void)state;
+	size_t n1, n2;
+	uint8_t *a = fixture_or_skip("codeobj/tex-gfx1153.co", "the rocm-7.2 root's clang 22", &n1);
+	if (!a)
+		return;
+	uint8_t *g = fixture_or_skip("codeobj/tex-gfx11-generic.co", "the rocm-7.2 root's clang 22", &n2);
+	if (!g) {
+		free(a);
+		return;
+	}
+	struct rdc_bundle_input in[] = {
+		{ "hipv4-amdgcn-amd-amdhsa--gfx1153", a, n1 },
+		{ "hipv4-amdgcn-amd-amdhsa--gfx11-generic", g, n2 },
+	};
+	uint8_t *bb = NULL;
+	size_t bn = 0;
+	assert_int_equal(rdc_bundle_write(in, 2, 4096, &bb, &bn, NULL), 0);
+	struct rdc_bundle b;
+	assert_int_equal(rdc_bundle_parse(bb, bn, &b, NULL), 0);
+	/* gfx1153 first (held: point-sample), generic second without condition */
+	static const struct rdc_compat_edge clean_later[] = {
+		{ "gfx1150", "gfx1153", 1, "point-sample", "t" },
+		{ "gfx1150", "gfx11-generic", 2, "none", "t" },
+	};
+	/* both need holding: the first in rank order is taken */
+	static const struct rdc_compat_edge both_held[] = {
+		{ "gfx1150", "gfx1153", 1, "point-sample", "t" },
+		{ "gfx1150", "gfx11-generic", 2, "point-sample", "t" },
+	};
+	struct rdc_target d;
+	memset(&d, 0, sizeof d);
+	assert_int_equal(rdc_target_parse("gfx1150", (size_t)-1, &d, NULL), 0);
+	for (int k = 0; k < 2; k++) {
+		struct rdc_tables t = { .isa = ISA115, .n_isa = sizeof ISA115 / sizeof ISA115[0],
+					.edges = k ? both_held : clean_later, .n_edges = 2 };
+		struct rdc_choice c;
+		memset(&c, 0, sizeof c);
+		assert_int_equal(rdc_policy_choose(&t, &d, &b, RDC_POLICY_KERNELS | RDC_POLICY_HOLD, &c, NULL), 0);
+		assert_int_equal(c.verdict, RDC_VERDICT_MAPPED);
+		assert_string_equal(c.chosen.proc, k ? "gfx1153" : "gfx11-generic");
+		assert_int_equal(c.n_held, k ? 1 : 0);
+		assert_int_equal(c.n_hide == 0, k == 0);
+		rdc_choice_free(&c);
+	}
+	rdc_bundle_free(&b);
+	free(bb);
+	free(a);
+	free(g);
 }
 
 /* Code the runtime loads by itself: reported, per kernel. */
@@ -462,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_classify_padding),
 		cmocka_unit_test(test_producer_window),
 		cmocka_unit_test(test_policy_point_sample),
+		cmocka_unit_test(test_policy_held_order),
 		cmocka_unit_test(test_policy_msaa_mad),
 		cmocka_unit_test(test_policy_unknown_word),
 		cmocka_unit_test(test_isa_report),
