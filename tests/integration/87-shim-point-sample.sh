@@ -3,14 +3,26 @@
 # releases: 7.2 — gfx115x cards and image sampling need ROCm 7.2's HIP and clang (gfx1153 and generic targets)
 # 87-shim-point-sample.sh BUILD — the per-kernel instruction condition
 # point-sample (tables/compat.tsv, tables/features.tsv, shim/core/policy_isa.c)
-# on the texture program of 87-exec-image (progs/sim_texture.hip), simulated
-# cards (executed):
+# and held kernels (docs/SHIM.md "Held kernels") on the texture program of
+# 87-exec-image (progs/sim_texture.hip), simulated cards (executed):
 #   - built for gfx1153 only, on gfx1150, gfx1151 and gfx1152 (cards with
-#     LLVM's FeaturePointSampleAccel, whose waits gfx1153 code lacks): every
-#     kernel that samples (image_sample*/gather4) is refused and said — kernel,
-#     instruction, offset, feature and LLVM's reason — and the kernels without
-#     them are not; the entry is then not mapped (a refusal is per entry
-#     today), so the program fails as without code for the card;
+#     LLVM's FeaturePointSampleAccel, whose waits gfx1153 code lacks): the
+#     entry is mapped and every kernel that samples (image_sample*/gather4)
+#     is held and said — kernel, instruction, offset, feature and LLVM's
+#     reason; the kernels without samples run and check right against the
+#     CPU; launching a held kernel answers hipErrorInvalidDeviceFunction
+#     (said at warn), never runs it and never stops the process.  Both ways
+#     HIP 7 takes a fat binary: read when first used (the default: the launch
+#     hooks decide the library's bundle before the launch, hold.c) and decided
+#     at registration (RDNACOMPAT_LAZY=0: deny routes, route.c); a second run
+#     from the decision cache holds the same kernels;
+#   - the same code as a module (hipModuleLoad of a gfx1153 code object,
+#     progs/sim_modhold.hip): the held kernel is renamed in the object the
+#     card gets, hipModuleGetFunction answers hipErrorNotFound for it, the
+#     plain kernel is found and runs;
+#   - without the per-kernel holds (a card, a path or a code object where a
+#     kernel cannot be held alone) the entry is refused as a whole: tested in
+#     tests/unit/test_isa_class.c;
 #   - the same program on a gfx1153 card: its own code, clean, every check right;
 #   - built for gfx11-generic and gfx1153: HIP 7 loads the generic entry on a
 #     gfx1150 by itself; the shim says at warn which kernels lack the
@@ -23,20 +35,61 @@ out=$BUILD/sim-tests/$rel/tex
 exe=$(RDC_HIPCC=${RDC_HIPCC:-hipcc} "$here/progs/build_texture.sh" "$out" gfx1153) || fail "building the texture program for gfx1153"
 gen=$(RDC_HIPCC=${RDC_HIPCC:-hipcc} "$here/progs/build_texture.sh" "$out" gfx11-generic,gfx1153) ||
   fail "building the texture program for gfx11-generic,gfx1153"
+hipcc=${RDC_HIPCC:-hipcc}
+co=$out/tex-gfx1153.co
+modhold=$out/sim_modhold
+if [ ! -f "$co" ] || [ "$here/progs/sim_texture.hip" -nt "$co" ]; then
+  "$hipcc" --genco --offload-arch=gfx1153 -O1 -o "$co.tmp" "$here/progs/sim_texture.hip" && mv "$co.tmp" "$co" ||
+    fail "building the texture kernels as a gfx1153 code object"
+fi
+if [ ! -x "$modhold" ] || [ "$here/progs/sim_modhold.hip" -nt "$modhold" ]; then
+  "$hipcc" -O1 -o "$modhold.tmp" "$here/progs/sim_modhold.hip" && mv "$modhold.tmp" "$modhold" ||
+    fail "building progs/sim_modhold.hip"
+fi
 samplers="tex_linear tex_point tex_3d tex_layered"
-for g in gfx1150 gfx1151 gfx1152; do
-  rc=0
-  RDNACOMPAT_CACHE=0 timeout 120 "$TOOL" run --gpu "$g" --log-level info -- "$exe" >"$tmp/$g.out" 2>&1 || rc=$?
+# held: each sampling kernel said with its instruction and reason, no other
+held_said() {
+  local f=$1 g=$2 k
   for k in $samplers; do
-    grep -E "warn: refused: .*target=|warn: refused: .*kernel=_Z[0-9]+${k}P" "$tmp/$g.out" |
-      grep -qE "kernel=_Z[0-9]+${k}P.* check=point-sample reason=\"image_(sample|gather4)[a-z0-9_]* at \+0x[0-9a-f]+ .*PointSampleAccel.*#127991" ||
-      { cat "$tmp/$g.out" >&2; fail "$g: the sampling kernel $k was not refused with its instruction and reason"; }
+    grep -E "warn: held: .*kernel=_Z[0-9]+${k}P" "$f" |
+      grep -qE "check=point-sample reason=\"image_(sample|gather4)[a-z0-9_]* at \+0x[0-9a-f]+ .*PointSampleAccel.*#127991" ||
+      { cat "$f" >&2; fail "$g: the sampling kernel $k was not held with its instruction and reason"; }
   done
-  ! grep -qE "warn: refused: .*kernel=_Z[0-9]+(scale|img_copy)" "$tmp/$g.out" ||
-    fail "$g: a kernel without image samples was refused"
-  grep -q "verdict=missing" "$tmp/$g.out" || fail "$g: the gfx1153 entry was mapped although kernels need PointSampleAccel's waits"
-  [ "$rc" -ne 0 ] || fail "$g: the program passed without code for the card"
-  ok "$g: $(grep -c 'warn: refused:' "$tmp/$g.out") sampling kernels refused for point-sample, the plain ones not"
+  ! grep -qE "warn: (held|refused): .*kernel=_Z[0-9]+(scale|img_copy)" "$f" ||
+    fail "$g: a kernel without image samples was held or refused"
+  grep -qE "verdict=mapped .*held=4 .*2 of 6 kernels pass and 4 are held" "$f" ||
+    { cat "$f" >&2; fail "$g: the gfx1153 entry was not mapped with its 4 sampling kernels held"; }
+}
+for g in gfx1150 gfx1151 gfx1152; do
+  for lazy in 1 0; do
+    for run in first cached; do
+      rc=0
+      RDNACOMPAT_LAZY=$lazy XDG_CACHE_HOME=$tmp/cache-$g-$lazy timeout 120 "$TOOL" run --gpu "$g" --log-level info \
+        -- "$exe" plain >"$tmp/$g.out" 2>&1 || rc=$?
+      [ "$rc" -eq 0 ] && grep -q "^all checks passed" "$tmp/$g.out" ||
+        { cat "$tmp/$g.out" >&2; fail "$g (lazy=$lazy, $run run): the plain kernel did not run right next to held ones"; }
+      held_said "$tmp/$g.out" "$g (lazy=$lazy, $run run)"
+      [ "$run" = first ] || grep -q "(cached)" "$tmp/$g.out" || fail "$g (lazy=$lazy): the second run was not from the cache"
+      # a held kernel launched: refused at the launch, said, the process goes on to report it
+      rc=0
+      RDNACOMPAT_LAZY=$lazy XDG_CACHE_HOME=$tmp/cache-$g-$lazy timeout 120 "$TOOL" run --gpu "$g" --log-level info \
+        -- "$exe" all >"$tmp/$g.all" 2>&1 || rc=$?
+      [ "$rc" -eq 1 ] || { cat "$tmp/$g.all" >&2; fail "$g (lazy=$lazy, $run run): launching a held kernel gave exit $rc, not the program's own 1"; }
+      grep -qE "warn: held-launch: kernel=_Z[0-9]+tex_pointP.* answer=hipErrorInvalidDeviceFunction" "$tmp/$g.all" &&
+        grep -q "FAIL hipGetLastError(): invalid device function" "$tmp/$g.all" &&
+        grep -q "^ok plain" "$tmp/$g.all" && grep -q "^ok load" "$tmp/$g.all" ||
+        { cat "$tmp/$g.all" >&2; fail "$g (lazy=$lazy, $run run): the held kernel's launch was not refused as a function the card has no code for"; }
+    done
+  done
+  ok "$g: gfx1153 code mapped, its 4 sampling kernels held and said, the plain kernels run and check right; a held kernel's launch answers invalid device function (lazy and at registration, first run and cached)"
+  rc=0
+  RDNACOMPAT_CACHE=0 timeout 120 "$TOOL" run --gpu "$g" --log-level info -- "$modhold" "$co" _Z5scalePffi \
+    _Z10tex_linearP13__hip_texturePK15HIP_vector_typeIfLj2EEPfi >"$tmp/$g.mod" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] && grep -q "^get _Z5scalePffi: hipSuccess" "$tmp/$g.mod" && grep -q "^scaled ok" "$tmp/$g.mod" &&
+    grep -q "^get _Z10tex_linear.*: hipErrorNotFound" "$tmp/$g.mod" ||
+    { cat "$tmp/$g.mod" >&2; fail "$g: as a module, the held kernel was found or the plain one did not run"; }
+  held_said "$tmp/$g.mod" "$g (module)"
+  ok "$g: as a module the held kernel is not found (hipErrorNotFound), the plain one runs right"
 done
 RDNACOMPAT_CACHE=0 timeout 120 "$TOOL" run --gpu gfx1153 --log-level info -- "$exe" >"$tmp/own.out" 2>&1 ||
   { cat "$tmp/own.out" >&2; fail "gfx1153 with its own code failed"; }
