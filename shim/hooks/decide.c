@@ -181,7 +181,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 		 * the cache, which hands them to whoever builds the object, in
 		 * this run and the next. */
 		struct rdc_target to = added_target(&ch->c, ch->target.proc);
-		size_t nh = hold == RDC_HOLD_RENAME ? ch->c.n_hide : 0;
+		size_t nh = hold != RDC_HOLD_NONE ? ch->c.n_hide : 0;
 		ch->n_patches = RDC_ADD_PATCHES;
 		int prc = rdc_codeobj_retarget_patches_from(ch->c.co, &to, ch->patches, &ch->n_patches,
 							    NULL);

@@ -229,7 +229,7 @@ int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, stru
 	} else {
 		rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
 		rc = rdc_codeobj_retarget_patches_alloc(data, size, &a->to, patches, &n, d);
-		if (rc == 0 && a->n_held && a->hold == RDC_HOLD_RENAME)
+		if (rc == 0 && a->n_held && a->hold != RDC_HOLD_NONE)
 			rc = add_hold(a, data, size, data, size, patches, &n, d);
 	}
 	if (rc == 0 && !rdc_patches_inside(*patches, n, size))
@@ -257,7 +257,7 @@ int rdc_add_copy(const struct rdc_bundle_entry *e, const struct rdc_add *a, cons
 {
 	rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
 	int rc = rdc_codeobj_retarget(e->data, e->size, &a->to, copy, len, d);
-	if (rc == 0 && a->n_held && a->hold == RDC_HOLD_RENAME) {   /* renamed in the copy too */
+	if (rc == 0 && a->n_held && a->hold != RDC_HOLD_NONE) {   /* renamed in the copy too */
 		struct rdc_patch *hp = NULL;
 		size_t nh = 0;
 		rc = add_hold(a, e->data, e->size, *copy, *len, &hp, &nh, d);

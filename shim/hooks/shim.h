@@ -355,10 +355,12 @@ struct rdc_dc_ref {
  *   RENAME the held kernels are renamed in the object the runtime gets
  *          (rdc_codeobj_hide_patches): module and library loads, where the
  *          runtime then answers hipErrorNotFound for them;
- *   ROUTE  the object stays whole and each held kernel gets a deny route
- *          (route.c): fat binaries registered with their host stubs, whose
- *          names the runtime must find in the object (CLR's DeviceFunc
- *          stops the process on a registered kernel it cannot find). */
+ *   ROUTE  renamed as well, and each held kernel gets a deny route
+ *          (route.c) bound to its host stub: fat binaries decided at
+ *          registration, whose stubs the runtime looks up by name (CLR's
+ *          DeviceFunc stops the process on a registered kernel it cannot
+ *          find; the hooks answer first).  HIP 7's lazily read fat binaries
+ *          are renamed, their stubs watched by hold.c. */
 enum rdc_hold { RDC_HOLD_NONE = 0, RDC_HOLD_RENAME, RDC_HOLD_ROUTE };
 
 /* One added entry: for a device target `to`, entry `from` retargeted. */
@@ -379,10 +381,10 @@ struct rdc_add {
 	size_t n_patches;
 	struct rdc_patch patches[RDC_ADD_PATCHES];
 	struct rdc_dc_ref patch_ref;
-	/* Kernels the decision holds (rdc_policy_choose), and how.  RENAME:
-	 * the patches above rename them; patches computed from the bytes, or
-	 * a retargeted copy, get them from rdc_policy_hold_patches (remap.c).
-	 * ROUTE: the caller notes deny routes (rdc_route_hold). */
+	/* Kernels the decision holds (rdc_policy_choose), and how (not NONE:
+	 * the patches above rename them; patches computed from the bytes, or a
+	 * retargeted copy, get them from rdc_policy_hold_patches, remap.c;
+	 * ROUTE: the caller also notes deny routes, rdc_route_hold). */
 	size_t n_held;
 	enum rdc_hold hold;
 };
