@@ -23,6 +23,8 @@
 #   - without the per-kernel holds (a card, a path or a code object where a
 #     kernel cannot be held alone) the entry is refused as a whole: tested in
 #     tests/unit/test_isa_class.c;
+#   - `rdnacompat explain -- CMD` on gfx1150 sums the log up per kernel: the
+#     held kernels with their instruction and reason, and what fixes them;
 #   - the same program on a gfx1153 card: its own code, clean, every check right;
 #   - built for gfx11-generic and gfx1153: HIP 7 loads the generic entry on a
 #     gfx1150 by itself; the shim says at warn which kernels lack the
@@ -91,6 +93,16 @@ for g in gfx1150 gfx1151 gfx1152; do
   held_said "$tmp/$g.mod" "$g (module)"
   ok "$g: as a module the held kernel is not found (hipErrorNotFound), the plain one runs right"
 done
+# explain -- CMD: the per-kernel reasoning from the shim's log (audit mode)
+rc=0
+timeout 120 "$TOOL" explain --gpu gfx1150 -- "$exe" plain >"$tmp/explain.out" 2>&1 || rc=$?
+for k in $samplers; do
+  grep -qE "refused +.*kernel=_Z[0-9]+${k}P.* check=point-sample reason=\"image_(sample|gather4)" "$tmp/explain.out" ||
+    { cat "$tmp/explain.out" >&2; fail "explain -- CMD: the held kernel $k is not in the summary with its reason"; }
+done
+grep -q "verdict=mapped .*held=4" "$tmp/explain.out" && grep -q "fix: .*(held: kept from running" "$tmp/explain.out" ||
+  { cat "$tmp/explain.out" >&2; fail "explain -- CMD: the mapping with held kernels is not summed up"; }
+ok "explain -- CMD on gfx1150: the would-be mapping, its 4 held kernels with instruction and reason, and what fixes them"
 RDNACOMPAT_CACHE=0 timeout 120 "$TOOL" run --gpu gfx1153 --log-level info -- "$exe" >"$tmp/own.out" 2>&1 ||
   { cat "$tmp/own.out" >&2; fail "gfx1153 with its own code failed"; }
 grep -q "^all checks passed" "$tmp/own.out" || fail "gfx1153: not every check passed"

@@ -198,7 +198,9 @@ static int classify(const struct ev *e)
 	const char *verdict = ev_get(e, "verdict");
 	if (!strcmp(n, "device"))
 		return RDC_CAT_DEVICE;
-	if (strstr(n, "refus"))
+	/* a held kernel (`held`, and `held-launch` when the program launched
+	 * it) is a per-kernel refusal: the entry ran, that kernel did not */
+	if (strstr(n, "refus") || !strcmp(n, "held") || !strcmp(n, "held-launch"))
 		return RDC_CAT_REFUSED;
 	if (strstr(n, "missing") || strstr(n, "nobinary") || strstr(n, "no_binary") ||
 	    (verdict && !strcmp(verdict, "missing")))
@@ -259,8 +261,11 @@ static void group_text(const struct ev *e, int cat, const char *full, struct rdc
 	    (chosen || code))
 		rdc_sb_printf(g, "%s -> %s", chosen ? chosen : code, target);
 	else if (cat == RDC_CAT_REFUSED && check)
-		rdc_sb_printf(g, "check=%s%s%s", check, ev_get(e, "kernel") ? " kernel=" : "",
-			      ev_get(e, "kernel") ? ev_get(e, "kernel") : "");
+		rdc_sb_printf(g, "%scheck=%s%s%s", !strcmp(e->event, "held") ? "held " : "", check,
+			      ev_get(e, "kernel") ? " kernel=" : "", ev_get(e, "kernel") ? ev_get(e, "kernel") : "");
+	else if (cat == RDC_CAT_REFUSED && !strcmp(e->event, "held-launch"))
+		rdc_sb_printf(g, "held kernel=%s launched: %s answered %s", ev_get(e, "kernel") ? ev_get(e, "kernel") : "?",
+			      ev_get(e, "api") ? ev_get(e, "api") : "?", ev_get(e, "answer") ? ev_get(e, "answer") : "?");
 	else if (cat == RDC_CAT_MISSING && target)
 		rdc_sb_printf(g, "no code for %s%s%s", target, ev_get(e, "need") ? "; needs " : "",
 			      ev_get(e, "need") ? ev_get(e, "need") : "");
@@ -397,8 +402,9 @@ static const char *advice(int cat)
 		       "for the device's target (or its family's generic target); `rdnacompat inspect FILE` lists "
 		       "what the library carries";
 	case RDC_CAT_REFUSED:
-		return "mapped code failed the per-kernel check (registers, LDS, wave size): those kernels need a "
-		       "native build; the rest ran mapped";
+		return "mapped code failed a per-kernel check — registers, LDS, wave size (refused), or instructions "
+		       "whose hardware workaround the code lacks (held: kept from running, a launch of it fails with "
+		       "invalid device function): those kernels need a build for the device; the rest ran mapped";
 	case RDC_CAT_AUDIT:
 		return "audit mode changed nothing: `rdnacompat run -- CMD` (map mode) loads these mapped";
 	case RDC_CAT_WARNING:
