@@ -380,6 +380,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		memcpy(a->patches, ch->patches, sizeof a->patches);
 		a->patch_ref = ch->patch_ref;
 		a->n_held = c->n_held;
+		a->tables = t;
 		a->hold = c->n_held ? hold : RDC_HOLD_NONE;
 		ch->added = true;
 		(*n_add)++;

@@ -196,8 +196,9 @@ static int add_hold(const struct rdc_add *a, const void *code, size_t code_size,
 	struct rdc_patch *hp = NULL;
 	size_t nh = 0, held = 0;
 	rdc_stat_add(RDC_ST_NOTES_DECODED, 1);
-	int rc = rdc_policy_hold_patches(rdc_tables(), a->to.proc, code, code_size, dst, dst_size, &hp, &nh,
-					 &held, d);
+	int rc = a->tables ? rdc_policy_hold_patches(a->tables, a->to.proc, code, code_size, dst, dst_size, &hp,
+						     &nh, &held, d)
+			   : rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "held kernels without the decision's tables");
 	if (rc == 0 && held != a->n_held)
 		rc = rdc_diag_set(d, RDC_E_REFUSED, RDC_NO_OFFSET,
 				  "the decision holds %zu kernels, the code %zu: not handed over", a->n_held, held);

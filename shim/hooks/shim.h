@@ -387,6 +387,8 @@ struct rdc_add {
 	 * ROUTE: the caller also notes deny routes, rdc_route_hold). */
 	size_t n_held;
 	enum rdc_hold hold;
+	const struct rdc_tables *tables; /* those the decision was made with (held
+	                                    kernels are found again from them) */
 };
 
 /* The last check before added entry `a` is handed over (remap.c): the

@@ -24,16 +24,8 @@
 
 #include "rdnacompat/bundle.h"
 #include "rdnacompat/codeobj.h"
-#include "rdnacompat/tables.h"
 #include "shim.h"
 #include "fixture.h"
-
-/* The shim's tables (devices.c, not linked here): the built-in ones, which
- * remap.c asks for when an added entry holds kernels. */
-const struct rdc_tables *rdc_tables(void)
-{
-	return rdc_tables_builtin();
-}
 
 /* ---- environment ---------------------------------------------------------- */
 
