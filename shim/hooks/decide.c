@@ -296,6 +296,25 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 		long g = ch->rc != 0 || (ch->c.verdict != RDC_VERDICT_NATIVE && !ch->c.preferred)
 				 ? runtime_generic_entry(b, dev)
 				 : -1;
+		/* the runtime's generic entry lacks a workaround the card needs
+		 * and the policy has an entry that runs here (another, or the
+		 * generic one with those kernels held): that one is handed over,
+		 * under the device's own id, which the runtime looks up first */
+		struct rdc_isa_report gr;
+		int grc = g >= 0 ? rdc_generic_isa_check(dev, b, g, &gr) : 1;
+		if (g >= 0 && grc == 0 && gr.n_lacking && ch->rc == 0 && ch->c.verdict == RDC_VERDICT_MAPPED) {
+			char why[400];
+			snprintf(why, sizeof why, "the runtime would load the bundle's %s entry itself, whose %zu of "
+				 "%zu kernels lack a workaround the card needs (first: %.80s, %s); the policy's "
+				 "choice is handed over instead", dev->generic.proc, gr.n_lacking, gr.n_kernels,
+				 gr.first_kernel, gr.first_check);
+			struct rdc_kv kv[] = {
+				RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_N("device", dev->index),
+				RDC_KV_S("target", tgt), RDC_KV_S("entry", dev->generic.proc), RDC_KV_S("reason", why),
+			};
+			rdc_log_event(RDC_LOG_INFO, "generic-replaced", kv, sizeof kv / sizeof kv[0]);
+			g = -1;
+		}
 		if (g >= 0) {
 			entry_name(b, g, ent, sizeof ent);
 			char reason[300];
@@ -309,7 +328,7 @@ static int decide(const struct rdc_bundle *b, const char *lib, long index, const
 				RDC_KV_N("bytes", b->entries[g].size), RDC_KV_S("reason", reason),
 			};
 			rdc_log_event(RDC_LOG_DEBUG, "native", kv, sizeof kv / sizeof kv[0]);
-			rdc_generic_isa_warn(lib, index, dev, b, g);
+			rdc_generic_isa_say(lib, index, dev, grc, &gr);
 			continue;
 		}
 		if (ch->rc != 0) {

@@ -6,9 +6,12 @@
  * shim checks the kernels against the same per-kernel instruction
  * conditions as a mapped entry (rdc_policy_isa_check: the tables' edge
  * device <- generic, point-sample etc.) and says at warn which kernels lack
- * a workaround the card needs.  It does not refuse: the runtime would then
- * find no code at all for the card; docs/SHIM.md, "Instruction checks".
- * Called from decide.c; decodes only when the edge names such a condition.
+ * a workaround the card needs.  When the policy has an entry that runs here
+ * (another one, or the generic one with those kernels held), decide.c
+ * hands that over instead; else it warns and the runtime's choice stands —
+ * refusing would leave the runtime no code at all for the card
+ * (docs/SHIM.md, "Instruction checks").  Decodes only when the edge names
+ * such a condition.
  */
 #include <string.h>
 
@@ -30,19 +33,24 @@ static bool edge_has_isa_cond(const struct rdc_tables *t, const char *dev, const
 	return false;
 }
 
-void rdc_generic_isa_warn(const char *lib, long index, const struct rdc_device *dev,
-			  const struct rdc_bundle *b, long g)
+int rdc_generic_isa_check(const struct rdc_device *dev, const struct rdc_bundle *b, long g,
+			  struct rdc_isa_report *r)
 {
 	const struct rdc_tables *t = rdc_tables();
+	memset(r, 0, sizeof *r);
 	if (!t || g < 0 || (size_t)g >= b->n_entries || !dev->generic.proc[0] ||
 	    !edge_has_isa_cond(t, dev->target.proc, dev->generic.proc))
-		return;
+		return 1;
 	const struct rdc_bundle_entry *e = &b->entries[g];
+	return e->data ? rdc_policy_isa_check(t, dev->target.proc, e->data, (size_t)e->size, r)
+		       : RDC_E_UNSUPPORTED;
+}
+
+void rdc_generic_isa_say(const char *lib, long index, const struct rdc_device *dev, int rc,
+			 const struct rdc_isa_report *r)
+{
 	char tgt[64];
 	rdc_target_format(&dev->target, tgt, sizeof tgt);
-	struct rdc_isa_report r;
-	int rc = e->data ? rdc_policy_isa_check(t, dev->target.proc, e->data, (size_t)e->size, &r)
-			 : RDC_E_UNSUPPORTED;
 	if (rc < 0) {
 		struct rdc_kv kv[] = {
 			RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_N("device", dev->index),
@@ -54,14 +62,15 @@ void rdc_generic_isa_warn(const char *lib, long index, const struct rdc_device *
 		rdc_log_event(RDC_LOG_WARN, "generic-unchecked", kv, sizeof kv / sizeof kv[0]);
 		return;
 	}
-	if (!r.n_lacking)
+	if (rc > 0 || !r->n_lacking)
 		return;
 	struct rdc_kv kv[] = {
 		RDC_KV_S("lib", lib), RDC_KV_N("bundle", index), RDC_KV_N("device", dev->index),
-		RDC_KV_S("target", tgt), RDC_KV_S("entry", r.code), RDC_KV_N("kernels", r.n_kernels),
-		RDC_KV_N("lacking", r.n_lacking), RDC_KV_S("kernel", r.first_kernel),
-		RDC_KV_S("check", r.first_check), RDC_KV_S("reason", r.first_reason),
-		RDC_KV_S("action", "none: the runtime loads the generic entry itself (docs/SHIM.md)"),
+		RDC_KV_S("target", tgt), RDC_KV_S("entry", r->code), RDC_KV_N("kernels", r->n_kernels),
+		RDC_KV_N("lacking", r->n_lacking), RDC_KV_S("kernel", r->first_kernel),
+		RDC_KV_S("check", r->first_check), RDC_KV_S("reason", r->first_reason),
+		RDC_KV_S("action", "none: the runtime loads the generic entry itself and no other entry runs "
+				   "here (docs/SHIM.md)"),
 	};
 	rdc_log_event(RDC_LOG_WARN, "generic-unsafe", kv, sizeof kv / sizeof kv[0]);
 }

@@ -255,9 +255,15 @@ int rdc_hip_ordinal(const char *visible, int agent_index);
 const struct rdc_tables *rdc_tables(void);
 /* generic_isa.c: entry g of b, which the runtime loads by itself for dev
  * (its generic ISA), checked against the edge's per-kernel instruction
- * conditions; lacking kernels said at warn. */
-void rdc_generic_isa_warn(const char *lib, long index, const struct rdc_device *dev,
-			  const struct rdc_bundle *b, long g);
+ * conditions: 0 (r filled: r->n_lacking kernels lack a workaround), 1 when
+ * the edge has no such condition, <0 when the entry cannot be read. */
+struct rdc_isa_report;
+int rdc_generic_isa_check(const struct rdc_device *dev, const struct rdc_bundle *b, long g,
+			  struct rdc_isa_report *r);
+/* Said at warn where the runtime's generic choice stands: lacking kernels
+ * (generic-unsafe), or an entry that could not be checked (generic-unchecked). */
+void rdc_generic_isa_say(const char *lib, long index, const struct rdc_device *dev, int rc,
+			 const struct rdc_isa_report *r);
 /* "gfx10-3-generic", "gfx11-generic", ...: LLVM names every generic target
  * "<family>-generic". */
 bool rdc_proc_is_generic(const char *proc);
