@@ -2,7 +2,8 @@
 #
 # rdnacompat — top-level build.
 #
-#   make              build/librdnacompat.so, build/bin/rdnacompat, build/sim/librdnacompat-sim.so
+#   make              build/librdnacompat.so, build/bin/rdnacompat (the front end),
+#                     build/libexec/rdnacompat/rdnacompat-tool, build/sim/librdnacompat-sim.so
 #   make check        install Debian deps if missing, build, build fixtures, run every test
 #   make deps         install the Debian 12 packages we need (idempotent)
 #   make roots        the Debian roots with ROCm 6.4 and 7.2 (tests/roots/pins), cached
@@ -18,7 +19,9 @@
 #                policy.  Bytes in, decisions out.  -> build/librdc_core.a
 #   shim/hooks/  the LD_PRELOAD client: runtime call -> hook -> policy ->
 #                retargeted code object -> real function. -> build/librdnacompat.so
-#   tools/rdnacompat/  the command-line client.          -> build/bin/rdnacompat
+#   tools/rdnacompat/  the command-line client.  -> build/libexec/rdnacompat/rdnacompat-tool
+#   tools/front/       what users run as `rdnacompat`: libc only; `run` itself,
+#                      the rest exec'd to the tool.      -> build/bin/rdnacompat
 #   tools/simgpu/      the simulated GPU (/dev/kfd, preloaded) -> build/sim/librdnacompat-sim.so
 #   tools/tablegen/    tables/*.tsv -> build/gen/tables_data.c (generated C)
 #   tests/             unit (cmocka), integration (real ROCm on the simulator)
@@ -76,7 +79,15 @@ ST_SRC   := tools/rdnacompat/selftest_kernels.hip tools/rdnacompat/selftest-bund
 ST_GEN   := $(BUILD)/gen/selftest_blob.S
 ST_OBJ   := $(BUILD)/obj/gen/selftest_blob.o
 TOOL_OBJ += $(ST_OBJ) $(FB_OBJ)
-TOOL     := $(BUILD)/bin/rdnacompat
+TOOL     := $(BUILD)/libexec/rdnacompat/rdnacompat-tool
+# The front end (tools/front/front.h): what users run as `rdnacompat`.  It
+# links libc only, with the tool's libc-only run_env.o and tool_util.o and
+# the two core objects they need, so that `rdnacompat run` starts about as
+# fast as any exec (issue 37, docs/PERF.md); it execs $(TOOL) for the rest.
+FRONT_SRC := $(sort $(wildcard tools/front/*.c))
+FRONT_OBJ := $(FRONT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tools/rdnacompat/run_env.o \
+             $(BUILD)/obj/tools/rdnacompat/tool_util.o $(BUILD)/obj/shim/core/fileopen.o $(BUILD)/obj/shim/core/error.o
+FRONT    := $(BUILD)/bin/rdnacompat
 SIM_SRC  := $(sort $(wildcard tools/simgpu/*.c tools/simgpu/exec/*.c))
 SIM_OBJ  := $(SIM_SRC:%.c=$(BUILD)/obj/%.o)
 SIM      := $(BUILD)/sim/librdnacompat-sim.so
@@ -101,7 +112,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all check deps roots demo asan tsan load install clean fixtures unit integration exports fuzz-smoke exec-unit optab
-all: $(SHIM) $(TOOL) $(if $(SIM_SRC),$(SIM))
+all: $(SHIM) $(TOOL) $(FRONT) $(if $(SIM_SRC),$(SIM))
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -165,6 +176,11 @@ endif
 $(TOOL): $(TOOL_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -Wl,-Map,$@.map $(TOOL_OBJ) $(CORE_LIB) $(TOOL_LIBS) -o $@
+
+$(FRONT_SRC:%.c=$(BUILD)/obj/%.o): CPPFLAGS += -Itools/rdnacompat
+$(FRONT): $(FRONT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -Wl,-Map,$@.map $(FRONT_OBJ) -o $@
 
 # The simulator is preloaded into programs (also inside Debian roots with
 # another glibc-compatible userland): its non-glibc dependencies are static.
@@ -259,7 +275,7 @@ integration: all fixtures $(BUILD)/tests/decode_dump $(KPACK_STANDIN)
 # docs/LICENSES.md; the link maps are written next to the binaries).
 exports: all
 	bash tests/check-exports.sh $(SHIM) shim/exports.allow
-	bash tests/check-licences.sh docs/LICENSES.md $(SHIM).map $(TOOL).map $(if $(SIM_SRC),$(SIM).map)
+	bash tests/check-licences.sh docs/LICENSES.md $(SHIM).map $(TOOL).map $(FRONT).map $(if $(SIM_SRC),$(SIM).map)
 
 # Bundle-reader fuzzing (libFuzzer, clang-15): the bundle sources built
 # straight into the fuzzer with ASan+UBSan; fuzz-smoke runs it ~25 s on seeds
@@ -380,9 +396,10 @@ load: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/reports \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rdnacompat \
-		$(DESTDIR)$(PREFIX)/lib/rdnacompat/sim
+		$(DESTDIR)$(PREFIX)/lib/rdnacompat/sim $(DESTDIR)$(PREFIX)/libexec/rdnacompat
 	install -m 0755 $(SHIM) $(DESTDIR)$(PREFIX)/lib/librdnacompat.so
-	install -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/rdnacompat
+	install -m 0755 $(FRONT) $(DESTDIR)$(PREFIX)/bin/rdnacompat
+	install -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/libexec/rdnacompat/rdnacompat-tool
 	install -m 0755 $(SIM) $(DESTDIR)$(PREFIX)/lib/rdnacompat/sim/librdnacompat-sim.so
 	install -m 0644 $(TABLES) tables/README.md $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/
 	install -m 0644 tables/reports/* $(DESTDIR)$(PREFIX)/share/rdnacompat/tables/reports/
@@ -397,4 +414,4 @@ install: all
 clean:
 	rm -rf build build-asan
 
--include $(CORE_OBJ:.o=.d) $(HOOK_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(SIM_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(HOOK_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(SIM_OBJ:.o=.d)

@@ -8,7 +8,10 @@
 #   wrapper  a 3-line C program that sets LD_PRELOAD and execs (built here):
 #            the floor of any launcher that execs, so the rest of run's cost
 #            is the tool's own start-up
-#   wrapper-libm  the same linked with libm, as the tool is
+#   wrapper-libm  the same linked with libm, as the tool was before the
+#            front end (BUILD/bin/rdnacompat is tools/front/, libc only)
+#   old      with OLD=PATH: PATH run -- /bin/true (another build's
+#            rdnacompat, e.g. one from before the front end)
 # Goal (issue 37): run - preload <= 1 ms.  Prints medians, p10-p90, ratios
 # and the paired deltas of wall and CPU (user+sys) time.
 # Defaults: N=300, BUILD=build.
@@ -38,4 +41,4 @@ cc -O2 -DLIBM -o "$tmp/wm" "$tmp/w.c" -Wl,--no-as-needed -lm
 echo "$(nproc) CPUs; $(date -u +%FT%TZ)"
 python3 "$here/interleave.py" -n "$n" -w 5 --base preload \
   "preload=LD_PRELOAD=$B/librdnacompat.so /bin/true" "run=$B/bin/rdnacompat run -- /bin/true" \
-  "wrapper=$tmp/w /bin/true" "wrapper-libm=$tmp/wm /bin/true"
+  "wrapper=$tmp/w /bin/true" "wrapper-libm=$tmp/wm /bin/true" ${OLD:+"old=$OLD run -- /bin/true"}

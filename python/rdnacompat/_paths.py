@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 """Where the wheel's bundled files are.
 
-_bundled/ mirrors an installed prefix (bin/, lib/, lib/rdnacompat/sim/,
-share/rdnacompat/tables/), so the bundled tool finds its shim, simulator and
-tables relative to its own executable as it does after `make install`
-(tools/rdnacompat/tool_util.c, rdc_find_shipped).
+_bundled/ mirrors an installed prefix (bin/, libexec/rdnacompat/, lib/,
+lib/rdnacompat/sim/, share/rdnacompat/tables/), so the bundled tool finds its
+shim, simulator and tables relative to its own executable as it does after
+`make install` (tools/rdnacompat/tool_util.c, rdc_find_shipped).  TOOL is the
+front end (tools/front/), which runs `run` itself and execs
+libexec/rdnacompat/rdnacompat-tool for the rest.
 """
 import os
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # releases: 5.2 — inspect reads the built shim and tool; no ROCm runtime runs
 # 10-inspect-shim.sh BUILD — `rdnacompat inspect` on librdnacompat.so (and on the
-# rdnacompat tool, which embeds the same bundle) lists the fallback kernels the
+# full tool, libexec/rdnacompat/rdnacompat-tool, which embeds the same bundle) lists the fallback kernels the
 # shim carries, from its section .rdc_fallback, instead of "no device code":
 #   - the section's bytes are the bundle build-bundle.sh wrote (objcopy + cmp);
 #   - text and JSON name the section; one bundle whose device entries are the
@@ -15,9 +15,10 @@
 set -u
 build=${1:?usage: 10-inspect-shim.sh BUILD}
 tool="$build/bin/rdnacompat"
+full="$build/libexec/rdnacompat/rdnacompat-tool"
 shim="$build/librdnacompat.so"
 here=$(cd "$(dirname "$0")/../.." && pwd)
-[ -x "$tool" ] && [ -f "$shim" ] || { echo "no $tool or $shim" >&2; exit 1; }
+[ -x "$tool" ] && [ -x "$full" ] && [ -f "$shim" ] || { echo "no $tool, $full or $shim" >&2; exit 1; }
 [ -s "$build/gen/fallback.bundle" ] || { echo "no $build/gen/fallback.bundle" >&2; exit 1; }
 for t in objcopy llvm-nm-15 python3; do command -v "$t" >/dev/null || { echo "no $t" >&2; exit 1; }; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -34,7 +35,7 @@ for t in $targets; do
 done
 grep -qx rdnacompat_fb_fattn_tile_dv64 "$tmp/kd.gfx1030" || fail "gfx1030.co has no rdnacompat_fb_fattn_tile_dv64.kd"
 
-for bin in "$shim" "$tool"; do
+for bin in "$shim" "$full"; do
   name=$(basename "$bin")
   objcopy -O binary --only-section=.rdc_fallback "$bin" "$tmp/section.bin" ||
     fail "$name: objcopy .rdc_fallback"

@@ -22,7 +22,7 @@ ver=$("$hipcc" --version 2>/dev/null | sed -n 's/^HIP version: \([0-9]*\.[0-9]*\
 echo "ok: hipcc is HIP $ver"
 
 # The tool and the shim from this host: nothing missing here.
-for f in "$tool" "$BUILD/librdnacompat.so"; do
+for f in "$tool" "$BUILD/libexec/rdnacompat/rdnacompat-tool" "$BUILD/librdnacompat.so"; do
   missing=$(ldd "$f" 2>&1 | grep 'not found')
   [ -z "$missing" ] || fail "$f lacks libraries on ROCm $rel: $missing"
 done

@@ -83,7 +83,7 @@ while IFS= read -r f; do
   [ -d "$f" ] && [ ! -L "$f" ] && continue
   [ -e "$f" ] || [ -L "$f" ] && echo "$f"
 done <$o/files >$o/left
-for d in /usr/share/rdnacompat /usr/lib/x86_64-linux-gnu/rdnacompat /usr/include/rdnacompat /usr/share/doc/rdnacompat; do
+for d in /usr/share/rdnacompat /usr/lib/x86_64-linux-gnu/rdnacompat /usr/libexec/rdnacompat /usr/include/rdnacompat /usr/share/doc/rdnacompat; do
   [ -e "$d" ] && echo "$d" >>$o/left
 done
 rm -rf /tmp/* /root/.cache

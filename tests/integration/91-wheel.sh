@@ -40,7 +40,7 @@ case $(basename "$whl") in
   *) fail "wheel tag: $(basename "$whl") (want py3-none-linux_x86_64)";;
 esac
 $PY -m zipfile -l "$whl" >"$T/contents"
-for f in _bundled/bin/rdnacompat _bundled/lib/librdnacompat.so _bundled/lib/rdnacompat/sim/librdnacompat-sim.so \
+for f in _bundled/bin/rdnacompat _bundled/libexec/rdnacompat/rdnacompat-tool _bundled/lib/librdnacompat.so _bundled/lib/rdnacompat/sim/librdnacompat-sim.so \
     _bundled/share/rdnacompat/tables/compat.tsv __main__.py; do
   grep -q "rdnacompat/$f" "$T/contents" || fail "the wheel lacks rdnacompat/$f"
 done

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_run.c — `rdnacompat run [OPTIONS] -- CMD [ARGS]`: exec CMD with
- * librdnacompat.so preloaded and the shim configured (run_env.c).
+ * librdnacompat.so preloaded and the shim configured (run_env.c).  The
+ * front end (tools/front/) runs the common case itself and execs the tool
+ * for the rest: help, usage errors, a simulated --gpu, --view-arch-files.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "commands.h"
 #include "run_env.h"
 #include "view_env.h"
-#include "tool_util.h"
 
 static void usage(FILE *f)
 {
@@ -45,29 +45,14 @@ static void usage(FILE *f)
 int rdc_cmd_run(int argc, char **argv)
 {
 	struct rdc_run_opts o = { 0 };
-	int i = 1;
-	for (; i < argc; i++) {
-		if (rdc_is_help(argv[i])) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		}
-		int r = rdc_run_parse_opt(&o, argc, argv, &i);
-		if (r == 1)
-			continue;
-		if (r < 0 || argv[i][0] == '-') {
-			fprintf(stderr, "rdnacompat run: %s '%s'\n", r < 0 ? "missing value for" : "unknown option",
-				argv[i]);
-			usage(stderr);
-			return 2;
-		}
-		break; /* CMD without "--" */
+	char why[512];
+	int i = rdc_run_parse_args(&o, argc, argv, why, sizeof why);
+	if (i == RDC_RUN_HELP) {
+		usage(stdout);
+		return 0;
 	}
-	if (i >= argc) {
-		fprintf(stderr, "rdnacompat run: no command given\n");
+	if (i < 0) {
+		fprintf(stderr, "rdnacompat run: %s\n", why);
 		usage(stderr);
 		return 2;
 	}

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run_env.c — builds the shim's environment for a child program (see
- * run_env.h) and execs it.
+ * run_env.h) and execs it: the part that needs only libc and the core's
+ * rdc_open_file, linked by the tool and by the front end (tools/front/).
+ * A simulated --gpu is run_setup.c's.
  */
 #include "run_env.h"
 
 #include "rdnacompat/fileopen.h"
-#include "rdnacompat/tables.h"
-#include "rdnacompat/target.h"
 
 #include <ctype.h>
 #include <elf.h>
@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim_env.h"
 #include "tool_util.h"
 
 static bool valid_mode(const char *m)
@@ -76,6 +75,32 @@ int rdc_run_parse_opt(struct rdc_run_opts *o, int argc, char **argv, int *i)
 	}
 }
 
+int rdc_run_parse_args(struct rdc_run_opts *o, int argc, char **argv, char *why, size_t n)
+{
+	int i = 1;
+	for (; i < argc; i++) {
+		if (rdc_is_help(argv[i]))
+			return RDC_RUN_HELP;
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		int r = rdc_run_parse_opt(o, argc, argv, &i);
+		if (r == 1)
+			continue;
+		if (r < 0 || argv[i][0] == '-') {
+			snprintf(why, n, "%s '%s'", r < 0 ? "missing value for" : "unknown option", argv[i]);
+			return RDC_RUN_BAD;
+		}
+		break; /* CMD without "--" */
+	}
+	if (i >= argc) {
+		snprintf(why, n, "no command given");
+		return RDC_RUN_BAD;
+	}
+	return i;
+}
+
 static void setenv_or_die(const char *k, const char *v)
 {
 	if (setenv(k, v, 1) != 0) {
@@ -97,12 +122,19 @@ static bool preloadable(const char *path, char *why, size_t n)
 	Elf64_Ehdr h;
 	ssize_t got = pread(fd, &h, sizeof h, 0);
 	bool interp = false;
+	/* The program headers a few dozen at a time (one pread for a usual
+	 * library: this is on the path of every `rdnacompat run`). */
 	if (got == (ssize_t)sizeof h && h.e_phentsize == sizeof(Elf64_Phdr) && h.e_phnum < 256)
-		for (unsigned i = 0; i < h.e_phnum; i++) {
-			Elf64_Phdr ph;
-			if (pread(fd, &ph, sizeof ph, (off_t)(h.e_phoff + i * sizeof ph)) == sizeof ph &&
-			    ph.p_type == PT_INTERP)
-				interp = true;
+		for (unsigned i = 0; i < h.e_phnum;) {
+			Elf64_Phdr ph[32];
+			unsigned want = h.e_phnum - i < 32 ? h.e_phnum - i : 32;
+			ssize_t r = pread(fd, ph, want * sizeof ph[0], (off_t)(h.e_phoff + i * sizeof ph[0]));
+			unsigned have = r > 0 ? (unsigned)((size_t)r / sizeof ph[0]) : 0;
+			for (unsigned k = 0; k < have; k++)
+				interp |= ph[k].p_type == PT_INTERP;
+			if (have < want)
+				break;
+			i += have;
 		}
 	close(fd);
 	if (got != (ssize_t)sizeof h || memcmp(h.e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -117,27 +149,7 @@ static bool preloadable(const char *path, char *why, size_t n)
 	return true;
 }
 
-/* Each comma item of a --gpu that is not an index list: a simulated GPU
- * as RDNACOMPAT_SIM_GPUS takes it (TARGET, TARGET@CARD, @CARD). */
-static bool gpu_items_ok(const char *gpu, char *why, size_t n)
-{
-	for (const char *p = gpu;;) {
-		size_t len = strcspn(p, ",");
-		char item[128], err[256];
-		snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
-		if (rdc_sim_check_item(item, err, sizeof err)) {
-			snprintf(why, n, "%s%s (--gpu takes a GPU index, a target such as gfx1031, or "
-				 "TARGET@CARD with a card of `rdnacompat cards`)", strncmp(err, "--gpu", 5) ? "--gpu: " : "",
-				 err);
-			return false;
-		}
-		p += len;
-		if (*p++ != ',')
-			return true; /* an empty item ("gfx1031,") was refused above */
-	}
-}
-
-int rdc_run_setup_env(const struct rdc_run_opts *o)
+int rdc_run_setup_base(const struct rdc_run_opts *o)
 {
 	char *shim = o->shim ? realpath(o->shim, NULL) : rdc_shim_path();
 	if (!shim) {
@@ -209,39 +221,24 @@ int rdc_run_setup_env(const struct rdc_run_opts *o)
 		}
 		setenv_or_die("RDNACOMPAT_LOG_FORMAT", o->log_format);
 	}
-	if (o->gpu) {
-		bool numeric = true;
-		for (const char *p = o->gpu; *p; p++)
-			numeric &= isdigit((unsigned char)*p) || *p == ',';
-		if (!numeric && !gpu_items_ok(o->gpu, why, sizeof why)) {
-			fprintf(stderr, "rdnacompat: %s\n", why);
-			return -1;
-		}
-		if (numeric && *o->gpu) {
-			setenv_or_die("HIP_VISIBLE_DEVICES", o->gpu);
-		} else {
-			/* A target: the simulated GPU, in every process the
-			 * program starts (sim_env.c), as `rdnacompat sim` does. */
-			char *sim = rdc_sim_lib();
-			if (!sim) {
-				fprintf(stderr, "rdnacompat: --gpu %s names a target, which needs the simulated GPU "
-						"(sim/librdnacompat-sim.so beside the tool, or RDNACOMPAT_SIM_LIB), not "
-						"found; to select a real GPU give its index (--gpu 1)\n", o->gpu);
-				return -1;
-			}
-			const char *nsenv = getenv("RDNACOMPAT_SIM_NAMESPACE");
-			bool in_ns;
-			int rc = rdc_sim_attach(sim, !(nsenv && !strcmp(nsenv, "0")), "rdnacompat", &in_ns);
-			free(sim);
-			if (rc)
-				return -1;
-			setenv_or_die("RDNACOMPAT_SIM_GPUS", o->gpu);
-		}
-	}
+	if (o->gpu && !rdc_run_gpu_simulated(o->gpu))
+		setenv_or_die("HIP_VISIBLE_DEVICES", o->gpu);
+	return 0;
+}
+
+bool rdc_run_gpu_simulated(const char *gpu)
+{
+	for (const char *p = gpu; *p; p++)
+		if (!isdigit((unsigned char)*p) && *p != ',')
+			return true;
+	return !*gpu;
+}
+
+void rdc_run_warn_override(void)
+{
 	if (getenv("HSA_OVERRIDE_GFX_VERSION"))
 		fprintf(stderr, "rdnacompat: warning: HSA_OVERRIDE_GFX_VERSION is set: the runtime then reports "
 				"the overridden target and the shim cannot see the real one; unset it\n");
-	return 0;
 }
 
 int rdc_run_exec(char **argv)

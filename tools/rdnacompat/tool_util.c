@@ -169,9 +169,14 @@ char *rdc_read_line_file(const char *path)
 	return s;
 }
 
-/* Directory of the running executable (from /proc/self/exe); caller frees. */
+/* Where the files that ship with the tool are looked up from: the directory
+ * of the running executable (from /proc/self/exe), except that the full
+ * tool, installed as <prefix>/libexec/rdnacompat/rdnacompat-tool and run by
+ * the front end <prefix>/bin/rdnacompat (tools/front/), looks from
+ * <prefix>/bin as the front end does; caller frees. */
 static char *exe_dir(void)
 {
+	static const char tool_dir[] = "/libexec/rdnacompat";
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
 	if (n <= 0)
@@ -181,6 +186,12 @@ static char *exe_dir(void)
 	if (!slash)
 		return NULL;
 	*slash = '\0';
+	size_t len = (size_t)(slash - buf), tl = sizeof tool_dir - 1;
+	if (len >= tl && !strcmp(buf + len - tl, tool_dir)) {
+		struct rdc_sbuf b = { 0 };
+		rdc_sb_printf(&b, "%.*s/bin", (int)(len - tl), buf);
+		return b.s;
+	}
 	return rdc_xstrdup(buf[0] ? buf : "/");
 }
 

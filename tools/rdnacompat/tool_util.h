@@ -51,7 +51,9 @@ char *rdc_trim(char *s);
 
 /* Find a file shipped with the tool: tries $envvar (when non-NULL and set:
  * that path itself), then each of `rel` (NULL-terminated) relative to the
- * executable's directory.  Returns a malloc'd absolute path or NULL. */
+ * executable's directory (<prefix>/bin for the full tool in
+ * <prefix>/libexec/rdnacompat/, where the front end execs it from).
+ * Returns a malloc'd absolute path or NULL. */
 char *rdc_find_shipped(const char *envvar, const char *const *rel);
 
 /* The tables/ directory (RDNACOMPAT_TABLES_DIR, <exe>/../../tables for a
