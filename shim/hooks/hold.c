@@ -15,8 +15,10 @@
  * its library's undecided plain bundles decided now (rdc_lazy_decide_object),
  * and its name (hipKernelNameRefByPtr, a lookup of the registered name) is
  * looked up among the kernels those decisions held for that library and
- * device.  Each answer is kept per (stub, device): work in proportion to the
- * kernels a program launches, nothing per kernel a library ships.
+ * device.  Each answer is kept per (stub, device) in a hash: a launch costs
+ * one hipGetDevice and one short chain walk; the first launch of a stub on
+ * a device also one lookup of its library and name — work in proportion to
+ * the kernels a program launches, nothing per kernel a library ships.
  *
  * Without the watch the hooks' fast path is unchanged (rdc_route_active,
  * which the watch raises by one).  Compressed bundles left to the runtime
@@ -26,6 +28,7 @@
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <hip/hip_runtime_api.h>
+#include <errno.h>
 #include <link.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -46,17 +49,22 @@ struct held_set {
 	size_t n;
 };
 
-/* One answer per (host stub, device). */
+/* One answer per (host stub, device), in a hash of ANSWER_BUCKETS chains:
+ * a launch looks its stub up in a chain of a few. */
 struct stub_answer {
 	struct stub_answer *next;
 	const void *stub;
-	char proc[RDC_PROC_MAX];
+	int dev;                 /* HIP ordinal */
 	bool held;
 	bool logged;
 };
+#define ANSWER_BUCKETS 1024
 
 static struct held_set *sets;
-static struct stub_answer *answers;
+static struct stub_answer *answers[ANSWER_BUCKETS];
+/* Per HIP ordinal: may kernels be held on it (an edge into its processor
+ * with an instruction condition)?  0 not known yet, 1 no, 2 yes. */
+static atomic_int dev_may_hold[RDC_MAX_DEVICES];
 static atomic_bool watching;
 
 /* Does any compat edge into `proc` carry an instruction condition? */
@@ -126,12 +134,19 @@ static bool in_sets(const struct link_map *obj, const char *proc, const char *na
 	return held;
 }
 
-/* The kept answer for (stub, proc), or NULL; *log: say it now (once). */
-static struct stub_answer *answer_of(const void *stub, const char *proc, bool *log)
+static size_t bucket(const void *stub, int dev)
+{
+	uintptr_t h = (uintptr_t)stub >> 4;
+	h ^= h >> 17;
+	return (size_t)((h * 0x9e3779b97f4a7c15ull) >> 40 ^ (uintptr_t)dev) % ANSWER_BUCKETS;
+}
+
+/* The kept answer for (stub, dev), or NULL; *log: say it now (once). */
+static struct stub_answer *answer_of(const void *stub, int dev, bool *log)
 {
 	struct stub_answer *a;
 	pthread_mutex_lock(&rdc_hold_lock);
-	for (a = answers; a && (a->stub != stub || strcmp(a->proc, proc)); a = a->next)
+	for (a = answers[bucket(stub, dev)]; a && (a->stub != stub || a->dev != dev); a = a->next)
 		;
 	*log = a && a->held && !a->logged;
 	if (*log)
@@ -140,43 +155,61 @@ static struct stub_answer *answer_of(const void *stub, const char *proc, bool *l
 	return a;
 }
 
-static bool answer(const void *stub, const char *proc)
+static void answer(const void *stub, int dev, const char *proc)
 {
 	const struct link_map *obj = rdc_object_of(stub);
-	if (!obj)
-		return false;
-	/* the library's plain bundles left to the runtime, decided now */
-	rdc_lazy_decide_object(obj);
-	__typeof__(&hipKernelNameRefByPtr) name_of = RDC_REAL(hipKernelNameRefByPtr);
-	const char *name = name_of ? name_of(stub, NULL) : NULL;
-	bool held = name && in_sets(obj, proc, name);
-	struct stub_answer *a = calloc(1, sizeof *a);
-	if (a) {
-		a->stub = stub;
-		snprintf(a->proc, sizeof a->proc, "%s", proc);
-		a->held = held;
-		pthread_mutex_lock(&rdc_hold_lock);
-		a->next = answers;
-		answers = a;
-		pthread_mutex_unlock(&rdc_hold_lock);
+	bool held = false;
+	if (obj) {
+		/* the library's plain bundles left to the runtime, decided now */
+		rdc_lazy_decide_object(obj);
+		__typeof__(&hipKernelNameRefByPtr) name_of = RDC_REAL(hipKernelNameRefByPtr);
+		const char *name = name_of ? name_of(stub, NULL) : NULL;
+		held = name && in_sets(obj, proc, name);
 	}
-	return held;
+	struct stub_answer *a = calloc(1, sizeof *a);
+	if (!a)
+		return;   /* asked again next time */
+	a->stub = stub;
+	a->dev = dev;
+	a->held = held;
+	pthread_mutex_lock(&rdc_hold_lock);
+	size_t b = bucket(stub, dev);
+	a->next = answers[b];
+	answers[b] = a;
+	pthread_mutex_unlock(&rdc_hold_lock);
+}
+
+/* May kernels be held on device `d` (kept per ordinal)? */
+static bool may_hold(const struct rdc_device *d)
+{
+	if (d->index < 0 || d->index >= RDC_MAX_DEVICES)
+		return proc_may_hold(rdc_tables(), d->target.proc);
+	int v = atomic_load_explicit(&dev_may_hold[d->index], memory_order_relaxed);
+	if (!v) {
+		v = proc_may_hold(rdc_tables(), d->target.proc) ? 2 : 1;
+		atomic_store_explicit(&dev_may_hold[d->index], v, memory_order_relaxed);
+	}
+	return v == 2;
 }
 
 bool rdc_hold_denied(const void *stub, const char *api)
 {
 	if (!rdc_hold_watching() || rdc_guard_active() || !stub)
 		return false;
-	char proc[RDC_PROC_MAX];
-	if (!rdc_route_current_device(proc) || !proc_may_hold(rdc_tables(), proc))
+	__typeof__(&hipGetDevice) getdev = RDC_REAL(hipGetDevice);
+	int ord = 0;
+	const struct rdc_device *d = getdev && getdev(&ord) == hipSuccess ? rdc_device_by_hip(ord) : NULL;
+	if (!d || !may_hold(d))
 		return false;
 	bool log;
-	struct stub_answer *a = answer_of(stub, proc, &log);
+	struct stub_answer *a = answer_of(stub, ord, &log);
 	if (!a) {
+		int saved = errno;
 		rdc_guard_enter();
-		answer(stub, proc);
+		answer(stub, ord, d->target.proc);
 		rdc_guard_leave();
-		a = answer_of(stub, proc, &log);
+		errno = saved;
+		a = answer_of(stub, ord, &log);
 	}
 	if (!a || !a->held)
 		return false;
@@ -184,8 +217,8 @@ bool rdc_hold_denied(const void *stub, const char *api)
 		__typeof__(&hipKernelNameRefByPtr) name_of = RDC_REAL(hipKernelNameRefByPtr);
 		const char *name = name_of ? name_of(stub, NULL) : NULL;
 		rdc_log_event(RDC_LOG_WARN, "held-launch",
-			      (struct rdc_kv[]){ RDC_KV_S("kernel", name ? name : "?"), RDC_KV_S("device", proc),
-						 RDC_KV_S("api", api),
+			      (struct rdc_kv[]){ RDC_KV_S("kernel", name ? name : "?"),
+						 RDC_KV_S("device", d->target.proc), RDC_KV_S("api", api),
 						 RDC_KV_S("answer", "hipErrorInvalidDeviceFunction"),
 						 RDC_KV_S("reason", "held at the decision: it uses instructions whose "
 								    "hardware workaround its code lacks") },
