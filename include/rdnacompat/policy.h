@@ -62,6 +62,9 @@ struct rdc_choice {
 	size_t n_refused;          /* kernels that failed checks (in refused candidates) */
 	size_t n_held;             /* kernels of the chosen entry that are held
 	                              (their verdicts: held true) */
+	bool isa_failed;           /* some kernel of some candidate failed an
+	                              instruction condition (held or refused):
+	                              the choice depends on RDC_POLICY_HOLD */
 	struct rdc_patch *hide;    /* the patches that hold them, offsets into the
 	                              chosen entry; owned (NULL when none) */
 	size_t n_hide;

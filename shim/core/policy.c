@@ -281,6 +281,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		bool isa_fail = ok && ik && !rdc_pol_check_isa(&ik[i], isa_need, cond, prod, &v);
 		if (isa_fail)
 			ok = false;
+		out->isa_failed |= isa_fail;
 		if (isa_fail && (flags & RDC_POLICY_HOLD)) {
 			/* only the instruction condition fails: held */
 			v.held = true;

@@ -47,7 +47,8 @@ struct rdc_dc_hit {
 	                                       held ones too), kernel names owned
 	                                       by the cache */
 	size_t n_refused_k;
-	int hold;                        /* the enum rdc_hold it was made for */
+	int hold;                        /* the enum rdc_hold it was made for, -1
+	                                    when that did not matter */
 };
 
 /* The cache of library `name` (the file's name for the cache file) whose
@@ -65,7 +66,7 @@ void rdc_dcache_hit_free(struct rdc_dc_hit *hit);
 int rdc_dcache_patches(const struct rdc_dc_ref *ref, struct rdc_patch **patches, size_t *n_patches);
 /* Remember a decision made for bundle `b` (its entries by id and size;
  * c->kernels, when present, gives the refused and held kernels; `hold`:
- * the enum rdc_hold it was made for; patches may be
+ * the enum rdc_hold it was made for (-1: the same for every one); patches may be
  * NULL; at most RDC_DC_MAX_PATCHES of them, else the decision is not
  * kept). */
 void rdc_dcache_put(struct rdc_dc_lib *L, uint64_t bundle_off, const struct rdc_target *t,
@@ -86,7 +87,8 @@ void rdc_dcache_flush(void);
  * library; for a module, the object that called the loader), for `prefer`
  * rows: a target and library that a prefer row may concern is decided
  * afresh, never from the cache.  `hold`: how the caller's hand-over holds
- * kernels (shim.h); a cached decision made for another is not used. */
+ * kernels (shim.h); a cached decision made for another is not used
+ * (unless no instruction condition entered it). */
 int rdc_decide_bundle_st(const struct rdc_bundle *b, const char *lib, long index,
 			 const char *source, const char *scope, const char *cache_name,
 			 const struct stat *st, uint64_t key, enum rdc_hold hold, struct rdc_add *add,

@@ -23,13 +23,18 @@ uint64_t rdc_dc_fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* Do n_ref NUL-terminated triples fill exactly len bytes? */
-static bool triples_ok(const char *p, size_t len, uint32_t n_ref)
+/* Do n_ref NUL-terminated triples fill exactly len bytes, n_held of them
+ * held (their check stored as "+check")? */
+static bool triples_ok(const char *p, size_t len, uint32_t n_ref, uint64_t n_held)
 {
-	size_t strs = 0;
-	for (size_t i = 0; i < len; i++)
+	size_t strs = 0, held = 0;
+	for (size_t i = 0; i < len; i++) {
+		/* the second string of a triple starts after its first NUL */
+		if (strs % 3 == 1 && (i == 0 || p[i - 1] == '\0'))
+			held += p[i] == '+';
 		strs += p[i] == '\0';
-	return strs == (size_t)n_ref * 3 && (len == 0 || p[len - 1] == '\0');
+	}
+	return strs == (size_t)n_ref * 3 && (len == 0 || p[len - 1] == '\0') && held == n_held;
 }
 
 /* Are n patches (unaligned bytes) each at most 64 bytes, at a plausible
@@ -74,6 +79,9 @@ const char *rdc_dc_rec_invalid(const struct rdc_dc_rec *r)
 	    r->n_candidates > DC_MAX_INDEX || r->edge_rank > DC_MAX_INDEX ||
 	    r->n_ref > RDC_DC_MAX_REFUSED)
 		return "corrupt (counts)";
+	if (r->hold < -1 || r->hold > 2 || r->pad_ || r->n_held > r->n_kernels ||
+	    (r->n_held && (r->verdict != RDC_VERDICT_MAPPED || r->hold < 1)))
+		return "corrupt (held kernels)";
 	if (!target_ok(&r->target) || !target_ok(&r->chosen) ||
 	    !memchr(r->reason, 0, sizeof r->reason) || !memchr(r->need, 0, sizeof r->need))
 		return "corrupt (strings)";
@@ -112,7 +120,7 @@ const char *rdc_dc_parse(const uint8_t *buf, size_t len, const struct rdc_dc_hdr
 		const char *why = rdc_dc_rec_invalid(&r);
 		if (why)
 			return why;
-		if (!triples_ok((const char *)buf + off, r.ref_bytes, r.n_ref))
+		if (!triples_ok((const char *)buf + off, r.ref_bytes, r.n_ref, r.n_held))
 			return "corrupt (refused kernels)";
 		size_t pbytes = (size_t)r.n_patches * sizeof(struct rdc_patch);
 		if (pbytes > end - off - r.ref_bytes)

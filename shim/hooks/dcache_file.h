@@ -51,13 +51,16 @@ struct rdc_dc_rec {
 	uint64_t entry_size, refused_size;
 	struct rdc_target chosen;
 	uint32_t edge_rank, n_patches;
-	uint64_t n_kernels, n_refused, n_candidates, n_held;
-	int32_t hold;                    /* the enum rdc_hold the decision was made for */
-	int32_t pad_;
+	uint64_t n_kernels, n_refused, n_candidates;
 	char reason[400];
 	char need[160];
-	uint32_t n_ref;                  /* refused kernel triples that follow */
+	uint32_t n_ref;                  /* refused and held kernel triples that follow */
 	uint32_t ref_bytes;
+	uint64_t n_held;                 /* kernels the decision holds */
+	int32_t hold;                    /* the enum rdc_hold it was made for; -1:
+	                                    no instruction condition entered it,
+	                                    the same for every one */
+	int32_t pad_;                    /* zero */
 	/* n_patches patches follow the triples */
 };
 

@@ -141,7 +141,9 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	if (prefer)
 		L = NULL;
 	if (L && rdc_dcache_get(L, off, &ch->target, &ch->hit) == 0) {
-		if (ch->hit.hold == (int)hold && hit_fits(&ch->hit, b) &&
+		/* a decision no instruction condition entered is the same for
+		 * every way of holding (hold -1) */
+		if ((ch->hit.hold == -1 || ch->hit.hold == (int)hold) && hit_fits(&ch->hit, b) &&
 		    hit_runs(t, &ch->target, &ch->hit.c, b, off)) {
 			ch->c = ch->hit.c;
 			ch->cached = true;
@@ -208,7 +210,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	}
 	if (L)
 		rdc_dcache_put(L, off, &ch->target, b, &ch->c, all ? all : ch->patches, ch->n_patches,
-			       ch->have_patches, (int)hold);
+			       ch->have_patches, ch->c.isa_failed ? (int)hold : -1);
 	free(all);
 }
 

@@ -95,7 +95,7 @@ import struct, sys
 import dcache_file   # tests/integration/lib
 p, size, foreign = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 b = bytearray(open(p, 'rb').read())
-# struct rdc_dc_rec on x86-64: 952 bytes after a 72-byte header; entry_id at
+# struct rdc_dc_rec on x86-64: 968 bytes after a 72-byte header; entry_id at
 # 44 (128 bytes), entry_size at 304, target.proc at 8, n_ref/ref_bytes at
 # 944/948; n_patches at 352 (80-byte patches follow the refused triples)
 dcache_file.check_layout(b, '49-shim-cache-devices')
@@ -111,7 +111,7 @@ for _ in range(n):
         b[off + 44:off + 172] = new + b'\0' * (128 - len(new))
         struct.pack_into('<Q', b, off + 304, size)
         done += 1
-    off += 952 + ref_bytes + 80 * n_patches
+    off += 968 + ref_bytes + 80 * n_patches
 if not done:
     sys.exit('no record of the gfx1031 naming the gfx1030 entry')
 dcache_file.write_with_checksum(p, b)

@@ -35,7 +35,7 @@ f=$(ls "$C"/rdnacompat/vadd1030-*.dc 2>/dev/null | head -1)
 cp "$f" "$T/good.dc"
 
 # C1: records whose checksum is right and whose fields are not.  Offsets
-# are those of struct rdc_dc_rec on x86-64 (header 72 bytes, record 952;
+# are those of struct rdc_dc_rec on x86-64 (header 72 bytes, record 968;
 # the record's refused-kernel triples, then its patches of 80 bytes, follow
 # it); a file whose record size differs fails here rather than poisoning
 # the wrong bytes.  entry_id takes none (empty), unterminated (128 bytes
@@ -48,10 +48,11 @@ p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
 r = 72
 dcache_file.check_layout(b, '49-shim-cache-hostile')
 ref_bytes = struct.unpack_from('<I', b, r + 948)[0]
-patch0 = r + 952 + ref_bytes
+patch0 = r + 968 + ref_bytes
 fields = {'verdict': ('<i', 36), 'have_patches': ('<i', 40), 'entry_size': ('<Q', 304),
           'refused_size': ('<Q', 312), 'n_patches': ('<I', 352), 'n_kernels': ('<Q', 360),
-          'patch0_offset': ('<Q', patch0 - r), 'patch0_len': ('<I', patch0 + 8 - r)}
+          'patch0_offset': ('<Q', patch0 - r), 'patch0_len': ('<I', patch0 + 8 - r),
+          'n_held': ('<Q', 952), 'hold': ('<i', 960)}
 ids = {'none': b'', 'unterminated': b'x' * 128, 'other': b'hipv4-amdgcn-amd-amdhsa--gfx1100'}
 for a in sys.argv[2:]:
     k, v = a.split('=')
@@ -70,7 +71,8 @@ for variant in "verdict=2 have_patches=1 n_patches=1" "entry_size=0x20000000000"
                "entry_id=none" "entry_id=unterminated" "entry_id=other" "verdict=0 have_patches=1" \
                "verdict=7" "verdict=2" "have_patches=1 n_patches=5" "have_patches=2" \
                "refused_size=5" "n_kernels=0xffffffffffffffff" "patch0_len=65" \
-               "patch0_offset=0x7fffffffffffffff" "patch0_offset=0x100000" "n_patches=100000"; do
+               "patch0_offset=0x7fffffffffffffff" "patch0_offset=0x100000" "n_patches=100000" \
+               "n_held=0xffffffff" "n_held=1" "hold=9"; do
   i=$((i+1))
   cp "$T/good.dc" "$f"
   poison "$f" $variant

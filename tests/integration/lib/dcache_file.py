@@ -6,7 +6,7 @@
 import struct
 
 HDR_SIZE = 72
-REC_SIZE = 952
+REC_SIZE = 968
 
 
 def check_layout(b, who):
