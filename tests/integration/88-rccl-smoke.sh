@@ -9,8 +9,8 @@
 # (UT_PROCESS_MASK=1) and one process per rank (=2).  The mapped pair must
 # pass as the native pair does; the transport RCCL chose (P2P, SHM) is
 # printed.  The binary is the root's /usr/libexec/rocm/librccl1-tests/
-# (not in tests/roots/pins yet: add "rocm-7.2 librccl1-tests 7.2.4-1~exp3")
-# or RDC_RCCL_TESTS=DIR; without either the test skips.
+# (tests/roots/pins: librccl1-tests 7.2.4-1~exp3) or RDC_RCCL_TESTS=DIR;
+# without either the test skips.
 BUILD=${1:?usage: $0 BUILD}
 source "$(dirname "$0")/progs/sim_common.bash"
 SHIM="$BUILD/librdnacompat.so"
