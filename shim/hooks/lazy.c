@@ -809,9 +809,21 @@ static bool might_hold(const void *p, const struct rdc_device *dev)
 	return cond && !own;
 }
 
+/* Objects whose bundles rdc_lazy_decide_object went through (a library
+ * registers all of its fat binaries when it is loaded): each is gone
+ * through once, not at each new host stub of it. */
+#define DONE_OBJS 256
+static const struct link_map *done_objs[DONE_OBJS];
+static size_t n_done_objs;
+
 void rdc_lazy_decide_object(const struct link_map *obj)
 {
 	pthread_mutex_lock(&rdc_lazy_note_lock);
+	for (size_t k = 0; k < n_done_objs; k++)
+		if (done_objs[k] == obj) {
+			pthread_mutex_unlock(&rdc_lazy_note_lock);
+			return;
+		}
 	size_t n = n_noted;
 	const void **mine = malloc((n ? n : 1) * sizeof *mine);
 	size_t nm = 0;
@@ -830,7 +842,14 @@ void rdc_lazy_decide_object(const struct link_map *obj)
 			decide_plain(mine[k]);
 	}
 	pthread_mutex_unlock(&rdc_lazy_obj_lock);
+	bool listed = mine != NULL;
 	free(mine);
+	/* marked once decided: a thread asking meanwhile decides too (made()
+	 * keeps that to one decision per bundle and device) */
+	pthread_mutex_lock(&rdc_lazy_note_lock);
+	if (listed && n_done_objs < DONE_OBJS)
+		done_objs[n_done_objs++] = obj;
+	pthread_mutex_unlock(&rdc_lazy_note_lock);
 }
 
 int rdc_lazy_lookup(const void *p, const char *const *isa, size_t n, const void **obj,
