@@ -338,6 +338,31 @@ static int make_obj(const struct rdc_bundle_entry *e, const struct rdc_add *a, s
  * decision stands — made and logged once.  Keyed by the pointer and the
  * CCOB header (sizes and stored hash), so a heap image freed and another
  * loaded at its address is decided afresh. */
+/* The kernels added entry `a` (made from `e` of bundle `p`) holds, by
+ * name, for the launch hooks (hold.c). */
+static void note_held(const void *p, const struct rdc_bundle_entry *e, const struct rdc_add *a)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct rdc_diag d = { 0 };
+	if (rdc_policy_held_kernels(rdc_tables(), a->to.proc, e->data, (size_t)e->size, &names, &n, &d) != 0 ||
+	    n != a->n_held) {
+		rdc_logf(RDC_LOG_ERROR, "hold: the %zu kernels held on %s cannot be named again (%s)", a->n_held,
+			 a->to.proc, d.msg[0] ? d.msg : "another count");
+		free(names);
+		return;
+	}
+	rdc_hold_note(p, a->to.proc, names, n);
+}
+
+/* HIP 7 fat binaries are held by renaming only while the launch hooks
+ * watch (hold.c): else a held kernel's launch would stop the process in
+ * CLR, so the entry is refused whole, as before per-kernel holds. */
+static enum rdc_hold fatbin_hold(void)
+{
+	return rdc_hold_watching() ? RDC_HOLD_RENAME : RDC_HOLD_NONE;
+}
+
 struct lazy_memo {
 	struct lazy_memo *next;
 	const void *p;
@@ -486,11 +511,16 @@ int rdc_lazy_decide(const void *p, uint64_t size, const struct rdc_lazy_item *it
 		free(b.entries);
 		return rc;
 	}
-	/* a module's kernels are held by renaming them; a fat binary read
-	 * lazily cannot hold any (its host stubs were registered already) */
+	/* a module's kernels are held by renaming them; a fat binary's only
+	 * while the launch hooks watch its host stubs (fatbin_hold: usually
+	 * decided before its first launch, decide_ccob) */
+	bool fatbin = !strcmp(source, "fatbin");
 	rc = rdc_decide_bundle_st(&b, lib, index, source, scope, have_st ? cache : NULL,
-				  have_st ? &st : NULL, key,
-				  strcmp(source, "fatbin") ? RDC_HOLD_RENAME : RDC_HOLD_NONE, add, &n_add);
+				  have_st ? &st : NULL, key, fatbin ? fatbin_hold() : RDC_HOLD_RENAME, add,
+				  &n_add);
+	for (size_t k = 0; fatbin && rc == 0 && k < n_add; k++)
+		if (add[k].n_held)
+			note_held(p, &b.entries[add[k].from], &add[k]);
 	if (rc == 0)
 		memo_put(p, size, &b, add, n_add);
 	for (size_t k = 0; rc == 0 && k < n_add; k++) {
@@ -693,31 +723,6 @@ static struct lazy_obj *made(const void *p, const char *proc)
 }
 
 /* Decide the bundle for every acting device and keep what is added. */
-/* The kernels added entry `a` (made from `e` of bundle `p`) holds, by
- * name, for the launch hooks (hold.c). */
-static void note_held(const void *p, const struct rdc_bundle_entry *e, const struct rdc_add *a)
-{
-	char **names = NULL;
-	size_t n = 0;
-	struct rdc_diag d = { 0 };
-	if (rdc_policy_held_kernels(rdc_tables(), a->to.proc, e->data, (size_t)e->size, &names, &n, &d) != 0 ||
-	    n != a->n_held) {
-		rdc_logf(RDC_LOG_ERROR, "hold: the %zu kernels held on %s cannot be named again (%s)", a->n_held,
-			 a->to.proc, d.msg[0] ? d.msg : "another count");
-		free(names);
-		return;
-	}
-	rdc_hold_note(p, a->to.proc, names, n);
-}
-
-/* HIP 7 fat binaries are held by renaming only while the launch hooks
- * watch (hold.c): else a held kernel's launch would stop the process in
- * CLR, so the entry is refused whole, as before per-kernel holds. */
-static enum rdc_hold fatbin_hold(void)
-{
-	return rdc_hold_watching() ? RDC_HOLD_RENAME : RDC_HOLD_NONE;
-}
-
 static int decide_plain(const void *p)
 {
 	struct rdc_segment seg;
@@ -791,8 +796,8 @@ static bool might_hold(const void *p, const struct rdc_device *dev)
 {
 	struct rdc_segment seg;
 	struct rdc_bundle b;
-	if (rdc_is_ccob(p, 4) || rdc_segment_find(p, &seg) != 0 ||
-	    rdc_bundle_parse_table(p, seg.avail, &b, NULL) != 0)
+	/* of a compressed bundle the table is in its first 64 KiB decompressed */
+	if (rdc_segment_find(p, &seg) != 0 || rdc_bundle_parse_table(p, seg.avail, &b, NULL) != 0)
 		return false;
 	const struct rdc_compat_edge *edges[64];
 	size_t ne = rdc_compat_edges_for(rdc_tables(), dev->target.proc, edges, 64);
@@ -807,6 +812,49 @@ static bool might_hold(const void *p, const struct rdc_device *dev)
 	}
 	rdc_bundle_free(&b);
 	return cond && !own;
+}
+
+/* A compressed bundle HIP 7 will unbundle when one of its kernels is first
+ * used, decided now, whole (decompressed once), for the launch hooks: the
+ * decision is kept as the memo the unbundle then hands over from
+ * (from_memo: the items it extracts, found by id), and its held kernels
+ * are noted (hold.c).  Decided and cached as a whole bundle at
+ * registration is (key: the bundle's file offset). */
+static void decide_ccob(const void *p)
+{
+	pthread_mutex_lock(&rdc_lazy_memo_lock);
+	bool known = memo_find(p, 32) != NULL;
+	pthread_mutex_unlock(&rdc_lazy_memo_lock);
+	struct rdc_segment seg;
+	if (known || rdc_segment_find(p, &seg) != 0 || !seg.file_backed)
+		return;
+	char lib[512];
+	rdc_segment_lib_name(&seg, lib, sizeof lib);
+	long index = rdc_lazy_fatbin_index(p, &seg);
+	struct rdc_diag d = { 0 };
+	struct rdc_bundle b;
+	if (rdc_bundle_parse_as_runtime(p, seg.avail, &b, &d) != 0) {
+		rdc_logf(RDC_LOG_WARN, "%s bundle %ld: cannot parse (%s); left to the runtime's unbundling",
+			 lib, index, d.msg[0] ? d.msg : "?");
+		return;
+	}
+	rdc_stat_add(RDC_ST_DECOMPRESSED, b.size);
+	struct stat st;
+	int fd = rdc_open_file_st(seg.path, O_RDONLY, 0, RDC_OPEN_REG | RDC_OPEN_FOLLOW, &st, NULL);
+	bool have_st = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	struct rdc_add add[RDC_MAX_DEVICES];
+	size_t n_add = 0;
+	if (rdc_decide_bundle_st(&b, lib, index, "fatbin", lib, have_st ? lib : NULL, have_st ? &st : NULL,
+				 seg.file_offset, fatbin_hold(), add, &n_add) == 0) {
+		memo_put(p, b.extent, &b, add, n_add);
+		for (size_t k = 0; k < n_add; k++)
+			if (add[k].n_held)
+				note_held(p, &b.entries[add[k].from], &add[k]);
+	}
+	rdc_diag_flush();
+	rdc_bundle_free(&b);
 }
 
 /* Objects whose bundles rdc_lazy_decide_object went through (a library
@@ -838,7 +886,9 @@ void rdc_lazy_decide_object(const struct link_map *obj)
 			const struct rdc_device *dev = rdc_device_get(d);
 			need = acting(dev) && !made(mine[k], dev->target.proc) && might_hold(mine[k], dev);
 		}
-		if (need)
+		if (need && rdc_is_ccob(mine[k], 4))
+			decide_ccob(mine[k]);
+		else if (need)
 			decide_plain(mine[k]);
 	}
 	pthread_mutex_unlock(&rdc_lazy_obj_lock);
