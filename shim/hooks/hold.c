@@ -202,8 +202,10 @@ bool rdc_hold_denied(const void *stub, const char *api)
 	if (!d || !may_hold(d))
 		return false;
 	bool log;
+	rdc_stat_add(RDC_ST_HOLD_ASKED, 1);
 	struct stub_answer *a = answer_of(stub, ord, &log);
 	if (!a) {
+		rdc_stat_add(RDC_ST_HOLD_STUBS, 1);
 		int saved = errno;
 		rdc_guard_enter();
 		answer(stub, ord, d->target.proc);

@@ -662,6 +662,8 @@ enum rdc_stat {
 	                            their patches (not the policy's parse) */
 	RDC_ST_CACHED,           /* decisions taken from the decision cache */
 	RDC_ST_FILES_OPENED,     /* library files opened to read or map bundles */
+	RDC_ST_HOLD_ASKED,       /* host-stub calls the launch hooks' watch asked about (hold.c) */
+	RDC_ST_HOLD_STUBS,       /* ... of them answered afresh: distinct (stub, device) */
 	RDC_ST_COUNT
 };
 void rdc_stat_add(enum rdc_stat s, uint64_t n);

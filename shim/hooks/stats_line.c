@@ -32,6 +32,8 @@ void rdc_stats_log(void)
 		RDC_KV_N("notes_decoded", rdc_stat_get(RDC_ST_NOTES_DECODED)),
 		RDC_KV_N("cached", rdc_stat_get(RDC_ST_CACHED)),
 		RDC_KV_N("files_opened", rdc_stat_get(RDC_ST_FILES_OPENED)),
+		RDC_KV_N("hold_asked", rdc_stat_get(RDC_ST_HOLD_ASKED)),
+		RDC_KV_N("hold_stubs", rdc_stat_get(RDC_ST_HOLD_STUBS)),
 	};
 	rdc_log_event(lvl, "stats", kv, sizeof kv / sizeof kv[0]);
 }

@@ -143,3 +143,17 @@ for c in plain all; do
     { cat "$tmp/genz.$c" >&2; fail "gfx1150, compressed ($c): the generic code was not handed over with its sampling kernels held"; }
 done
 ok "gfx1150 with a compressed gfx11-generic entry: decided before the first launch, the sampling kernels held, the plain kernel runs"
+# the watch's work is per distinct host stub, not per launch: sim_texture's
+# plain check launches one stub three times (hold_stubs 1, hold_asked 3);
+# on a card no conditioned edge leads to (gfx1153) nothing is asked at all
+RDNACOMPAT_CACHE=0 RDNACOMPAT_STATS=1 timeout 120 "$TOOL" run --gpu gfx1150 --log-level info -- "$exe" plain \
+  >"$tmp/stats.out" 2>&1 || { cat "$tmp/stats.out" >&2; fail "gfx1150 stats run failed"; }
+st=$(grep -m1 "info: stats: " "$tmp/stats.out") || fail "no stats line"
+asked=$(echo "$st" | sed -n 's/.* hold_asked=\([0-9]*\).*/\1/p') stubs=$(echo "$st" | sed -n 's/.* hold_stubs=\([0-9]*\).*/\1/p')
+[ -n "$asked" ] && [ -n "$stubs" ] && [ "$stubs" -ge 1 ] && [ "$stubs" -lt "$asked" ] ||
+  fail "gfx1150: the watch answered $stubs stubs for $asked launches: $st"
+RDNACOMPAT_CACHE=0 RDNACOMPAT_STATS=1 timeout 120 "$TOOL" run --gpu gfx1153 --log-level info -- "$exe" plain \
+  >"$tmp/stats0.out" 2>&1 || true
+grep -m1 "info: stats: " "$tmp/stats0.out" | grep -q " hold_asked=0 hold_stubs=0" ||
+  { cat "$tmp/stats0.out" >&2; fail "gfx1153 (no conditioned edge into it): the watch asked"; }
+ok "the watch answers once per host stub ($stubs for $asked launches on gfx1150) and not at all on a gfx1153"

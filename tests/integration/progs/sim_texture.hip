@@ -14,7 +14,7 @@
 //   - tex_3d (only with "3d", not in "all"): a 3D float texture sampled
 //     trilinearly; ROCR gives 3D images a pipe-XOR swizzle mode
 //     (SW_4KB_S_X) that the engine refuses with a message;
-//   - scale: a plain kernel (no image instruction).
+//   - scale: a plain kernel (no image instruction), launched three times.
 // The arrays are filled with hipMemcpy2DToArray and read back with
 // hipMemcpy2DFromArray: on the ROCm runtimes these are CLR's
 // __amd_rocclr_copyBufferToImage / copyImageToBuffer blit kernels, image
@@ -404,8 +404,12 @@ static int check_plain(void)
   float *d;
   CK(hipMalloc(&d, sizeof h));
   CK(hipMemcpy(d, h, sizeof h, hipMemcpyHostToDevice));
-  scale<<<(N + 255) / 256, 256>>>(d, 1.5f, N);
-  CK(hipGetLastError());
+  // three launches of one kernel (x 1.5, x 2, x 0.5: exact in float)
+  const float k[3] = { 1.5f, 2.0f, 0.5f };
+  for (int j = 0; j < 3; j++) {
+    scale<<<(N + 255) / 256, 256>>>(d, k[j], N);
+    CK(hipGetLastError());
+  }
   CK(hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost));
   for (int i = 0; i < N; i++)
     if (h[i] != (float)i * 1.5f) {
@@ -413,7 +417,7 @@ static int check_plain(void)
       return 1;
     }
   CK(hipFree(d));
-  printf("ok plain: a kernel without image instructions\n");
+  printf("ok plain: a kernel without image instructions, launched 3 times\n");
   return 0;
 }
 
