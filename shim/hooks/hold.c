@@ -53,6 +53,7 @@ struct held_set {
  * a launch looks its stub up in a chain of a few. */
 struct stub_answer {
 	struct stub_answer *next;
+	const struct link_map *obj;  /* the stub's object (NULL: none found) */
 	const void *stub;
 	int dev;                 /* HIP ordinal */
 	bool held;
@@ -169,6 +170,7 @@ static void answer(const void *stub, int dev, const char *proc)
 	struct stub_answer *a = calloc(1, sizeof *a);
 	if (!a)
 		return;   /* asked again next time */
+	a->obj = obj;
 	a->stub = stub;
 	a->dev = dev;
 	a->held = held;
@@ -227,4 +229,47 @@ bool rdc_hold_denied(const void *stub, const char *api)
 			      5);
 	}
 	return true;
+}
+
+void rdc_hold_forget(const void *bundle)
+{
+	const struct link_map *obj = rdc_object_of(bundle);
+	if (!obj)
+		return;
+	struct held_set *gone_sets = NULL;
+	struct stub_answer *gone = NULL;
+	pthread_mutex_lock(&rdc_hold_lock);
+	for (struct held_set **pp = &sets; *pp;) {
+		struct held_set *s = *pp;
+		if (s->obj != obj) {
+			pp = &s->next;
+			continue;
+		}
+		*pp = s->next;
+		s->next = gone_sets;
+		gone_sets = s;
+	}
+	for (size_t b = 0; b < ANSWER_BUCKETS; b++)
+		for (struct stub_answer **pp = &answers[b]; *pp;) {
+			struct stub_answer *a = *pp;
+			if (a->obj != obj) {
+				pp = &a->next;
+				continue;
+			}
+			*pp = a->next;
+			a->next = gone;
+			gone = a;
+		}
+	pthread_mutex_unlock(&rdc_hold_lock);
+	while (gone_sets) {
+		struct held_set *s = gone_sets;
+		gone_sets = s->next;
+		free(s->names);
+		free(s);
+	}
+	while (gone) {
+		struct stub_answer *a = gone;
+		gone = a->next;
+		free(a);
+	}
 }

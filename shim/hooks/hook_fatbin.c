@@ -492,6 +492,7 @@ RDC_HOOK void __hipUnregisterFatBinary(void **modules)
 		if (--e->refs > 0)
 			break;
 		rdc_lazy_forget(e->orig);
+		rdc_hold_forget(e->orig);
 		rdc_defer_forget(e->region.base);
 		free_held(e);
 		*pp = e->next;

@@ -70,6 +70,13 @@ pthread_mutex_t rdc_lazy_note_lock = PTHREAD_MUTEX_INITIALIZER;   /* a leaf (shi
 static const void **noted;
 static size_t n_noted, cap_noted;
 
+/* Objects whose bundles rdc_lazy_decide_object went through (a library
+ * registers all of its fat binaries when it is loaded): each is gone
+ * through once, not at each new host stub of it.  Under rdc_lazy_note_lock. */
+#define DONE_OBJS 256
+static const struct link_map *done_objs[DONE_OBJS];
+static size_t n_done_objs;
+
 bool rdc_lazy_enabled(void)
 {
 #if defined(__x86_64__)
@@ -687,6 +694,12 @@ static struct lazy_obj *objs_made;
 
 void rdc_lazy_forget(const void *p)
 {
+	const struct link_map *obj = rdc_object_of(p);
+	pthread_mutex_lock(&rdc_lazy_note_lock);
+	for (size_t k = 0; obj && k < n_done_objs; k++)
+		if (done_objs[k] == obj)
+			done_objs[k--] = done_objs[--n_done_objs];
+	pthread_mutex_unlock(&rdc_lazy_note_lock);
 	pthread_mutex_lock(&rdc_lazy_obj_lock);
 	for (struct lazy_obj **pp = &objs_made; *pp;) {
 		struct lazy_obj *x = *pp;
@@ -857,12 +870,6 @@ static void decide_ccob(const void *p)
 	rdc_bundle_free(&b);
 }
 
-/* Objects whose bundles rdc_lazy_decide_object went through (a library
- * registers all of its fat binaries when it is loaded): each is gone
- * through once, not at each new host stub of it. */
-#define DONE_OBJS 256
-static const struct link_map *done_objs[DONE_OBJS];
-static size_t n_done_objs;
 
 void rdc_lazy_decide_object(const struct link_map *obj)
 {

@@ -761,6 +761,10 @@ bool rdc_hold_watching(void);
 /* The kernels `names` (n; the block is taken over) of the bundle at
  * `bundle` are held on device processor `proc`. */
 void rdc_hold_note(const void *bundle, const char *proc, char **names, size_t n);
+/* The object holding `bundle` is being unloaded: its held kernels and the
+ * answers for its stubs are dropped (an object loaded later at the same
+ * addresses starts afresh). */
+void rdc_hold_forget(const void *bundle);
 /* Is host stub `stub` a held kernel on the current device?  Then the hook
  * (`api`) answers as for a function the runtime does not know. */
 bool rdc_hold_denied(const void *stub, const char *api);
