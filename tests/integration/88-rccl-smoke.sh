@@ -19,12 +19,13 @@ ut=$dir/rccl-UnitTests
 [ -x "$ut" ] || skip "no $ut: librccl1-tests is not installed in ${RDC_ROOT:-this root} (tests/roots/pins does not list it; or set RDC_RCCL_TESTS)"
 [ -f "$SHIM" ] || skip "shim not built"
 
-# smoke LABEL MASK ENV...: the AllReduce passes; prints the transport.
+# smoke LABEL MASK ENV...: the AllReduce passes; prints the transport.  UT_DATATYPES takes the
+# test program's names (ncclFloat32; an unknown name such as "float" falls back to its default list).
 smoke() {
   local label=$1 mask=$2; shift 2
   local out rc
   out=$(SIM_TIMEOUT=100 sim HSA_FORCE_FINE_GRAIN_PCIE=1 NCCL_DEBUG=INFO UT_MIN_GPUS=2 UT_MAX_GPUS=2 \
-    UT_DATATYPES=float UT_REDOPS=sum UT_PROCESS_MASK=$mask "$@" -- "$ut" --gtest_filter=AllReduce.OutOfPlace 2>&1); rc=$?
+    UT_DATATYPES=ncclFloat32 UT_REDOPS=sum UT_PROCESS_MASK=$mask "$@" -- "$ut" --gtest_filter=AllReduce.OutOfPlace 2>&1); rc=$?
   [ $rc -eq 0 ] && echo "$out" | grep -q '^\[  PASSED  \] 1 test' || fail "$label: rc=$rc: $(echo "$out" | tail -25)"
   local via
   via=$(echo "$out" | sed -n 's/.* via \([A-Z]*\)\/.*/\1/p' | sort -u | tr '\n' ' ')

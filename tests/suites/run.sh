@@ -10,11 +10,20 @@
 # selection a line: "BINARY GTEST_FILTER [ARG...]" (paths inside the root; a
 # line starting "smoke " belongs to the small set --smoke runs, the one
 # tests/integration/86-suites-smoke.sh uses); "# shim-env: VAR=VALUE..." adds
-# the shim settings a suite needs on mapped cards.  Every line runs as one process
-# on each card:
+# the shim settings a suite needs on mapped cards, "# env: VAR=VALUE..." settings
+# for every card of the suite, and a line may start with VAR=VALUE words of
+# its own (its tests are then named "TEST (VAR=VALUE ...)" in the results, so
+# one test may run in several lines).  Every line runs as one process on each
+# card:
 #   natively on gfx1030 (RDNA2) and gfx1100 (RDNA3): the simulator alone;
 #   under the shim on gfx1031, gfx1032 (sibling gfx1030) and gfx1101, gfx1103
 #   (sibling gfx1100): LD_PRELOAD=librdnacompat.so:librdnacompat-sim.so.
+# "# cards: gfx1030,gfx1100 gfx1031,gfx1101 ..." gives a suite its own cards
+# instead: a comma-joined entry is one simulated machine with those cards
+# (RCCL's pairs; no HIP_VISIBLE_DEVICES), mapped when any of its cards is,
+# and its sibling is the entry of its cards' siblings.  --cards LIST then
+# keeps the entries whose cards are all in LIST; in --smoke a suite without
+# a smoke line is left out.
 # gtest writes each test's result (--gtest_output=json); a process that dies
 # before writing it has every selected test counted failed.  rocThrust's
 # programs use Thrust's own driver (no gtest: the filter is ignored, ARGs such
@@ -53,7 +62,18 @@ for v in $(env | sed -n 's/^\(HSA_OVERRIDE_GFX_VERSION[_0-9]*\|RDNACOMPAT_[A-Z_0
 export XDG_CACHE_HOME=$OUT/cache
 
 family() { case $1 in gfx103*) echo rdna2 ;; gfx11*) echo rdna3 ;; esac; }
-sibling() { case $1 in gfx1031|gfx1032) echo gfx1030 ;; gfx1101|gfx1103) echo gfx1100 ;; *) echo "$1" ;; esac; }
+sibling() { # CARD[,CARD...]: each card's native sibling
+  local c out=
+  for c in ${1//,/ }; do
+    case $c in gfx1031|gfx1032) c=gfx1030 ;; gfx1101|gfx1103) c=gfx1100 ;; esac
+    out=$out${out:+,}$c
+  done
+  echo "$out"
+}
+# applies FAMILIES ENTRY: every card of ENTRY is of one of FAMILIES
+applies() { local c; for c in ${2//,/ }; do case " $1 " in *" $(family "$c") "*) ;; *) return 1 ;; esac; done; }
+# wanted ENTRY: every card of ENTRY is in --cards
+wanted() { local c; for c in ${1//,/ }; do case " $CARDS " in *" $c "*) ;; *) return 1 ;; esac; done; }
 
 # The jobs: one per suite and card (its lines run one after another).
 jobs=$OUT/jobs; : >"$jobs"; ran_any=0
@@ -67,8 +87,11 @@ for s in "${SUITES[@]}"; do
     "$SRC/tests/roots/path" "$root" >/dev/null 2>&1 || { echo "suites: $s: root $root not built (make roots): skipped"; continue; }
   fi
   ran_any=1
-  for c in $CARDS; do
-    case " $fams " in *" $(family "$c") "*) echo "$s $root $c" >>"$jobs" ;; *) echo "$s $root $c n/a" >>"$jobs" ;; esac
+  [ $SMOKE = 1 ] && ! grep -q '^smoke ' "$list" && continue # its smoke test is elsewhere
+  own=$(sed -n 's/^# cards: *//p' "$list")
+  for c in ${own:-$CARDS}; do
+    wanted "$c" || continue
+    if applies "$fams" "$c"; then echo "$s $root $c" >>"$jobs"; else echo "$s $root $c n/a" >>"$jobs"; fi
   done
 done
 [ $ran_any = 1 ] || { echo "suites: no root built: skipped" >&2; exit 77; }
@@ -80,15 +103,21 @@ one() { # SUITE ROOT CARD [n/a]
   mkdir -p "$dir"
   if [ "${4:-}" = n/a ]; then echo na >"$dir/na"; return; fi
   local senv=() # "# shim-env: VAR=VALUE ...": the shim's settings a suite needs on mapped cards
+  local aenv=() # "# env: VAR=VALUE ...": settings for every card of the suite
+  read -r -a aenv < <(sed -n 's/^# env: *//p' "$HERE/$s.list")
   if [ "$(sibling "$card")" = "$card" ]; then pre=$SIM; else
     pre=$SHIM:$SIM
     read -r -a senv < <(sed -n 's/^# shim-env: *//p' "$HERE/$s.list")
   fi
+  local vis=(HIP_VISIBLE_DEVICES=0) # one card of the machine; a card set is the machine's cards
+  case $card in *,*) vis=() ;; esac
   t0=$(date +%s.%N)
   while read -r first rest; do
     case $first in ''|'#'*) continue ;; esac
     if [ "$first" = smoke ]; then set -- $rest; else [ $SMOKE = 1 ] && continue; set -- $first $rest; fi
     n=$((n + 1))
+    local lenv=() # the line's own VAR=VALUE words
+    while [[ $1 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do lenv+=("$1"); shift; done
     local bin=$1 filt=$2; shift 2
     local args=() a ex=
     for a in "$@"; do case $a in --exclude=*) ex=${a#--exclude=} ;; *) args+=("$a") ;; esac; done
@@ -99,11 +128,12 @@ one() { # SUITE ROOT CARD [n/a]
       args+=($names)
     fi
     set -- "${args[@]}"
-    "${in[@]}" env LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$card" HIP_VISIBLE_DEVICES=0 "${senv[@]}" \
+    "${in[@]}" env LD_PRELOAD="$pre" RDNACOMPAT_SIM_GPUS="$card" "${vis[@]}" "${aenv[@]}" "${senv[@]}" "${lenv[@]}" \
       timeout "${SUITES_TIMEOUT:-900}" "$bin" --gtest_filter="$filt" --gtest_output="json:$dir/$n.json" "$@" \
       >"$dir/$n.out" 2>&1
     echo $? >"$dir/$n.rc"
     echo "$bin" >"$dir/$n.cmd"
+    [ ${#lenv[@]} -eq 0 ] || echo "${lenv[*]}" >"$dir/$n.env"
     # What the filter selects (a process that dies writes no JSON; Thrust's
     # own test driver, which rocThrust's programs use, prints "Totals:").
     [ -s "$dir/$n.json" ] || grep -q '^Totals: ' "$dir/$n.out" && continue

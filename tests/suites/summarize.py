@@ -7,7 +7,11 @@ counted failed) and the wall time, into OUT/results.tsv and OUT/tests.tsv;
 then the checks: every failure matches a line of KNOWN (suite, fnmatch
 pattern of the test name, cards or '*', reason), and a mapped card passed
 exactly the tests its native sibling passed (a test a KNOWN row names that
-card for explicitly is left out of that comparison: the row says why).  Exit 1
+card for explicitly is left out of that comparison: the row says why).  A card
+set ("gfx1031,gfx1101", one machine with both cards) has for sibling the set
+of its cards' siblings.  A test of a list line with VAR=VALUE words of its
+own (run.sh's N.env) is named "TEST (VAR=VALUE ...)".  RCCL's transport
+(NCCL_DEBUG=INFO "via SHM/..." lines) goes to OUT/transport.tsv.  Exit 1
 when a check fails."""
 import fnmatch
 import re
@@ -17,6 +21,28 @@ import os
 import sys
 
 SIBLING = {'gfx1031': 'gfx1030', 'gfx1032': 'gfx1030', 'gfx1101': 'gfx1100', 'gfx1103': 'gfx1100'}
+
+
+def sibling(card):
+    """A card's native sibling, or a card set's (comma-joined) set of siblings;
+    None for a native card or set."""
+    sib = ','.join(SIBLING.get(c, c) for c in card.split(','))
+    return None if sib == card else sib
+
+
+def names(cards, card):
+    """Whether a KNOWN row's cards field (comma-separated; a card set written
+    with '+': gfx1031+gfx1101) names CARD (a card, or a comma-joined set)."""
+    return card.replace(',', '+') in cards.split(',')
+
+
+def transports(d):
+    """RCCL's transports in one suite/card directory: 'P2P', 'SHM', ... from
+    NCCL_DEBUG=INFO's "Channel 00 : 0[..] -> 1[..] via SHM/direct/direct"."""
+    seen = set()
+    for path in glob.glob(os.path.join(d, '*.out')):
+        seen.update(re.findall(r' via ([A-Za-z0-9_]+)/', open(path, errors='replace').read()))
+    return sorted(seen)
 
 
 def listed(path):
@@ -44,6 +70,7 @@ def results(d):
         n = rc_path[:-3]
         rc = open(rc_path).read().strip()
         seen = set()
+        tag = ' (%s)' % open(n + '.env').read().strip() if os.path.exists(n + '.env') else ''
         if os.path.exists(n + '.json'):
             try:
                 j = json.load(open(n + '.json'))
@@ -51,7 +78,7 @@ def results(d):
                 j = {'testsuites': []}
             for ts in j.get('testsuites', []):
                 for t in ts.get('testsuite', []):
-                    name = ts['name'] + '.' + t['name']
+                    name = ts['name'] + '.' + t['name'] + tag
                     seen.add(name)
                     if t.get('status') == 'NOTRUN':
                         continue
@@ -79,7 +106,7 @@ def results(d):
             out = open(n + '.out', errors='replace').read() if os.path.exists(n + '.out') else ''
             why = [l for l in out.splitlines() if 'rdnacompat-sim:' in l or 'Memory access fault' in l or
                    'Aborted' in l or 'error' in l.lower()][:1]
-            for name in listed(n + '.list'):
+            for name in (m + tag for m in listed(n + '.list')):
                 if name not in seen and name not in res:
                     res[name] = ('failed', 'the process ended (rc %s) before the test finished: %s'
                                  % (rc, why[0][:250] if why else out.strip().splitlines()[-1:] or ''))
@@ -95,7 +122,7 @@ def main():
                 f = line.rstrip('\n').split('\t')
                 if len(f) >= 4:
                     known.append(f)
-    rows, tests, all_res = [], [], {}
+    rows, tests, all_res, via = [], [], {}, []
     for d in sorted(glob.glob(os.path.join(out, '*', 'gfx*'))):
         suite, card = d.split(os.sep)[-2:]
         if os.path.exists(os.path.join(d, 'na')):
@@ -103,6 +130,8 @@ def main():
             continue
         res = results(d)
         all_res[(suite, card)] = res
+        if transports(d):
+            via.append((suite, card, ' '.join(transports(d))))
         t = open(os.path.join(d, 'time')).read().split() if os.path.exists(os.path.join(d, 'time')) else ['0', '0']
         wall = float(t[1]) - float(t[0])
         c = {k: sum(1 for r in res.values() if r[0] == k) for k in ('passed', 'failed', 'skipped')}
@@ -116,15 +145,21 @@ def main():
     with open(os.path.join(out, 'tests.tsv'), 'w') as f:
         for r in tests:
             f.write('\t'.join(r) + '\n')
+    if via:
+        with open(os.path.join(out, 'transport.tsv'), 'w') as f:
+            for r in via:
+                f.write('\t'.join(r) + '\n')
     bad = 0
-    print('%-10s %-8s %8s %7s %7s %8s %7s' % ('suite', 'card', 'selected', 'passed', 'failed', 'skipped', 'wall s'))
+    print('%-10s %-15s %8s %7s %7s %8s %7s' % ('suite', 'card', 'selected', 'passed', 'failed', 'skipped', 'wall s'))
     for r in rows:
-        print('%-10s %-8s %8s %7s %7s %8s %7s' % (r + ('',) * (7 - len(r))))
+        print('%-10s %-15s %8s %7s %7s %8s %7s' % (r + ('',) * (7 - len(r))))
+    for r in via:
+        print('transport %s %s: %s' % r)
     for (suite, card, name, r, msg) in tests:
         if r != 'failed':
             continue
         why = [k for k in known if k[0] == suite and fnmatch.fnmatchcase(name, k[1]) and
-               (k[2] == '*' or card in k[2].split(','))]
+               (k[2] == '*' or names(k[2], card))]
         if why:
             continue
         bad += 1
@@ -133,7 +168,7 @@ def main():
     if bad > 20:
         print('... %d unexplained failures in all' % bad)
     for (suite, card), res in sorted(all_res.items()):
-        sib = SIBLING.get(card)
+        sib = sibling(card)
         if not sib or (suite, sib) not in all_res:
             continue
         mine = {n for n, r in res.items() if r[0] == 'passed'}
@@ -141,7 +176,7 @@ def main():
         # a test a known-failures row names this card for, by name (not '*'),
         # is explained for it: the row says why it differs from the sibling
         excused = {n for n in mine ^ theirs
-                   if any(k[0] == suite and k[2] != '*' and card in k[2].split(',') and
+                   if any(k[0] == suite and k[2] != '*' and names(k[2], card) and
                           fnmatch.fnmatchcase(n, k[1]) for k in known)}
         if mine - excused != theirs - excused:
             bad += 1
