@@ -236,6 +236,10 @@ int rdc_policy_hold_patches(const struct rdc_tables *t, const char *device_proc,
 /* Does compat edge `e` carry an instruction condition (one whose kernels
  * the policy may hold: point-sample, msaa-load, mad-intra-fwd)? */
 bool rdc_edge_isa_condition(const struct rdc_compat_edge *e);
+/* Is code over edge `e` checked by its instructions: an instruction
+ * condition, or a condition word the policy does not evaluate (then every
+ * kernel counts as lacking, rdc_policy_isa_check)? */
+bool rdc_edge_checks_instructions(const struct rdc_compat_edge *e);
 
 void rdc_choice_free(struct rdc_choice *c);
 

@@ -354,3 +354,10 @@ bool rdc_edge_isa_condition(const struct rdc_compat_edge *e)
 {
 	return e && e->condition && rdc_pol_isa_classes(e->condition) != 0;
 }
+
+bool rdc_edge_checks_instructions(const struct rdc_compat_edge *e)
+{
+	char bad[32];
+	return e && e->condition &&
+	       (rdc_pol_isa_classes(e->condition) != 0 || !rdc_pol_cond_known(e->condition, bad, sizeof bad));
+}

@@ -17,18 +17,12 @@
 
 #include "shim.h"
 
-/* Does the edge device <- code name a condition other than the ones
- * decided without instructions? */
-static bool edge_has_isa_cond(const struct rdc_tables *t, const char *dev, const char *code)
+bool rdc_generic_edge_checked(const struct rdc_tables *t, const char *dev, const char *generic)
 {
-	for (size_t i = 0; i < t->n_edges; i++) {
+	for (size_t i = 0; t && i < t->n_edges; i++) {
 		const struct rdc_compat_edge *e = &t->edges[i];
-		if (strcmp(e->device, dev) || strcmp(e->code, code) || !e->condition)
-			continue;
-		const char *c = e->condition;
-		return strstr(c, "point-sample") || strstr(c, "msaa-load") || strstr(c, "mad-intra-fwd") ||
-		       (strcmp(c, "none") && !strstr(c, "vgpr-fit") && !strstr(c, "user-sgpr-16") &&
-			!strstr(c, "opt-in"));
+		if (!strcmp(e->device, dev) && !strcmp(e->code, generic))
+			return rdc_edge_checks_instructions(e);
 	}
 	return false;
 }
@@ -39,7 +33,7 @@ int rdc_generic_isa_check(const struct rdc_device *dev, const struct rdc_bundle 
 	const struct rdc_tables *t = rdc_tables();
 	memset(r, 0, sizeof *r);
 	if (!t || g < 0 || (size_t)g >= b->n_entries || !dev->generic.proc[0] ||
-	    !edge_has_isa_cond(t, dev->target.proc, dev->generic.proc))
+	    !rdc_generic_edge_checked(t, dev->target.proc, dev->generic.proc))
 		return 1;
 	const struct rdc_bundle_entry *e = &b->entries[g];
 	return e->data ? rdc_policy_isa_check(t, dev->target.proc, e->data, (size_t)e->size, r)

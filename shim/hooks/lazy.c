@@ -202,22 +202,12 @@ size_t rdc_lazy_extra_ids(const char *const *ids, size_t n_ids, char (*extra)[12
 	return n;
 }
 
-/* Does the compat edge device <- `generic` carry an instruction condition? */
-static bool generic_edge_checked(const struct rdc_device *dev, const char *generic)
-{
-	const struct rdc_compat_edge *edges[64];
-	size_t ne = rdc_compat_edges_for(rdc_tables(), dev->target.proc, edges, 64);
-	for (size_t i = 0; i < ne; i++)
-		if (!strcmp(edges[i]->code, generic) && rdc_edge_isa_condition(edges[i]))
-			return true;
-	return false;
-}
-
 /* Does an item hold code the device runs without the shim: its own
  * target, or a generic one the runtime lists for it?  A generic item counts
- * only when the compat edge device <- generic has no instruction condition:
- * else its kernels are checked by the decision (decide.c: warned, or
- * replaced with the generic code's kernels held). */
+ * only when the compat edge device <- generic is not checked by its
+ * instructions (rdc_generic_edge_checked, the test decide.c's generic check
+ * makes): else the decision checks its kernels (warned, or replaced with the
+ * generic code's kernels held). */
 static bool own_item(const struct rdc_lazy_item *items, size_t n, const struct rdc_device *dev)
 {
 	for (size_t k = 0; k < n; k++) {
@@ -226,7 +216,8 @@ static bool own_item(const struct rdc_lazy_item *items, size_t n, const struct r
 			continue;
 		if (rdc_target_matches(&t, &dev->target))
 			return true;
-		if (rdc_device_runtime_generic(dev, &t) && !generic_edge_checked(dev, t.proc))
+		if (rdc_device_runtime_generic(dev, &t) &&
+		    !rdc_generic_edge_checked(rdc_tables(), dev->target.proc, t.proc))
 			return true;
 	}
 	return false;

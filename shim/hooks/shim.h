@@ -258,6 +258,10 @@ const struct rdc_tables *rdc_tables(void);
  * conditions: 0 (r filled: r->n_lacking kernels lack a workaround), 1 when
  * the edge has no such condition, <0 when the entry cannot be read. */
 struct rdc_isa_report;
+/* Is the edge dev <- generic one whose code is checked by its instructions
+ * (rdc_edge_checks_instructions), so that the runtime's own generic choice
+ * is checked (lazy.c asks before taking a generic item as the device's own)? */
+bool rdc_generic_edge_checked(const struct rdc_tables *t, const char *dev, const char *generic);
 int rdc_generic_isa_check(const struct rdc_device *dev, const struct rdc_bundle *b, long g,
 			  struct rdc_isa_report *r);
 /* Said at warn where the runtime's generic choice stands: lacking kernels
