@@ -252,12 +252,9 @@ static void note_held(struct fb_entry *e, const struct rdc_bundle *b, const stru
 		char **names = NULL;
 		size_t n = 0;
 		struct rdc_diag d = { 0 };
-		if (rdc_policy_held_kernels(rdc_tables(), add[k].to.proc, be->data, (size_t)be->size, &names, &n,
-					    &d) != 0 || n != add[k].n_held) {
+		if (rdc_add_held_names(&add[k], be->data, (size_t)be->size, &names, &n, &d) != 0) {
 			rdc_logf(RDC_LOG_ERROR, "%s bundle %ld: the %zu kernels held on %s cannot be named again "
-				 "(%s); they are not held", e->lib, e->index, add[k].n_held, add[k].to.proc,
-				 d.msg[0] ? d.msg : "another count");
-			free(names);
+				 "(%s); they are not held", e->lib, e->index, add[k].n_held, add[k].to.proc, d.msg);
 			continue;
 		}
 		snprintf(e->held[e->n_held_dev].proc, RDC_PROC_MAX, "%s", add[k].to.proc);

@@ -343,11 +343,9 @@ static void note_held(const void *p, const struct rdc_bundle_entry *e, const str
 	char **names = NULL;
 	size_t n = 0;
 	struct rdc_diag d = { 0 };
-	if (rdc_policy_held_kernels(rdc_tables(), a->to.proc, e->data, (size_t)e->size, &names, &n, &d) != 0 ||
-	    n != a->n_held) {
+	if (rdc_add_held_names(a, e->data, (size_t)e->size, &names, &n, &d) != 0) {
 		rdc_logf(RDC_LOG_ERROR, "hold: the %zu kernels held on %s cannot be named again (%s)", a->n_held,
-			 a->to.proc, d.msg[0] ? d.msg : "another count");
-		free(names);
+			 a->to.proc, d.msg);
 		return;
 	}
 	rdc_hold_note(p, a->to.proc, names, n);

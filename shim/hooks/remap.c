@@ -214,6 +214,24 @@ static int add_hold(const struct rdc_add *a, const void *code, size_t code_size,
 	return rc;
 }
 
+int rdc_add_held_names(const struct rdc_add *a, const void *code, size_t size, char ***names, size_t *n,
+		       struct rdc_diag *d)
+{
+	*names = NULL;
+	*n = 0;
+	int rc = a->tables ? rdc_policy_held_kernels(a->tables, a->to.proc, code, size, names, n, d)
+			   : rdc_diag_set(d, RDC_E_INVAL, RDC_NO_OFFSET, "held kernels without the decision's tables");
+	if (rc == 0 && *n != a->n_held)
+		rc = rdc_diag_set(d, RDC_E_REFUSED, RDC_NO_OFFSET, "the decision holds %zu kernels, the code %zu",
+				  a->n_held, *n);
+	if (rc) {
+		free(*names);
+		*names = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
 int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, struct rdc_patch **patches,
 		    size_t *n_patches, struct rdc_diag *d)
 {

@@ -417,6 +417,12 @@ int rdc_add_handover(const struct rdc_add *a, const void *data, size_t size, str
  * 0, or nonzero (with `d`) when the retarget is no set of patches. */
 int rdc_add_patches(const struct rdc_add *a, const void *data, size_t size, struct rdc_patch **patches,
 		    size_t *n_patches, struct rdc_diag *d);
+/* The names of the kernels added entry `a` holds, found again from entry
+ * bytes `code` with the decision's tables (rdc_policy_held_kernels): a
+ * malloc'd block of *n pointers and their strings.  RDC_E_REFUSED when the
+ * code holds another count than the decision. */
+int rdc_add_held_names(const struct rdc_add *a, const void *code, size_t size, char ***names, size_t *n,
+		       struct rdc_diag *d);
 /* The same, and those more than the decision holds (a Tensile object: one
  * per kernel) from the decision cache under a->patch_ref, where the
  * policy's parse or an earlier run left them, before computing them
