@@ -63,6 +63,7 @@ struct stub_answer {
 
 static struct held_set *sets;
 static struct stub_answer *answers[ANSWER_BUCKETS];
+static size_t n_answers;   /* kept in answers[], under rdc_hold_lock */
 /* Per HIP ordinal: may kernels be held on it (an edge into its processor
  * with an instruction condition)?  0 not known yet, 1 no, 2 yes. */
 static atomic_int dev_may_hold[RDC_MAX_DEVICES];
@@ -178,6 +179,7 @@ static void answer(const void *stub, int dev, const char *proc)
 	size_t b = bucket(stub, dev);
 	a->next = answers[b];
 	answers[b] = a;
+	n_answers++;
 	pthread_mutex_unlock(&rdc_hold_lock);
 }
 
@@ -196,11 +198,17 @@ static bool may_hold(const struct rdc_device *d)
 
 bool rdc_hold_denied(const void *stub, const char *api)
 {
+	return rdc_hold_denied_on(stub, -1, api);
+}
+
+bool rdc_hold_denied_on(const void *stub, int ord, const char *api)
+{
 	if (!rdc_hold_watching() || rdc_guard_active() || !stub)
 		return false;
 	__typeof__(&hipGetDevice) getdev = RDC_REAL(hipGetDevice);
-	int ord = 0;
-	const struct rdc_device *d = getdev && getdev(&ord) == hipSuccess ? rdc_device_by_hip(ord) : NULL;
+	if (ord < 0 && !(getdev && getdev(&ord) == hipSuccess))
+		return false;
+	const struct rdc_device *d = rdc_device_by_hip(ord);
 	if (!d || !may_hold(d))
 		return false;
 	bool log;
@@ -233,6 +241,13 @@ bool rdc_hold_denied(const void *stub, const char *api)
 
 void rdc_hold_forget(const void *bundle)
 {
+	/* nothing kept (the usual case: a process exits and unregisters every
+	 * fat binary): no object lookup and no walk of the answer buckets */
+	pthread_mutex_lock(&rdc_hold_lock);
+	bool any = sets || n_answers;
+	pthread_mutex_unlock(&rdc_hold_lock);
+	if (!any)
+		return;
 	const struct link_map *obj = rdc_object_of(bundle);
 	if (!obj)
 		return;
@@ -259,6 +274,7 @@ void rdc_hold_forget(const void *bundle)
 			*pp = a->next;
 			a->next = gone;
 			gone = a;
+			n_answers--;
 		}
 	pthread_mutex_unlock(&rdc_hold_lock);
 	while (gone_sets) {

@@ -103,6 +103,37 @@ RDC_HOOK hipError_t hipLibraryGetKernel(void **kernel, void *library, const char
 	return err;
 }
 
+/* With HIP_ENABLE_DEFERRED_LOADING=0 HIP resolves each registered stub on
+ * every device at once and stops the process when one is missing (clr
+ * hip_platform.cpp __hipRegisterFunction: guarantee "Cannot retrieve Static
+ * function").  A kernel held on some device (renamed in that device's
+ * object, route.c rdc_route_hold) is then not registered at all, its routes
+ * still bound to the stub below: the hooks answer every launch of it, on
+ * every device, as HIP answers for a function it does not know (a launch
+ * of a stub HIP never registered is no error HIP 7.2 answers: it crashes).
+ * Said at warn. */
+static bool held_on_some_device(void **modules, const char *name)
+{
+	if (rdc_guard_active() || !atomic_load_explicit(&rdc_route_active, memory_order_relaxed) ||
+	    !rdc_hip_eager_loading())
+		return false;
+	for (size_t i = 0; i < rdc_devices_count(); i++) {
+		const struct rdc_device *d = rdc_device_get(i);
+		struct rdc_route *r = d ? rdc_route_find_name_on((uint64_t)(uintptr_t)modules, name,
+								 d->target.proc) : NULL;
+		if (r && r->deny == &r->held) {
+			rdc_log_event(RDC_LOG_WARN, "held-unregistered",
+				      (struct rdc_kv[]){ RDC_KV_S("kernel", name), RDC_KV_S("device", r->device),
+							 RDC_KV_S("answer", "hipErrorInvalidDeviceFunction on every device"),
+							 RDC_KV_S("reason", "HIP_ENABLE_DEFERRED_LOADING=0: HIP would resolve "
+									    "the held kernel at registration and stop the process") },
+				      4);
+			return true;
+		}
+	}
+	return false;
+}
+
 RDC_HOOK void __hipRegisterFunction(void **modules, const void *hostFunction, char *deviceFunction,
 				    const char *deviceName, unsigned int threadLimit, void *tid,
 				    void *bid, void *blockDim, void *gridDim, int *wSize)
@@ -112,8 +143,9 @@ RDC_HOOK void __hipRegisterFunction(void **modules, const void *hostFunction, ch
 		rdc_logf(RDC_LOG_ERROR, "__hipRegisterFunction: real function not found");
 		return;
 	}
-	real(modules, hostFunction, deviceFunction, deviceName, threadLimit, tid, bid, blockDim,
-	     gridDim, wSize);
+	if (!held_on_some_device(modules, deviceName))
+		real(modules, hostFunction, deviceFunction, deviceName, threadLimit, tid, bid, blockDim,
+		     gridDim, wSize);
 	if (rdc_guard_active() || !atomic_load_explicit(&rdc_route_active, memory_order_relaxed))
 		return;
 	int saved = errno;
@@ -192,8 +224,7 @@ __attribute__((noinline)) static hipError_t launch_slow(const void *function_add
 	if (!NO_ROUTES()) {
 		/* denied (the <<<>>> path): HIP itself answers for a function it
 		 * does not know, so its last error says so too */
-		if (rdc_route_denied(function_address, "hipLaunchKernel") ||
-		    rdc_hold_denied(function_address, "hipLaunchKernel"))
+		if (rdc_stub_refused(function_address, stream, "hipLaunchKernel"))
 			return real(NULL, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 		const void *fb = routed(function_address);
 		__typeof__(&hipModuleLaunchKernel) mlaunch = RDC_REAL(hipModuleLaunchKernel);

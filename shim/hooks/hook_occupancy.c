@@ -29,8 +29,17 @@ static struct rdc_route *route_of(const void *key)
 	return rdc_route_find_key(key);
 }
 
-/* A host stub with a live `deny` rule: the queries answer as for a function
- * HIP does not know (hipErrorInvalidDeviceFunction). */
+/* A host stub refused on the current device — a live `deny` rule or a held
+ * kernel — is answered before the runtime is asked: as for a function HIP
+ * does not know (hipErrorInvalidDeviceFunction).  A held kernel's name is
+ * not in the device's code object, and CLR stops the process on a stub it
+ * cannot resolve (hook_stubs.c). */
+static bool refused(const void *f, const char *api)
+{
+	return atomic_load_explicit(&rdc_route_active, memory_order_relaxed) && rdc_stub_refused(f, NULL, api);
+}
+
+/* The same asked after the runtime (the hipFunction_t queries). */
 static bool is_denied(const struct rdc_route *r, const void *key, const char *api)
 {
 	return r->deny && rdc_route_denied(key, api);
@@ -89,12 +98,10 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
 		RDC_REAL(hipOccupancyMaxActiveBlocksPerMultiprocessor);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (rdc_hold_denied(f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
+	if (refused(f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk);
 	struct rdc_route *r = route_of(f);
-	if (r && is_denied(r, f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
-		return hipErrorInvalidDeviceFunction;
 	return r ? fix(r, numBlocks, blockSize, dynSharedMemPerBlk, err,
 		       "hipOccupancyMaxActiveBlocksPerMultiprocessor")
 		 : err;
@@ -109,12 +116,10 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
 		RDC_REAL(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (rdc_hold_denied(f, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
+	if (refused(f, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
 	struct rdc_route *r = route_of(f);
-	if (r && is_denied(r, f, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
-		return hipErrorInvalidDeviceFunction;
 	return r ? fix(r, numBlocks, blockSize, dynSharedMemPerBlk, err,
 		       "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags")
 		 : err;
@@ -155,12 +160,10 @@ RDC_HOOK hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const v
 	__typeof__(&hipFuncGetAttributes) real = RDC_REAL(hipFuncGetAttributes);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (rdc_hold_denied(func, "hipFuncGetAttributes"))
+	if (refused(func, "hipFuncGetAttributes"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(attr, func);
 	struct rdc_route *r = err == hipSuccess && attr ? route_of(func) : NULL;
-	if (r && is_denied(r, func, "hipFuncGetAttributes"))
-		return hipErrorInvalidDeviceFunction;
 	if (!r || !r->fallback)
 		return err;
 	int saved = errno;
@@ -262,7 +265,7 @@ RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockS
 	__typeof__(&hipOccupancyMaxPotentialBlockSize) real = RDC_REAL(hipOccupancyMaxPotentialBlockSize);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (rdc_hold_denied(f, "hipOccupancyMaxPotentialBlockSize"))
+	if (refused(f, "hipOccupancyMaxPotentialBlockSize"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
 	return potential(f, err, gridSize, blockSize, dynSharedMemPerBlk, blockSizeLimit,

@@ -77,10 +77,23 @@ static size_t n_noted, cap_noted;
 static const struct link_map *done_objs[DONE_OBJS];
 static size_t n_done_objs;
 
+bool rdc_hip_eager_loading(void)
+{
+	/* clr hip_platform.cpp __hipRegisterFunction: deferred unless the
+	 * variable is set and atoi() of it is 0 */
+	const char *v = getenv("HIP_ENABLE_DEFERRED_LOADING");
+	return v && atoi(v) == 0;
+}
+
 bool rdc_lazy_enabled(void)
 {
 #if defined(__x86_64__)
 	if (!rdc_cfg.lazy || rdc_cfg.mode == RDC_MODE_AUDIT || rdc_cfg.mode == RDC_MODE_OFF)
+		return false;
+	/* HIP reads every kernel of a fat binary at its registration: decided
+	 * there too, where a held kernel's stub can still be kept from HIP
+	 * (hook_kernels.c __hipRegisterFunction) */
+	if (rdc_hip_eager_loading())
 		return false;
 	for (int i = 0; i < RDC_MAX_DEVICES; i++)
 		if (rdc_cfg.device_mode[i] == RDC_MODE_AUDIT)

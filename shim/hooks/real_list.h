@@ -78,3 +78,23 @@ RDC_REAL_FN(hipModuleOccupancyMaxPotentialBlockSizeWithFlags, "hip_4.2", RDC_LIB
 RDC_REAL_FN(hipDeviceGetAttribute, "hip_4.2", RDC_LIB_HIP)          /* not hooked */
 RDC_REAL_FN(hipExtModuleLaunchKernel, "hip_4.2", RDC_LIB_HIP)       /* C name: HIP >= 6 only */
 RDC_REAL_FN(hipKernelNameRefByPtr, "hip_4.2", RDC_LIB_HIP)          /* not hooked: hold.c */
+
+/* HIP: the other entry points that take a host stub (hook_stubs.c) */
+RDC_REAL_FN(hipStreamGetDevice, "hip_4.2", RDC_LIB_HIP)             /* not hooked; HIP >= 6 only */
+RDC_REAL_FN(hipLaunchKernel_spt, "hip_5.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipLaunchCooperativeKernel, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipLaunchCooperativeKernel_spt, "hip_5.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipLaunchCooperativeKernelMultiDevice, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipExtLaunchKernel, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipExtLaunchMultiKernelMultiDevice, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipLaunchByPtr, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipGetFuncBySymbol, "hip_6.2", RDC_LIB_HIP)             /* HIP >= 6.2 only */
+RDC_REAL_FN(hipFuncSetAttribute, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipFuncSetCacheConfig, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipFuncSetSharedMemConfig, "hip_4.2", RDC_LIB_HIP)
+RDC_REAL_FN(hipGraphAddKernelNode, "hip_4.3", RDC_LIB_HIP)
+RDC_REAL_FN(hipGraphKernelNodeSetParams, "hip_4.4", RDC_LIB_HIP)
+RDC_REAL_FN(hipGraphExecKernelNodeSetParams, "hip_4.4", RDC_LIB_HIP)
+RDC_REAL_FN(hipGraphAddNode, "hip_5.5", RDC_LIB_HIP)                /* HIP >= 6 only */
+RDC_REAL_FN(hipGraphNodeSetParams, "hip_6.2", RDC_LIB_HIP)          /* HIP >= 6.2 only */
+RDC_REAL_FN(hipGraphExecNodeSetParams, "hip_6.2", RDC_LIB_HIP)      /* HIP >= 6.2 only */

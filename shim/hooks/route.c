@@ -190,9 +190,14 @@ bool rdc_route_rule_live(const struct rdc_route *r, const struct rdc_kernel_rule
 
 bool rdc_route_denied(const void *key, const char *api)
 {
+	return rdc_route_denied_on(key, NULL, api);
+}
+
+bool rdc_route_denied_on(const void *key, const char *dev, const char *api)
+{
 	if (rdc_guard_active())
 		return false;
-	struct rdc_route *r = rdc_route_find_key(key);
+	struct rdc_route *r = rdc_route_find_key_on(key, dev);
 	if (!r || !r->deny)
 		return false;
 	int saved = errno;
@@ -677,6 +682,11 @@ void rdc_route_bind(struct rdc_route *r, const void *key)
 
 struct rdc_route *rdc_route_find_key(const void *key)
 {
+	return rdc_route_find_key_on(key, NULL);
+}
+
+struct rdc_route *rdc_route_find_key_on(const void *key, const char *on)
+{
 	struct rdc_route *hit = NULL;
 	bool several = false;
 	pthread_mutex_lock(&rdc_route_lock);
@@ -686,12 +696,17 @@ struct rdc_route *rdc_route_find_key(const void *key)
 			hit = r;
 		}
 	pthread_mutex_unlock(&rdc_route_lock);
-	if (!hit || !several)
-		return hit;
-	/* a host stub bound for several devices: pick the current one */
-	char dev[RDC_PROC_MAX];
-	if (!rdc_route_current_device(dev))
+	if (!hit)
 		return NULL;
+	/* the route of the device asked about (`on`, else the current one):
+	 * a key bound on one device only is no route on another */
+	char dev[RDC_PROC_MAX];
+	if (on)
+		snprintf(dev, sizeof dev, "%s", on);
+	else if (!rdc_route_current_device(dev))
+		return several ? NULL : hit;
+	if (!several)
+		return strcmp(hit->device, dev) ? NULL : hit;
 	hit = NULL;
 	pthread_mutex_lock(&rdc_route_lock);
 	for (struct rdc_route *r = routes; r && !hit; r = r->next)

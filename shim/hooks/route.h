@@ -99,6 +99,8 @@ void rdc_route_bind(struct rdc_route *r, const void *key);
 /* The route bound to `key` for the current HIP device, or NULL.  Only call
  * when rdc_route_active is non-zero. */
 struct rdc_route *rdc_route_find_key(const void *key);
+/* The same for device processor `dev` (NULL: the current HIP device). */
+struct rdc_route *rdc_route_find_key_on(const void *key, const char *dev);
 
 /* The fallback function to launch instead of r's kernel on the current
  * device (loaded on first use), or NULL: pass through.  Logs once. */
@@ -116,6 +118,14 @@ bool rdc_route_rule_live(const struct rdc_route *r, const struct rdc_kernel_rule
  * on the current device?  Logs once per kernel (`api`: the asking hook).
  * Only call when rdc_route_active is non-zero. */
 bool rdc_route_denied(const void *key, const char *api);
+/* The same on device processor `dev` (NULL: the current HIP device). */
+bool rdc_route_denied_on(const void *key, const char *dev, const char *api);
+
+/* Is host stub `stub` refused on the device of `stream` (NULL: the
+ * current device; HIP launches on the stream's device) by a deny route or
+ * a hold (hold.c)?  Said once per kernel, as the asking hook `api`.  Only
+ * call when rdc_route_active is non-zero (hook_stubs.c). */
+bool rdc_stub_refused(const void *stub, void *stream, const char *api);
 
 /* The current HIP device's true processor into buf; false if unknown. */
 bool rdc_route_current_device(char buf[RDC_PROC_MAX]);

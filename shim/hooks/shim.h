@@ -581,8 +581,10 @@ void *rdc_comgr_wrap(void *handle, const char *name, void *real,
 /* Guards hook_comgr.c's comgr table and its data/action lists (a leaf). */
 extern pthread_mutex_t rdc_comgr_lock;
 /* May bundles be left for the runtime's own reading (RDNACOMPAT_LAZY, not
- * in audit mode, the dlsym hook built)? */
+ * in audit mode, the dlsym hook built, HIP not loading eagerly)? */
 bool rdc_lazy_enabled(void);
+/* Does HIP read every kernel at registration (HIP_ENABLE_DEFERRED_LOADING=0)? */
+bool rdc_hip_eager_loading(void);
 /* May fat binary `p`, registered with the HIP runtime whose
  * __hipRegisterFatBinary is `real`, be left undecided until that runtime
  * reads it?  A runtime that reads bundles through comgr (HIP >= 6: a
@@ -778,6 +780,8 @@ void rdc_hold_forget(const void *bundle);
 /* Is host stub `stub` a held kernel on the current device?  Then the hook
  * (`api`) answers as for a function the runtime does not know. */
 bool rdc_hold_denied(const void *stub, const char *api);
+/* The same on HIP device ordinal `ord` (-1: the current device). */
+bool rdc_hold_denied_on(const void *stub, int ord, const char *api);
 /* Fat binaries left to the runtime's reading (lazy.c), and deciding those
  * of one loaded object now, before a kernel of it is launched. */
 size_t rdc_lazy_noted_count(void);

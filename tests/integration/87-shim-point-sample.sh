@@ -26,6 +26,12 @@
 #   - `rdnacompat explain -- CMD` on gfx1150 sums the log up per kernel: the
 #     held kernels with their instruction and reason, and what fixes them;
 #   - the same program on a gfx1153 card: its own code, clean, every check right;
+#   - every way HIP takes a host stub ("apis": <<<>>>, _spt, cooperative, ext,
+#     the multi-device lists, hipGetFuncBySymbol, graph kernel nodes, stream
+#     capture, the attribute and occupancy calls; hook_stubs.c): each runs the
+#     sampling kernel right on gfx1153 and is refused for the held kernel on
+#     gfx1150 without stopping the process, with HIP reading fat binaries
+#     lazily, at registration, and with HIP_ENABLE_DEFERRED_LOADING=0;
 #   - built for gfx11-generic and gfx1153: HIP 7 would load the generic entry
 #     on a gfx1150 by itself; the shim hands over the generic code with its
 #     sampling kernels held instead (generic-replaced), the others run; the
@@ -110,6 +116,32 @@ RDNACOMPAT_CACHE=0 timeout 120 "$TOOL" run --gpu gfx1153 --log-level info -- "$e
 grep -q "^all checks passed" "$tmp/own.out" || fail "gfx1153: not every check passed"
 ! grep -qE "refused|point-sample" "$tmp/own.out" || fail "gfx1153: its own code was held to point-sample"
 ok "gfx1153: its own code, every kernel runs and every check passes"
+# every way HIP takes a host stub (hook_stubs.c): on gfx1153 each runs the
+# sampling kernel right (the cooperative ones excepted: the simulated KFD has
+# no GWS, so HIP fails them with or without the shim); on gfx1150 each is
+# refused with HIP's answer for an unknown function and the process goes on —
+# lazily read (default), decided at registration, and with HIP reading every
+# kernel at registration (HIP_ENABLE_DEFERRED_LOADING=0: the held stubs are
+# not registered, said as held-unregistered)
+ways=15
+RDNACOMPAT_CACHE=0 timeout 300 "$TOOL" run --gpu gfx1153 -- "$exe" apis >"$tmp/apis-own.out" 2>&1 ||
+  { cat "$tmp/apis-own.out" >&2; fail "gfx1153: the apis mode failed on its own code"; }
+n=$(grep -c "^api .*: ran, 64 samples right" "$tmp/apis-own.out")
+[ "$n" -eq $((ways - 2)) ] && [ "$(grep -c '^api hipLaunchCooperative.*: refused: hipErrorLaunchFailure' "$tmp/apis-own.out")" -eq 2 ] ||
+  { cat "$tmp/apis-own.out" >&2; fail "gfx1153: not every way of launching ran the sampling kernel right ($n of $((ways - 2)))"; }
+for how in "RDNACOMPAT_LAZY=1" "RDNACOMPAT_LAZY=0" "HIP_ENABLE_DEFERRED_LOADING=0"; do
+  rc=0
+  env RDNACOMPAT_CACHE=0 "$how" timeout 300 "$TOOL" run --gpu gfx1150 --log-level warn -- "$exe" apis \
+    >"$tmp/apis.out" 2>&1 || rc=$?
+  n=$(grep -cE "^api .*: refused: hipErrorInvalid(DeviceFunction|Symbol|Value)$" "$tmp/apis.out")
+  [ "$rc" -eq 0 ] && [ "$n" -eq $ways ] && grep -q "^ok plain" "$tmp/apis.out" &&
+    ! grep -q "samples right" "$tmp/apis.out" ||
+    { cat "$tmp/apis.out" >&2; fail "gfx1150 ($how): a way of launching the held kernel ran it or stopped the process (rc=$rc, $n of $ways refused)"; }
+  [ "$how" != HIP_ENABLE_DEFERRED_LOADING=0 ] ||
+    grep -qE "warn: held-unregistered: kernel=_Z[0-9]+tex_pointP" "$tmp/apis.out" ||
+    { cat "$tmp/apis.out" >&2; fail "gfx1150 ($how): the held stub's registration was not said"; }
+done
+ok "every way HIP takes a host stub ($ways: <<<>>>, _spt, cooperative, ext, multi-device, hipGetFuncBySymbol, graph nodes, capture, attributes, occupancy): gfx1153 runs the sampling kernel right; gfx1150 refuses each for the held kernel and goes on (lazy, at registration, HIP_ENABLE_DEFERRED_LOADING=0)"
 # gfx11-generic + gfx1153 code: HIP 7 would load the generic entry on a
 # gfx1150 by itself, sampling kernels and all; the shim hands over the
 # generic code with those kernels held instead (generic-replaced)

@@ -15,12 +15,17 @@
 //     trilinearly; ROCR gives 3D images a pipe-XOR swizzle mode
 //     (SW_4KB_S_X) that the engine refuses with a message;
 //   - scale: a plain kernel (no image instruction), launched three times.
+// "apis" (not in "all") launches or asks about tex_point every way HIP takes
+// a host stub (<<<>>>, _spt, cooperative, ext, the multi-device lists,
+// hipGetFuncBySymbol, graph kernel nodes, stream capture, the attribute and
+// occupancy calls), says per way "ran, N samples right" or "refused: ERROR",
+// then runs scale: a card where tex_point is held refuses every way and goes on.
 // The arrays are filled with hipMemcpy2DToArray and read back with
 // hipMemcpy2DFromArray: on the ROCm runtimes these are CLR's
 // __amd_rocclr_copyBufferToImage / copyImageToBuffer blit kernels, image
 // instructions themselves.
 //
-// Usage: sim_texture [all|linear|pitch|point|load|layered|plain|3d]  — prints "ok NAME" per
+// Usage: sim_texture [all|linear|pitch|point|load|layered|plain|3d|apis]  — prints "ok NAME" per
 // check and "all checks passed"; exit 1 on a mismatch, naming it.
 #include <hip/hip_runtime.h>
 
@@ -233,7 +238,146 @@ static int check_pitch(void)
   return 0;
 }
 
-static int check_point(void)
+// The point-sample setup of check_point, launched by `launch` (one of the
+// ways HIP takes a host stub: LAUNCH_*); 0 when the launch ran and every
+// sample checks right, 2 when the runtime refused it (said on stdout with
+// its error), 1 on a wrong sample.
+enum launch_api {
+  LAUNCH_CHEVRON, LAUNCH_SPT, LAUNCH_COOPERATIVE, LAUNCH_EXT, LAUNCH_COOP_MULTI, LAUNCH_EXT_MULTI,
+  LAUNCH_FUNC_BY_SYMBOL, LAUNCH_GRAPH_NODE, LAUNCH_GRAPH_ADD_NODE, LAUNCH_CAPTURE, LAUNCH_SET_ATTRIBUTE,
+  LAUNCH_CACHE_CONFIG, LAUNCH_GET_ATTRIBUTES, LAUNCH_OCCUPANCY, LAUNCH_POTENTIAL, LAUNCH_N
+};
+static const char *const launch_names[LAUNCH_N] = {
+  "hipLaunchKernel (<<<>>>)", "hipLaunchKernel_spt", "hipLaunchCooperativeKernel", "hipExtLaunchKernel",
+  "hipLaunchCooperativeKernelMultiDevice", "hipExtLaunchMultiKernelMultiDevice",
+  "hipGetFuncBySymbol + hipModuleLaunchKernel", "hipGraphAddKernelNode", "hipGraphAddNode",
+  "stream capture of <<<>>>", "hipFuncSetAttribute", "hipFuncSetCacheConfig", "hipFuncGetAttributes",
+  "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipOccupancyMaxPotentialBlockSize"
+};
+extern "C" hipError_t hipLaunchKernel_spt(const void *f, dim3 grid, dim3 block, void **args, size_t shm,
+                                          hipStream_t stream);
+
+// Launch tex_point<<<1, n>>>(t, duv, dout, n) the way `how` says; the
+// queries (attributes, occupancy) ask about the stub and then launch with
+// <<<>>> when they succeed.
+static hipError_t launch_point(enum launch_api how, hipTextureObject_t t, float2 *duv, float4 *dout, int n)
+{
+  const void *f = reinterpret_cast<const void *>(&tex_point);
+  void *args[] = { &t, &duv, &dout, &n };
+  hipError_t e = hipSuccess;
+  switch (how) {
+  case LAUNCH_CHEVRON:
+    tex_point<<<1, n>>>(t, duv, dout, n);
+    return hipGetLastError();
+  case LAUNCH_SPT:
+    return hipLaunchKernel_spt(f, dim3(1), dim3(n), args, 0, 0);
+  case LAUNCH_COOPERATIVE:
+    return hipLaunchCooperativeKernel(f, dim3(1), dim3(n), args, 0, 0);
+  case LAUNCH_EXT:
+    return hipExtLaunchKernel(f, dim3(1), dim3(n), args, 0, 0, nullptr, nullptr, 0);
+  case LAUNCH_COOP_MULTI:
+  case LAUNCH_EXT_MULTI: {
+    hipStream_t s;
+    CK(hipStreamCreate(&s));
+    hipLaunchParams lp;
+    lp.func = const_cast<void *>(f);
+    lp.gridDim = dim3(1);
+    lp.blockDim = dim3(n);
+    lp.args = args;
+    lp.sharedMem = 0;
+    lp.stream = s;
+    e = how == LAUNCH_COOP_MULTI ? hipLaunchCooperativeKernelMultiDevice(&lp, 1, 0)
+                                 : hipExtLaunchMultiKernelMultiDevice(&lp, 1, 0);
+    if (e == hipSuccess)
+      e = hipStreamSynchronize(s);
+    CK(hipStreamDestroy(s));
+    return e;
+  }
+  case LAUNCH_FUNC_BY_SYMBOL: {
+    hipFunction_t fn;
+    if ((e = hipGetFuncBySymbol(&fn, f)) != hipSuccess)
+      return e;
+    return hipModuleLaunchKernel(fn, 1, 1, 1, n, 1, 1, 0, 0, args, nullptr);
+  }
+  case LAUNCH_GRAPH_NODE:
+  case LAUNCH_GRAPH_ADD_NODE:
+  case LAUNCH_CAPTURE: {
+    hipGraph_t g;
+    hipStream_t s;
+    CK(hipStreamCreate(&s));
+    hipKernelNodeParams kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = const_cast<void *>(f);
+    kp.gridDim = dim3(1);
+    kp.blockDim = dim3(n);
+    kp.kernelParams = args;
+    hipGraphNode_t node;
+    if (how == LAUNCH_CAPTURE) {
+      CK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+      tex_point<<<1, n, 0, s>>>(t, duv, dout, n);
+      e = hipGetLastError();
+      hipError_t e2 = hipStreamEndCapture(s, &g);
+      if (e == hipSuccess)
+        e = e2;
+    } else {
+      CK(hipGraphCreate(&g, 0));
+      if (how == LAUNCH_GRAPH_NODE) {
+        e = hipGraphAddKernelNode(&node, g, nullptr, 0, &kp);
+      } else {
+        // raw storage: the union's dim3 members make its C++ constructor deleted
+        alignas(hipGraphNodeParams) unsigned char raw[sizeof(hipGraphNodeParams)] = {};
+        hipGraphNodeParams *np = reinterpret_cast<hipGraphNodeParams *>(raw);
+        np->type = hipGraphNodeTypeKernel;
+        memcpy(&np->kernel, &kp, sizeof kp);
+        e = hipGraphAddNode(&node, g, nullptr, 0, np);
+      }
+    }
+    if (e == hipSuccess) {
+      hipGraphExec_t x;
+      e = hipGraphInstantiate(&x, g, nullptr, nullptr, 0);
+      if (e == hipSuccess) {
+        e = hipGraphLaunch(x, s);
+        if (e == hipSuccess)
+          e = hipStreamSynchronize(s);
+        CK(hipGraphExecDestroy(x));
+      }
+    }
+    if (how != LAUNCH_CAPTURE || g)
+      (void)hipGraphDestroy(g);
+    CK(hipStreamDestroy(s));
+    return e;
+  }
+  case LAUNCH_SET_ATTRIBUTE:
+    e = hipFuncSetAttribute(f, hipFuncAttributeMaxDynamicSharedMemorySize, 0);
+    break;
+  case LAUNCH_CACHE_CONFIG:
+    e = hipFuncSetCacheConfig(f, hipFuncCachePreferNone);
+    break;
+  case LAUNCH_GET_ATTRIBUTES: {
+    hipFuncAttributes fa;
+    e = hipFuncGetAttributes(&fa, f);
+    break;
+  }
+  case LAUNCH_OCCUPANCY: {
+    int blocks = 0;
+    e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, n, 0);
+    break;
+  }
+  case LAUNCH_POTENTIAL: {
+    int grid = 0, block = 0;
+    e = hipOccupancyMaxPotentialBlockSize(&grid, &block, f, 0, 0);
+    break;
+  }
+  default:
+    return hipErrorInvalidValue;
+  }
+  if (e != hipSuccess)
+    return e;
+  tex_point<<<1, n>>>(t, duv, dout, n);
+  return hipGetLastError();
+}
+
+static int point_via(enum launch_api how, int quiet)
 {
   unsigned char img[W * H * 4];
   for (int i = 0; i < W * H * 4; i++)
@@ -250,29 +394,61 @@ static int check_point(void)
   CK(hipMalloc(&duv, sizeof uv));
   CK(hipMalloc(&dout, sizeof out));
   CK(hipMemcpy(duv, uv, sizeof uv, hipMemcpyHostToDevice));
-  tex_point<<<1, N>>>(t, duv, dout, N);
-  CK(hipGetLastError());
-  CK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
-  for (int i = 0; i < N; i++) {
-    int x = (int)floorf(uv[i].x), y = (int)floorf(uv[i].y);
-    x = x < 0 ? 0 : x >= W ? W - 1 : x;
-    y = y < 0 ? 0 : y >= H ? H - 1 : y;
-    const unsigned char *p = img + (y * W + x) * 4;
-    float r[4] = { p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f };
-    float g[4] = { out[i].x, out[i].y, out[i].z, out[i].w };
-    for (int c = 0; c < 4; c++)
-      if (g[c] != r[c]) {
-        fprintf(stderr, "FAIL point: uv=(%g,%g) component %d got %.7f want %.7f\n", uv[i].x, uv[i].y, c, g[c], r[c]);
-        return 1;
-      }
+  CK(hipMemset(dout, 0, sizeof out));
+  hipError_t e = launch_point(how, t, duv, dout, N);
+  int rc = 0;
+  if (e != hipSuccess) {
+    printf("api %s: refused: %s\n", launch_names[how], hipGetErrorName(e));
+    (void)hipGetLastError();
+    rc = 2;
+  } else {
+    CK(hipDeviceSynchronize());
+    CK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
+    for (int i = 0; i < N && !rc; i++) {
+      int x = (int)floorf(uv[i].x), y = (int)floorf(uv[i].y);
+      x = x < 0 ? 0 : x >= W ? W - 1 : x;
+      y = y < 0 ? 0 : y >= H ? H - 1 : y;
+      const unsigned char *p = img + (y * W + x) * 4;
+      float r[4] = { p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f };
+      float g[4] = { out[i].x, out[i].y, out[i].z, out[i].w };
+      for (int c = 0; c < 4; c++)
+        if (g[c] != r[c]) {
+          fprintf(stderr, "FAIL point (%s): uv=(%g,%g) component %d got %.7f want %.7f\n", launch_names[how],
+                  uv[i].x, uv[i].y, c, g[c], r[c]);
+          rc = 1;
+          break;
+        }
+    }
+    if (!rc && !quiet)
+      printf("api %s: ran, %d samples right\n", launch_names[how], N);
   }
   CK(hipDestroyTextureObject(t));
   CK(hipFreeArray(a));
   CK(hipFree(duv));
   CK(hipFree(dout));
-  printf("ok point: %d point samples of a %dx%d uchar4 texture (normalized float, clamp, texel coordinates)\n", N, W,
+  return rc;
+}
+
+static int check_point(void)
+{
+  int rc = point_via(LAUNCH_CHEVRON, 1);
+  if (rc == 2)
+    fprintf(stderr, "FAIL hipGetLastError(): invalid device function\n");
+  if (rc)
+    return 1;
+  printf("ok point: %d point samples of a %dx%d uchar4 texture (normalized float, clamp, texel coordinates)\n", 64, W,
          H);
   return 0;
+}
+
+// Every way of launching or asking about tex_point; then the plain kernel.
+static int check_apis(void)
+{
+  int bad = 0;
+  for (int how = 0; how < LAUNCH_N; how++)
+    bad |= point_via((enum launch_api)how, 0) == 1;
+  printf("apis: every way tried, the process goes on\n");
+  return bad;
 }
 
 static int check_load(void)
@@ -431,6 +607,8 @@ int main(int argc, char **argv)
     bad |= check_load();
   if (all || !strcmp(what, "point"))
     bad |= check_point();
+  if (!strcmp(what, "apis")) // not in "all": each way a host stub reaches HIP, refused ones said
+    bad |= check_apis() | check_plain();
   if (all || !strcmp(what, "linear"))
     bad |= check_linear();
   if (all || !strcmp(what, "pitch"))
