@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# startup-stack.sh [N] [BUILD] — what the shim costs a PyTorch-sized process
-# on ROCm 7.2: tests/integration/libs/stack_gemm.cpp linked with the ROCm 7.2
-# stack that `import torch` loads (MIOpen, hipBLASLt, hipBLAS, rocSPARSE,
-# rocFFT, rocRAND, rocSOLVER, RCCL; never called) runs one 64x64 rocBLAS
-# SGEMM, checked against the CPU, inside the Debian root rocm-7.2.  Two
-# groups, each interleaved N rounds (default 10) by bench/interleave.py,
+# startup-stack.sh [N] [BUILD] [RELEASE] — what the shim costs a PyTorch-sized
+# process: tests/integration/libs/stack_gemm.cpp linked with the ROCm stack
+# that `import torch` loads (never called) runs one 64x64 rocBLAS SGEMM,
+# checked against the CPU, inside the Debian root rocm-RELEASE (default 7.2):
+#   7.2: MIOpen, hipBLASLt, hipBLAS, rocSPARSE, rocFFT, rocRAND, rocSOLVER, RCCL
+#   6.4: MIOpen, hipBLAS, rocSPARSE (what Debian sid ships of ROCm 6.4: it has
+#        no rocFFT, rocRAND, rocSOLVER, hipBLASLt or RCCL built against HIP 6.4)
+# Two groups, each interleaved N rounds (default 10) by bench/interleave.py,
 # wall time, CPU time and peak RSS:
 #   mapped card, simulated gfx1031 (code from gfx1030), against the override:
 #     ovr     HSA_OVERRIDE_GFX_VERSION=10.3.0, no shim
@@ -18,7 +20,10 @@
 #             decided at the runtime's unbundling)
 #   card with its own code, simulated gfx1030, against no shim:
 #     none    no shim
-#     shim    the shim
+#     shim    the shim, its decision cache warm
+#     shim-first  the shim, its cache directory removed before each run
+#     run     `BUILD/bin/rdnacompat run -- PROG`, cache warm (the launcher a
+#             user types, the shim appended to LD_PRELOAD as it does)
 # RDC_BENCH_BASE=OTHER_BUILD adds first-base and repeat-base to the mapped
 # card's group: OTHER_BUILD's shim (a clean build of a change's parent), its
 # caches in directories of their own.
@@ -30,16 +35,15 @@
 set -euo pipefail
 n=${1:-10}
 B=$(cd "${2:-build}" && pwd)
+rel=${3:-7.2}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 . "$here/common.sh"
 bench_need_build "$B"
-run() { "$src/tests/roots/run" rocm-7.2 -- "$@"; }
-out=$B/bench/7.2; mkdir -p "$out"
-libs=(-Wl,--no-as-needed -l:libMIOpen.so.1 -l:libhipblaslt.so.1 -l:libhipblas.so.3 -l:librocsparse.so.1
-      -l:librocfft.so.0 -l:librocrand.so.1 -l:librocsolver.so.0 -l:librccl.so.1 -lrocblas)
-run hipcc -O1 -I"$src/tests/integration/libs" -o "$out/stack_gemm" "$src/tests/integration/libs/stack_gemm.cpp" \
-  "${libs[@]}" 2>"$out/stack_gemm.build.log" || { tail -5 "$out/stack_gemm.build.log"; exit 1; }
+run() { "$src/tests/roots/run" "rocm-$rel" -- "$@"; }
+out=$B/bench/$rel
+[ -x "$B/bin/rdnacompat" ] || { echo "no tool in $B (make BUILD=$B)" >&2; exit 2; }
+bench_stack_gemm "$B" "$rel" || exit $?
 cache=$(mktemp -d); trap 'rm -rf "$cache"' EXIT
 S=$B/sim/librdnacompat-sim.so
 SH=$B/librdnacompat.so
@@ -61,6 +65,7 @@ if [ -n "${RDC_BENCH_BASE:-}" ]; then
   base=("first-base=HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache/base-first LD_PRELOAD=$SB:$S RDNACOMPAT_SIM_GPUS=gfx1031 $(wrap "$cache/base-first")"
         "repeat-base=HSA_ENABLE_SDMA=0 AMD_COMGR_CACHE=0 XDG_CACHE_HOME=$cache/base LD_PRELOAD=$SB:$S RDNACOMPAT_SIM_GPUS=gfx1031 $W")
 fi
+echo "== ROCm $rel stack"
 echo "== mapped card: simulated gfx1031, against HSA_OVERRIDE_GFX_VERSION=10.3.0"
 run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base ovr \
   "ovr=$e HSA_OVERRIDE_GFX_VERSION=10.3.0 LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1031 $W" \
@@ -73,4 +78,6 @@ run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --ba
 echo "== card with its own code: simulated gfx1030, against no shim"
 run python3 "$here/interleave.py" -n "$n" -w 1 --expect "ok: rocblas_sgemm" --base none \
   "none=$e LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1030 $W" \
-  "shim=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1030 $W"
+  "shim=$e LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1030 $W" \
+  "shim-first=$ef LD_PRELOAD=$SH:$S RDNACOMPAT_SIM_GPUS=gfx1030 $F" \
+  "run=$e LD_PRELOAD=$S RDNACOMPAT_SIM_GPUS=gfx1030 sh -c 'rm -rf $cache/unused; exec $B/bin/rdnacompat run -- $P'"
