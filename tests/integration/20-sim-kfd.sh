@@ -32,6 +32,42 @@ echo "$out" | grep -qx 'live' || fail "/sys/module/amdgpu/initstate: $out"
 [ "$(echo "$out" | grep -cxE '[0-9]')" = 3 ] || fail "three nodes under /sys/class/kfd: $out"
 echo "$out" | grep -q '^amdgpu .* Live' || fail "/proc/modules: $out"
 echo "ok: sysfs topology, /sys/module/amdgpu and /proc/modules"
+# The cards' PCI functions (pci.c), found as RCCL finds them: realpath of
+# /sys/class/pci_bus/BUS/../../BDF, BDF from KFD's location_id (bus << 8).
+rp="$OUT/sim_realpath"
+if [ ! -x "$rp" ] || [ "$here/sim_realpath.c" -nt "$rp" ]; then
+  cc -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Werror -o "$rp" "$here/sim_realpath.c" || fail "building sim_realpath"
+fi
+out=$(sim RDNACOMPAT_SIM_GPUS=gfx1030,gfx1101 -- sh -c "
+  grep -h location_id /sys/class/kfd/kfd/topology/nodes/1/properties /sys/class/kfd/kfd/topology/nodes/2/properties
+  $rp /sys/class/pci_bus/0000:05/../../0000:05:00.0 /sys/bus/pci/devices/0000:08:00.0
+  d=/sys/bus/pci/devices/0000:08:00.0
+  cat \$d/class \$d/vendor \$d/device \$d/numa_node \$d/max_link_speed \$d/max_link_width \$d/../max_link_speed
+  cat /sys/bus/pci/devices/0000:02:09.0/device") || fail "PCI functions: $out"
+want="location_id 1280
+location_id 2048
+/sys/class/pci_bus/0000:05/../../0000:05:00.0 -> /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:08.0/0000:03:00.0/0000:04:00.0/0000:05:00.0
+/sys/bus/pci/devices/0000:08:00.0 -> /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:09.0/0000:06:00.0/0000:07:00.0/0000:08:00.0
+0x030000
+0x1002
+0x747e
+-1
+16.0 GT/s PCIe
+16
+16.0 GT/s PCIe
+0x8747"
+[ "$out" = "$want" ] || fail "PCI functions, one switch: got
+$out
+want
+$want"
+out=$(sim RDNACOMPAT_SIM_PCI=root RDNACOMPAT_SIM_GPUS=gfx1030,gfx1101 -- sh -c "
+  grep -h location_id /sys/class/kfd/kfd/topology/nodes/2/properties
+  $rp /sys/class/pci_bus/0000:06/../../0000:06:00.0 /sys/class/pci_bus/0000:00/../../0000:00:01.0") || fail "root ports: $out"
+want="location_id 1536
+/sys/class/pci_bus/0000:06/../../0000:06:00.0 -> /sys/devices/pci0000:00/0000:00:01.1/0000:04:00.0/0000:05:00.0/0000:06:00.0"
+[ "$(echo "$out" | head -2)" = "$want" ] || fail "PCI functions, root ports: got
+$out"
+echo "ok: the cards' PCI functions, behind one switch (default) and on root ports of their own (RDNACOMPAT_SIM_PCI=root)"
 # One tree per configuration, shared: a second process adds nothing.
 trees=${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/rdnacompat-sim-$(id -u)
 n1=$(ls -A "$trees" | wc -l)

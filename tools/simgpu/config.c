@@ -32,6 +32,11 @@
  *   RDNACOMPAT_SIM_BAR    large (default): all VRAM CPU-visible (public frame
  *                         buffer heap); small: a 256 MiB window (private heap;
  *                         KFD then makes no peer links to the card).
+ *   RDNACOMPAT_SIM_PCI    where the cards sit on the PCI bus (pci.c):
+ *                         switch (default): behind one PCIe switch on one
+ *                         root port, which RCCL takes for P2P on any host
+ *                         CPU; root: each card on its own CPU root port,
+ *                         which RCCL takes for P2P on AMD CPUs only.
  *   RDNACOMPAT_SIM_ITRACE  a debugging aid: for kernels whose symbol holds
  *                         this text, every instruction workgroup 0 runs, one
  *                         line on stderr with what it wrote (exec/dispatch.c).
@@ -389,6 +394,10 @@ static void config_read(void)
 	config.small_bar = bar && !strcmp(bar, "small");
 	if (bar && *bar && strcmp(bar, "small") && strcmp(bar, "large"))
 		rdc_sim_log("RDNACOMPAT_SIM_BAR=%.40s is not large|small (using large)", bar);
+	const char *pci = getenv("RDNACOMPAT_SIM_PCI");
+	config.pci = pci && !strcmp(pci, "root") ? RDC_SIM_PCI_ROOT : RDC_SIM_PCI_SWITCH;
+	if (pci && *pci && strcmp(pci, "root") && strcmp(pci, "switch"))
+		rdc_sim_log("RDNACOMPAT_SIM_PCI=%.40s is not switch|root (using switch)", pci);
 	const char *it = getenv("RDNACOMPAT_SIM_ITRACE");
 	snprintf(config.itrace, sizeof config.itrace, "%s", it ? it : "");
 	if (trace && *trace) {

@@ -11,6 +11,11 @@
  *   fopen, fopen64, opendir, stat, stat64, lstat, lstat64, fstatat,
  *   fstatat64, statx, access   sysfs paths (libc's own opens inside fopen
  *                  and opendir bypass the open hook; ls and find stat first)
+ *   realpath, __realpath_chk, canonicalize_file_name   the simulated PCI
+ *                  devices' /sys paths (pci.c): resolved in the tree, whose
+ *                  links mirror sysfs's, and answered as the /sys path
+ *                  (glibc resolves links with its own syscalls, so the
+ *                  lstat/readlink it does inside are not seen by our hooks)
  *   close          forget a simulated fd first
  *   ioctl          AMDKFD_IOC_* on a kfd fd; anything on a render fd is
  *                  logged and EINVAL (the libdrm entry points that would
@@ -29,6 +34,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include "sim.h"
 
@@ -39,6 +46,7 @@ static int (*real_access)(const char *, int);
 static void *(*real_fopen64)(const char *, const char *);
 static int (*real_fstatat)(int, const char *, struct stat *, int);
 static int (*real_statx)(int, const char *, int, unsigned, struct statx *);
+static char *(*real_realpath)(const char *, char *);
 static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 
 static void resolve(void)
@@ -57,6 +65,7 @@ static void resolve(void)
 	real_fopen64 = (void *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
 	real_fstatat = (int (*)(int, const char *, struct stat *, int))dlsym(RTLD_NEXT, "fstatat");
 	real_statx = (int (*)(int, const char *, int, unsigned, struct statx *))dlsym(RTLD_NEXT, "statx");
+	real_realpath = (char *(*)(const char *, char *))dlsym(RTLD_NEXT, "realpath");
 }
 
 __attribute__((constructor)) static void interpose_init(void)
@@ -239,6 +248,51 @@ RDC_SIM_API int access(const char *path, int mode)
 	char buf[4200];
 	rdc_sim_real();
 	return real_access(rdc_sim_sysfs_redirect(path, buf, sizeof buf), mode);
+}
+
+/* The tree's directory as realpath gives it ($TMPDIR may be a link). */
+static char tree_canon[PATH_MAX];
+static pthread_once_t canon_once = PTHREAD_ONCE_INIT;
+
+static void canon_tree(void)
+{
+	const char *r = rdc_sim_sysfs_root();
+	if (!r[0] || !real_realpath || !real_realpath(r, tree_canon))
+		tree_canon[0] = 0;
+}
+
+RDC_SIM_API char *realpath(const char *restrict path, char *restrict resolved)
+{
+	rdc_sim_real();
+	if (!real_realpath) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	if (!path || !rdc_sim_pci_path(path))
+		return real_realpath(path, resolved);
+	char buf[4200];
+	const char *p = rdc_sim_sysfs_redirect(path, buf, sizeof buf);
+	pthread_once(&canon_once, canon_tree);
+	char tmp[PATH_MAX];
+	if (p == path || !tree_canon[0] || !real_realpath(p, tmp))
+		return p == path ? real_realpath(path, resolved) : NULL;
+	size_t l = strlen(tree_canon);
+	const char *out = !strncmp(tmp, tree_canon, l) && !strncmp(tmp + l, "/sys/", 5) ? tmp + l : tmp;
+	if (!resolved)
+		return strdup(out);
+	memmove(resolved, out, strlen(out) + 1);
+	return resolved;
+}
+
+RDC_SIM_API char *__realpath_chk(const char *restrict path, char *restrict resolved, size_t len)
+{
+	(void)len; /* glibc's check: len >= PATH_MAX, which the caller's buffer is */
+	return realpath(path, resolved);
+}
+
+RDC_SIM_API char *canonicalize_file_name(const char *path)
+{
+	return realpath(path, NULL);
 }
 
 RDC_SIM_API int close(int fd)

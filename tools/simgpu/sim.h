@@ -15,7 +15,7 @@
  * opendir, stat, access, close, ioctl, mmap), kfd_dev.c (the /dev/kfd and
  * render fds, ioctl dispatch, small ioctls), kfd_mem.c (buffer objects),
  * kfd_events.c, kfd_queues.c, dmabuf.c (the dma-buf fds of EXPORT/IMPORT),
- * sysfs.c (the topology tree), drm.c (libdrm).
+ * sysfs.c (the topology tree), pci.c (its PCI devices), drm.c (libdrm).
  * The engines: config.c (environment), events.c, queues.c (AQL command
  * processor), exec_cp.c (kernel execution: the CP's side of exec/), sdma.c,
  * blit.c, trace.c.
@@ -61,6 +61,7 @@ struct rdc_sim_config {
 	char itrace[128];         /* RDNACOMPAT_SIM_ITRACE: kernels whose name holds it ("" off) */
 	enum { RDC_SIM_P2P_ON, RDC_SIM_P2P_OFF, RDC_SIM_P2P_LEGACY } p2p; /* RDNACOMPAT_SIM_P2P */
 	bool small_bar;           /* RDNACOMPAT_SIM_BAR=small */
+	enum { RDC_SIM_PCI_SWITCH, RDC_SIM_PCI_ROOT } pci; /* RDNACOMPAT_SIM_PCI */
 };
 
 /* config.c: parse the environment once; NULL + message on stderr if bad. */
@@ -208,6 +209,15 @@ const char *rdc_sim_blit_emulate(const void *packet, const char *kernel, uint32_
  * /sys/module/amdgpu or /proc/modules is rewritten into it. */
 const char *rdc_sim_sysfs_redirect(const char *path, char *buf, size_t n);
 const char *rdc_sim_node_proc(uint32_t node);  /* "gfx1031" */
+/* The directory of the tree ("" if none). */
+const char *rdc_sim_sysfs_root(void);
+
+/* pci.c: the simulated machine's PCI functions.  location: KFD's
+ * location_id of GPU i (bus << 8 | devfn); path: whether a /sys path is one
+ * of them (sysfs.c redirects it); write: the tree under ROOT/sys, 0 or -1. */
+uint32_t rdc_sim_pci_location(unsigned i);
+bool rdc_sim_pci_path(const char *path);
+int rdc_sim_pci_write(const char *root);
 
 /* trace.c */
 /* Kernel symbol (no ".kd") and code-object processor of a kernel object, from

@@ -14,12 +14,14 @@
  *   /sys/class/kfd/kfd/topology/...       (the same tree)
  *   /sys/module/amdgpu/{initstate,version,refcnt,holders/,parameters/pcie_p2p}
  *   /proc/modules                         (the real one, if any, plus amdgpu)
+ *   /sys/devices/pci0000:00/..., /sys/bus/pci/devices/..., /sys/class/pci_bus/...
+ *                                         (the cards' PCI functions: pci.c)
  *
  * Node 0 is the CPU (gpu_id 0, the real core count and memory, one cache
  * so Debian's assert-enabled ROCR finds one); GPU i is node i+1 with the
  * keys the thunk's topology.c reads, gfx_target_version the real
  * processor's (HSA_OVERRIDE_GFX_VERSION is the thunk's business),
- * drm_render_minor 128+i, a cache of type 9 (data | HSACU: ROCR asserts on
+ * drm_render_minor 128+i, location_id its PCI address (pci.c), a cache of type 9 (data | HSACU: ROCR asserts on
  * one) and a PCIe io link to the CPU.  Peer links as KFD writes them
  * (kfd_topology.c, RDNACOMPAT_SIM_P2P): every node has p2p_links_count; with
  * the kernel's HSA_AMD_P2P and a large BAR (amdgpu_device_is_peer_accessible:
@@ -172,7 +174,7 @@ static int write_gpu(unsigned i, const struct rdc_sim_gpu *g, unsigned n_gpus)
 		  "sdma_fw_version 50\nunique_id %llu\nnum_xcc 1\nmax_engine_clk_ccompute 3000\n%s",
 		  g->cus * 2, 0x80000000u + i * 0x1000, g->wave_size, se * sa, sa,
 		  (g->cus + se * sa - 1) / (se * sa), g->major * 10000 + g->minor * 100 + g->step,
-		  g->device_id, (3 + node) << 8, rdc_sim_render_minor(i), (unsigned long long)g->vram,
+		  g->device_id, rdc_sim_pci_location(i), rdc_sim_render_minor(i), (unsigned long long)g->vram,
 		  cap, (unsigned long long)(0x53494d0000000000ull | (uint64_t)g->device_id << 16 | node), p2p_key);
 	snprintf(rel, sizeof rel, "%s/mem_banks/0/properties", base);
 	/* HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC (1) when all VRAM is CPU-visible,
@@ -248,14 +250,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
  * memory, and the real /proc/modules. */
 static uint64_t tree_key(const struct rdc_sim_config *c)
 {
-	static const char format[] = "rdnacompat-sim sysfs 3";
+	static const char format[] = "rdnacompat-sim sysfs 4";
 	uint64_t h = fnv(0xcbf29ce484222325ull, format, sizeof format);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t mem = phys_mem();
 	h = fnv(h, &cores, sizeof cores);
 	h = fnv(h, &mem, sizeof mem);
 	h = fnv(h, &c->n_gpus, sizeof c->n_gpus);
-	unsigned topo[2] = { (unsigned)c->p2p, c->small_bar };
+	unsigned topo[3] = { (unsigned)c->p2p, c->small_bar, (unsigned)c->pci };
 	h = fnv(h, topo, sizeof topo);
 	for (unsigned i = 0; i < c->n_gpus; i++) {
 		const struct rdc_sim_gpu *g = &c->gpu[i];
@@ -337,6 +339,7 @@ static int write_tree(const struct rdc_sim_config *c)
 	if (c->p2p == RDC_SIM_P2P_ON)
 		rc |= dir("/amdgpu/parameters") | put("/amdgpu/parameters/pcie_p2p", "Y\n");
 	rc |= write_modules();
+	rc |= rdc_sim_pci_write(root);
 	return rc;
 }
 
@@ -387,6 +390,12 @@ const char *rdc_sim_sysfs_redirect(const char *path, char *buf, size_t n)
 {
 	if (!path || path[0] != '/' || (strncmp(path, "/sys/", 5) && strncmp(path, "/proc/modules", 13)))
 		return path;
+	if (rdc_sim_pci_path(path)) {
+		pthread_once(&tree_once, make_tree);
+		if (!root[0] || (size_t)snprintf(buf, n, "%s%s", root, path) >= n)
+			return path;
+		return buf;
+	}
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
 		size_t l = strlen(maps[i].from);
 		if (strncmp(path, maps[i].from, l) || (path[l] && path[l] != '/'))
@@ -399,6 +408,12 @@ const char *rdc_sim_sysfs_redirect(const char *path, char *buf, size_t n)
 		return buf;
 	}
 	return path;
+}
+
+const char *rdc_sim_sysfs_root(void)
+{
+	pthread_once(&tree_once, make_tree);
+	return root;
 }
 
 const char *rdc_sim_node_proc(uint32_t node)
