@@ -4,8 +4,8 @@
 # 43-shim-exports.sh — the shim's hooks against the release's real
 # libraries (nm -D): every hook name@VERSION that librdnacompat.so exports
 # is defined with that version by the library it shadows (libamdhip64.so.5,
-# .so.6 or .so.7, libhsa-runtime64.so.1, libc.so.6) — hip_6.0 ones on
-# HIP >= 6 only, hip_7.x ones on HIP 7 only — and no shadowed HIP/HSA name has a newer default version
+# .so.6 or .so.7, libhsa-runtime64.so.1, libc.so.6) — a hip_X.Y one on
+# releases X.Y and later only — and no shadowed HIP/HSA name has a newer default version
 # there (a program built against it would bind past the hook).  Also lists,
 # as a note, the release's HIP code-loading entry points the shim does not
 # hook.
@@ -34,9 +34,10 @@ for h in $hooks; do
   esac
   case $ver in
     ROCR_1) f=$T/x.hsa;;
-    hip_6.*) if [ "$HIPSO" = 5 ]; then continue; fi; f=$T/x.hip;;
-    hip_7.*) if [ "$HIPSO" -lt 7 ]; then continue; fi; f=$T/x.hip;;
-    hip_*) f=$T/x.hip;;
+    # a node newer than the release (hip_5.5 or hip_6.2 on 5.2, hip_7.1 on
+    # 6.4) is not in its library: those hooks shadow later HIPs only
+    hip_*) if [ "$(printf '%s\n' "${ver#hip_}" "$REL" | sort -V | tail -1)" != "$REL" ]; then continue; fi
+           f=$T/x.hip;;
     GLIBC_*) f=$T/x.c;;
     # librocm_kpack (TheRock >= 7.13) has no symbol versions and is in no
     # release tested here: its hooks carry our own default version
