@@ -62,9 +62,10 @@ struct rdc_choice {
 	size_t n_refused;          /* kernels that failed checks (in refused candidates) */
 	size_t n_held;             /* kernels of the chosen entry that are held
 	                              (their verdicts: held true) */
-	bool isa_failed;           /* some kernel of some candidate failed an
-	                              instruction condition (held or refused):
-	                              the choice depends on RDC_POLICY_HOLD */
+	bool hold_failed;          /* some kernel of some candidate failed a
+	                              check it can be held for (held or
+	                              refused): the choice depends on
+	                              RDC_POLICY_HOLD */
 	struct rdc_patch *hide;    /* the patches that hold them, offsets into the
 	                              chosen entry; owned (NULL when none) */
 	size_t n_hide;
@@ -97,9 +98,11 @@ enum rdc_policy_flags {
 	                              no metadata: its kernel checks are by name
 	                              only anyway (the shim; tools that show every
 	                              kernel's numbers leave it off) */
-	RDC_POLICY_HOLD    = 16,   /* a kernel that fails only an instruction
-	                              condition is held, not refused (its entry
-	                              may run with it held): for clients that can
+	RDC_POLICY_HOLD    = 16,   /* a kernel that fails only checks it can be
+	                              held for (an instruction condition, the
+	                              card's limits, a workaround its descriptor
+	                              lacks) is held, not refused (its entry may
+	                              run with it held): for clients that can
 	                              keep the runtime from launching it
 	                              (rdc_codeobj_hide_patches, or a deny route) */
 	RDC_POLICY_ARGS    = 8,    /* also read each kernel's .args into choice->co
@@ -149,10 +152,11 @@ long rdc_policy_mapped_by_id(const struct rdc_tables *t, const struct rdc_target
  * rdc_check_kernel and the edge's conditions ("user-sgpr-16": each
  * descriptor enables >= 16 user + system SGPRs; "opt-in" edges only with
  * RDC_POLICY_OPT_IN).  With RDC_POLICY_HOLD, a candidate whose only
- * failures are instruction conditions (policy_isa.c: a kernel uses
- * instructions whose workaround the code lacks) is taken when no later
- * candidate passes whole: those kernels are held (choice->n_held,
- * choice->hide) and the others run.
+ * failures are checks a kernel can be held for (the instruction conditions
+ * of policy_isa.c: a kernel uses instructions whose workaround the code
+ * lacks; the card's limits: VGPRs, waves, LDS, wave size; user-sgpr-16) is
+ * taken when no later candidate passes whole: those kernels are held
+ * (choice->n_held, choice->hide) and the others run.
  * When they cannot be held alone (rdc_codeobj_hide_patches refuses) the
  * candidate is refused, as a failing kernel refuses it. */
 int rdc_policy_choose(const struct rdc_tables *t, const struct rdc_target *device,
@@ -236,6 +240,10 @@ int rdc_policy_hold_patches(const struct rdc_tables *t, const char *device_proc,
 /* Does compat edge `e` carry an instruction condition (one whose kernels
  * the policy may hold: point-sample, msaa-load, mad-intra-fwd)? */
 bool rdc_edge_isa_condition(const struct rdc_compat_edge *e);
+/* May code over edge `e` have kernels held on its device: an instruction
+ * condition, user-sgpr-16, or limits other than the device's (a kernel may
+ * need more VGPRs, waves or LDS than the card has)? */
+bool rdc_edge_may_hold(const struct rdc_tables *t, const struct rdc_compat_edge *e);
 /* Is code over edge `e` checked by its instructions: an instruction
  * condition, or a condition word the policy does not evaluate (then every
  * kernel counts as lacking, rdc_policy_isa_check)? */

@@ -143,16 +143,6 @@ static void keep_co(struct rdc_choice *out, struct rdc_codeobj *co)
  * as for `a`: register file and granules, waves per SIMD, LDS, default wave
  * size, WGPs?  Then a kernel's verdict on the device is the one it has on
  * its own target. */
-static bool same_limits(const struct rdc_isa *a, const struct rdc_isa *b)
-{
-	return a && b && a->vgprs_per_simd_w32 == b->vgprs_per_simd_w32 &&
-	       a->vgprs_per_simd_w64 == b->vgprs_per_simd_w64 &&
-	       a->vgpr_granule_w32 == b->vgpr_granule_w32 && a->vgpr_granule_w64 == b->vgpr_granule_w64 &&
-	       a->max_waves_per_simd == b->max_waves_per_simd &&
-	       a->lds_per_workgroup == b->lds_per_workgroup && a->default_wave == b->default_wave &&
-	       rdc_isa_has_wgp(a) == rdc_isa_has_wgp(b);
-}
-
 /* The patches that hold the n kernels of `co` at held_at[] (entry `it`):
  * 0, RDC_E_NOMEM, or another error when they cannot be held alone — then
  * said in `why` with the first held kernel's reason. */
@@ -181,7 +171,7 @@ static int hold_kernels(const struct rdc_pol_item *it, const struct rdc_codeobj 
  * refusal appends to `why`.
  *
  * Code built for the device itself (`native`), or for a target whose limits
- * are the device's (same_limits) reached by an edge without condition, runs
+ * are the device's (rdc_pol_same_limits) reached by an edge without condition, runs
  * as it would on its own target: the limit checks are reported, not
  * enforced, and only a bad-kernel rule refuses a kernel.  With
  * RDC_POLICY_SYMBOLS such an entry is read from its symbol table
@@ -195,7 +185,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	char tt[64];
 	rdc_target_format(&it->target, tt, sizeof tt);
 	bool own = native || ((!cond || !strcmp(cond, "none")) &&
-			      same_limits(dev, rdc_isa_find(t, it->target.proc)));
+			      rdc_pol_same_limits(dev, rdc_isa_find(t, it->target.proc)));
 	struct rdc_codeobj *co = calloc(1, sizeof *co);
 	if (!co)
 		return RDC_E_NOMEM;
@@ -264,7 +254,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	size_t *held_at = NULL;   /* the held kernels' indices */
 	struct rdc_kernel_verdict first_held;
 	memset(&first_held, 0, sizeof first_held);
-	if (ik && !(held_at = malloc((co->n_kernels ? co->n_kernels : 1) * sizeof *held_at))) {
+	if ((flags & RDC_POLICY_HOLD) && !(held_at = malloc((co->n_kernels ? co->n_kernels : 1) * sizeof *held_at))) {
 		free(ik);
 		free(vs);
 		rdc_codeobj_free(co);
@@ -281,9 +271,12 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		bool isa_fail = ok && ik && !rdc_pol_check_isa(&ik[i], isa_need, cond, prod, &v);
 		if (isa_fail)
 			ok = false;
-		out->isa_failed |= isa_fail;
-		if (isa_fail && (flags & RDC_POLICY_HOLD)) {
-			/* only the instruction condition fails: held */
+		/* a failure the kernel can be held for: an instruction
+		 * condition, the card's limits (not for code built to them:
+		 * below), a workaround its descriptor lacks */
+		bool holdable = isa_fail || (!ok && !own && rdc_pol_check_holdable(v.check));
+		out->hold_failed |= holdable;
+		if (holdable && (flags & RDC_POLICY_HOLD)) {
 			v.held = true;
 			if (!held)
 				first_held = v;
@@ -309,7 +302,15 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	free(ik);
 	struct rdc_patch *hide = NULL;
 	size_t n_hide = 0;
-	if (held && !bad) {
+	if (held && !bad && held == co->n_kernels) {
+		/* nothing of the entry would run: refused, as before holds */
+		rdc_pol_cat(why, cap, wlen, "%s%s refused: %s: %s: %s", *wlen ? "; " : "", tt, first_held.kernel,
+			    first_held.check, first_held.reason);
+		for (size_t i = 0; vs && i < co->n_kernels; i++)
+			vs[i].held = false;
+		bad = held;
+		held = 0;
+	} else if (held && !bad) {
 		int hrc = hold_kernels(it, co, held_at, held, &first_held, &hide, &n_hide, tt, why, cap, wlen);
 		if (hrc == RDC_E_NOMEM) {
 			free(held_at);
@@ -397,8 +398,8 @@ static void mapped(struct rdc_choice *out, const struct rdc_isa *dev, const stru
 			    nk == 1 ? " passes" : "s pass");
 	else
 		rdc_pol_cat(out->reason, sizeof out->reason, &rl,
-			    "%zu of %zu kernels pass and %zu %s held: %s uses instructions whose workaround "
-			    "the code lacks",
+			    "%zu of %zu kernels pass and %zu %s held: %s cannot run safely here as built "
+			    "(the held lines say why)",
 			    runs, nk, out->n_held, out->n_held == 1 ? "is" : "are",
 			    out->n_held == 1 ? "it" : "each");
 	if (out->by_name)
@@ -679,7 +680,7 @@ long rdc_policy_mapped_by_id(const struct rdc_tables *t, const struct rdc_target
 			 * without condition to the device's limits, no generic
 			 * version to read) and no bad-kernel rule concerns it. */
 			const struct rdc_isa *ci = rdc_isa_find(t, edges[k]->code);
-			bool own = (!cond || !strcmp(cond, "none")) && same_limits(dev, ci);
+			bool own = (!cond || !strcmp(cond, "none")) && rdc_pol_same_limits(dev, ci);
 			if (!own || ci->generic || rdc_pol_bad_rules_for(t, dev->name, ci->name))
 				return -1;
 			return (long)i;

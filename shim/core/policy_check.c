@@ -163,6 +163,25 @@ bool rdc_check_kernel(const struct rdc_tables *t, const struct rdc_isa *dev,
 	return true;
 }
 
+bool rdc_pol_check_holdable(const char *check)
+{
+	static const char *const holdable[] = { "wave", "vgpr", "waves", "lds", "user-sgpr" };
+	for (size_t i = 0; check && i < sizeof holdable / sizeof holdable[0]; i++)
+		if (!strcmp(check, holdable[i]))
+			return true;
+	return false;
+}
+
+bool rdc_pol_same_limits(const struct rdc_isa *a, const struct rdc_isa *b)
+{
+	return a && b && a->vgprs_per_simd_w32 == b->vgprs_per_simd_w32 &&
+	       a->vgprs_per_simd_w64 == b->vgprs_per_simd_w64 &&
+	       a->vgpr_granule_w32 == b->vgpr_granule_w32 && a->vgpr_granule_w64 == b->vgpr_granule_w64 &&
+	       a->max_waves_per_simd == b->max_waves_per_simd &&
+	       a->lds_per_workgroup == b->lds_per_workgroup && a->default_wave == b->default_wave &&
+	       rdc_isa_has_wgp(a) == rdc_isa_has_wgp(b);
+}
+
 bool rdc_check_kernel_name(const struct rdc_tables *t, const struct rdc_isa *dev,
 			   const struct rdc_target *code, const struct rdc_kernel *k,
 			   struct rdc_kernel_verdict *v)

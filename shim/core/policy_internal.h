@@ -28,6 +28,20 @@ bool rdc_pol_bad_rules_for(const struct rdc_tables *t, const char *dev, const ch
 /* Edge condition "user-sgpr-16" for one kernel; fills v on refusal. */
 bool rdc_pol_check_user_sgpr16(const struct rdc_kernel *k, struct rdc_kernel_verdict *v);
 
+/* Is a kernel that fails check `check` (rdc_check_kernel's, or
+ * user-sgpr-16's) one the shim may hold — keep from running while the rest
+ * of its entry runs: the device's limits (wave, vgpr, waves, lds: the
+ * kernel cannot run on this card as built) and a hardware workaround its
+ * code lacks (user-sgpr)?  Not xnack/sramecc (the whole entry's build) nor
+ * badlist (a reviewed rule refuses the code).  The instruction conditions
+ * (rdc_pol_check_isa) always hold. */
+bool rdc_pol_check_holdable(const char *check);
+
+/* Do two processors have the same limits (VGPR files and granules, waves,
+ * LDS, wave size, WGPs)?  Code for one then runs on the other as on its own
+ * target: its limit checks are reported, not enforced. */
+bool rdc_pol_same_limits(const struct rdc_isa *a, const struct rdc_isa *b);
+
 /* policy_isa.c: the per-kernel instruction conditions (point-sample,
  * msaa-load, mad-intra-fwd).  rdc_pol_cond_known: is every word of `cond`
  * one the policy evaluates (false: the first other word in bad).

@@ -211,12 +211,14 @@ bool rdc_pol_check_isa(const struct rdc_isa_kernel *ik, unsigned need, const cha
 }
 
 /* The kernels of code object `data` that lack a workaround the device
- * needs, by the edge device <- the object's own target: r filled; with
- * `at`, their indices in co's kernels (malloc'd).  co is left parsed (the
- * caller frees it, also on error).  *unknown: the edge names a condition
- * word this policy does not evaluate (then every kernel counts). */
+ * needs, by the edge device <- the object's own target — with `limits` also
+ * those the device's limits hold (rdc_check_kernel's holdable checks,
+ * user-sgpr-16), as rdc_pol_try_entry holds them: r filled; with `at`,
+ * their indices in co's kernels (malloc'd).  co is left parsed (the caller
+ * frees it, also on error).  *unknown: the edge names a condition word this
+ * policy does not evaluate (then every kernel counts). */
 static int lacking(const struct rdc_tables *t, const char *device_proc, const void *data, size_t size,
-		   struct rdc_isa_report *r, struct rdc_codeobj *co, size_t **at, bool *unknown)
+		   bool limits, struct rdc_isa_report *r, struct rdc_codeobj *co, size_t **at, bool *unknown)
 {
 	memset(r, 0, sizeof *r);
 	memset(co, 0, sizeof *co);
@@ -249,15 +251,32 @@ static int lacking(const struct rdc_tables *t, const char *device_proc, const vo
 	if (cond && rdc_pol_isa_classes(cond) &&
 	    (rc = rdc_pol_isa_prepare(data, size, co, cond, &need, &ik, prod, sizeof prod)) < 0)
 		return rc;
-	if (ik && at && !(*at = malloc((co->n_kernels ? co->n_kernels : 1) * sizeof **at))) {
+	/* the limits, as the policy checks them: not for code built to the
+	 * device's own limits (its own target, or the same limits by an edge
+	 * without condition) */
+	const struct rdc_isa *dev = limits ? rdc_isa_find(t, device_proc) : NULL;
+	bool plain = !cond || !strcmp(cond, "none");
+	if (dev && (!strcmp(co->target.proc, device_proc) ||
+		    (plain && rdc_pol_same_limits(dev, rdc_isa_find(t, co->target.proc)))))
+		dev = NULL;
+	bool sgpr16 = limits && rdc_pol_has_cond(cond, "user-sgpr-16");
+	if ((ik || dev || sgpr16) && at && !(*at = malloc((co->n_kernels ? co->n_kernels : 1) * sizeof **at))) {
 		free(ik);
 		return RDC_E_NOMEM;
 	}
-	for (size_t i = 0; ik && i < co->n_kernels; i++) {
+	for (size_t i = 0; (ik || dev || sgpr16) && i < co->n_kernels; i++) {
 		struct rdc_kernel_verdict v;
-		memset(&v, 0, sizeof v);
-		v.ok = true;
-		if (rdc_pol_check_isa(&ik[i], need, cond, prod, &v))
+		bool ok = true;
+		if (dev && !rdc_check_kernel(t, dev, NULL, NULL, &co->kernels[i], &v))
+			ok = !rdc_pol_check_holdable(v.check);   /* another failure: not held (refused) */
+		if (ok && sgpr16 && !rdc_pol_check_user_sgpr16(&co->kernels[i], &v))
+			ok = false;
+		if (ok && ik) {
+			memset(&v, 0, sizeof v);
+			v.ok = true;
+			ok = rdc_pol_check_isa(&ik[i], need, cond, prod, &v);
+		}
+		if (ok)
 			continue;
 		if (at)
 			(*at)[r->n_lacking] = i;
@@ -278,7 +297,7 @@ int rdc_policy_isa_check(const struct rdc_tables *t, const char *device_proc, co
 {
 	struct rdc_codeobj co;
 	bool unknown;
-	int rc = lacking(t, device_proc, data, size, r, &co, NULL, &unknown);
+	int rc = lacking(t, device_proc, data, size, false, r, &co, NULL, &unknown);
 	rdc_codeobj_free(&co);
 	return rc;
 }
@@ -293,7 +312,7 @@ int rdc_policy_hold_patches(const struct rdc_tables *t, const char *device_proc,
 	struct rdc_codeobj co;
 	size_t *at = NULL;
 	bool unknown;
-	int rc = lacking(t, device_proc, code, code_size, &r, &co, &at, &unknown);
+	int rc = lacking(t, device_proc, code, code_size, true, &r, &co, &at, &unknown);
 	if (rc < 0) {
 		rc = rdc_diag_set(d, rc, RDC_NO_OFFSET, "held kernels: the code object cannot be read");
 	} else if (unknown) {
@@ -323,7 +342,7 @@ int rdc_policy_held_kernels(const struct rdc_tables *t, const char *device_proc,
 	struct rdc_codeobj co;
 	size_t *at = NULL;
 	bool unknown;
-	int rc = lacking(t, device_proc, code, code_size, &r, &co, &at, &unknown);
+	int rc = lacking(t, device_proc, code, code_size, true, &r, &co, &at, &unknown);
 	if (rc < 0)
 		rc = rdc_diag_set(d, rc, RDC_NO_OFFSET, "held kernels: the code object cannot be read");
 	else if (unknown)
@@ -353,6 +372,17 @@ int rdc_policy_held_kernels(const struct rdc_tables *t, const char *device_proc,
 bool rdc_edge_isa_condition(const struct rdc_compat_edge *e)
 {
 	return e && e->condition && rdc_pol_isa_classes(e->condition) != 0;
+}
+
+bool rdc_edge_may_hold(const struct rdc_tables *t, const struct rdc_compat_edge *e)
+{
+	if (!e)
+		return false;
+	if (rdc_edge_isa_condition(e) || (e->condition && rdc_pol_has_cond(e->condition, "user-sgpr-16")))
+		return true;
+	const struct rdc_isa *dev = t ? rdc_isa_find(t, e->device) : NULL;
+	const struct rdc_isa *code = t ? rdc_isa_find(t, e->code) : NULL;
+	return dev && code && !rdc_pol_same_limits(dev, code);
 }
 
 bool rdc_edge_checks_instructions(const struct rdc_compat_edge *e)

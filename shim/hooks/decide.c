@@ -210,7 +210,7 @@ static void choose_for(struct target_choice *ch, const struct rdc_tables *t,
 	}
 	if (L)
 		rdc_dcache_put(L, off, &ch->target, b, &ch->c, all ? all : ch->patches, ch->n_patches,
-			       ch->have_patches, ch->c.isa_failed ? (int)hold : -1);
+			       ch->have_patches, ch->c.hold_failed ? (int)hold : -1);
 	free(all);
 }
 

@@ -9,7 +9,8 @@
  * (rdc_codeobj_hide_patches) — which CLR answers, for a registered host stub
  * it cannot find in the object, by stopping the process ("Cannot find Symbol
  * with name", hip_global.cpp DeviceFunc).  So, while a watch is on (some
- * device's incoming compat edges carry an instruction condition and some fat
+ * device's incoming compat edges may hold kernels, rdc_edge_may_hold: an
+ * instruction condition, user-sgpr-16, smaller limits; and some fat
  * binary was left to the runtime's reading), the host-stub hooks ask here
  * first (rdc_hold_denied): a stub seen for the first time on a device has
  * its library's undecided plain bundles decided now (rdc_lazy_decide_object),
@@ -65,17 +66,18 @@ static struct held_set *sets;
 static struct stub_answer *answers[ANSWER_BUCKETS];
 static size_t n_answers;   /* kept in answers[], under rdc_hold_lock */
 /* Per HIP ordinal: may kernels be held on it (an edge into its processor
- * with an instruction condition)?  0 not known yet, 1 no, 2 yes. */
+ * that may hold, rdc_edge_may_hold)?  0 not known yet, 1 no, 2 yes. */
 static atomic_int dev_may_hold[RDC_MAX_DEVICES];
 static atomic_bool watching;
 
-/* Does any compat edge into `proc` carry an instruction condition? */
+/* May any compat edge into `proc` hold kernels (rdc_edge_may_hold: an
+ * instruction condition, user-sgpr-16, the card's smaller limits)? */
 static bool proc_may_hold(const struct rdc_tables *t, const char *proc)
 {
 	const struct rdc_compat_edge *edges[64];
 	size_t ne = t ? rdc_compat_edges_for(t, proc, edges, 64) : 0;
 	for (size_t i = 0; i < ne; i++)
-		if (rdc_edge_isa_condition(edges[i]))
+		if (rdc_edge_may_hold(t, edges[i]))
 			return true;
 	return false;
 }
@@ -95,7 +97,7 @@ void rdc_hold_watch_check(void)
 		return;
 	atomic_fetch_add(&rdc_route_active, 1);   /* the hooks' slow paths ask rdc_hold_denied */
 	rdc_logf(RDC_LOG_DEBUG, "hold: watching host-stub launches (a device's compat edges carry "
-		 "instruction conditions; fat binaries are left to the runtime's reading)");
+		 "edges that may hold kernels; fat binaries are left to the runtime's reading)");
 }
 
 bool rdc_hold_watching(void)
@@ -232,8 +234,8 @@ bool rdc_hold_denied_on(const void *stub, int ord, const char *api)
 			      (struct rdc_kv[]){ RDC_KV_S("kernel", name ? name : "?"),
 						 RDC_KV_S("device", d->target.proc), RDC_KV_S("api", api),
 						 RDC_KV_S("answer", "hipErrorInvalidDeviceFunction"),
-						 RDC_KV_S("reason", "held at the decision: it uses instructions whose "
-								    "hardware workaround its code lacks") },
+						 RDC_KV_S("reason", "held at the decision: it cannot run safely on "
+								    "this card as built (the held line says why)") },
 			      5);
 	}
 	return true;

@@ -805,8 +805,8 @@ static int decide_plain(const void *p)
 }
 
 /* Could bundle `p` make device `dev` hold kernels?  No entry of its own,
- * and an entry reached by an edge with an instruction condition (from the
- * entry table in the bundle's header: nothing else read). */
+ * and an entry reached by an edge that may hold (rdc_edge_may_hold; from
+ * the entry table in the bundle's header: nothing else read). */
 static bool might_hold(const void *p, const struct rdc_device *dev)
 {
 	struct rdc_segment seg;
@@ -823,7 +823,8 @@ static bool might_hold(const void *p, const struct rdc_device *dev)
 			continue;
 		own |= !strcmp(e->parsed.target.proc, dev->target.proc);
 		for (size_t k = 0; k < ne; k++)
-			cond |= rdc_edge_isa_condition(edges[k]) && !strcmp(edges[k]->code, e->parsed.target.proc);
+			cond |= rdc_edge_may_hold(rdc_tables(), edges[k]) &&
+				!strcmp(edges[k]->code, e->parsed.target.proc);
 	}
 	rdc_bundle_free(&b);
 	return cond && !own;

@@ -599,9 +599,9 @@ void rdc_route_hold(uint64_t owner, const char *dev, char *const *names, size_t 
 		r->held = (struct rdc_kernel_rule){
 			.pattern = r->name, .scope = "*", .targets = r->device, .runtime = "*",
 			.rt_min = 0, .rt_max = UINT32_MAX, .action = RDC_RULE_DENY,
-			.reason = "held: it uses instructions whose hardware workaround its code lacks "
-				  "(the 'held' line of the decision says which)",
-			.source = "tables/compat.tsv instruction condition, shim/core/policy_isa.c",
+			.reason = "held: it cannot run safely on this card as built "
+				  "(the 'held' line of the decision says why)",
+			.source = "tables/compat.tsv edge, shim/core/policy.c (held kernels)",
 		};
 		r->deny = &r->held;
 		rdc_log_event(RDC_LOG_INFO, "hold",

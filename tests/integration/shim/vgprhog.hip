@@ -4,7 +4,8 @@
 // gfx1100 (whose 1.5x VGPR file lets LLVM give it ~192 VGPRs at 1024
 // threads), it needs more VGPRs than gfx1102/gfx1103 have per lane at that
 // size.  Prints "launch <status>" (the launch's own error, else the
-// synchronize's); exit 0 only when both succeeded.
+// synchronize's); exit 0 only when both succeeded.  With VGPRHOG_NO_MAIN
+// defined, the kernel alone (tests/integration/shim/vgprmix.hip).
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #ifndef N
@@ -31,6 +32,7 @@ __global__ __launch_bounds__(1024) void vgpr_hog(float *out, const float *in, in
 		s += acc[i] * (float)(i + 1);
 	out[t] = s;
 }
+#ifndef VGPRHOG_NO_MAIN   /* vgprmix.hip takes the kernel alone */
 int main()
 {
 	hipDeviceProp_t prop;
@@ -48,3 +50,4 @@ int main()
 	hipFree(out);
 	return e == hipSuccess ? 0 : 1;
 }
+#endif
