@@ -502,8 +502,46 @@ static void test_fixture_vgpr_heavy(void **state)
 		assert_false(c.kernels[0].ok);
 		assert_string_equal(c.kernels[0].check, "vgpr");
 		assert_true(c.need[0] != '\0');
+		assert_true(c.hold_failed);   /* a limit a held kernel answers */
+		rdc_choice_free(&c);
+		/* with holds: its only kernel would be held, so nothing of the
+		 * entry would run: refused as without them */
+		choose_file("policy/vgpr-gfx1100.bundle", refuse[i], RDC_POLICY_KERNELS | RDC_POLICY_HOLD, &c);
+		assert_int_equal(c.verdict, RDC_VERDICT_MISSING);
+		assert_int_equal(c.n_held, 0);
+		assert_false(c.kernels[0].held);
+		assert_string_equal(c.kernels[0].check, "vgpr");
+		assert_null(c.hide);
 		rdc_choice_free(&c);
 	}
+}
+
+/* Which edges of the built-in tables may hold kernels (the launch watch
+ * is on only where one does): smaller limits, instruction conditions. */
+static void test_edge_may_hold(void **state)
+{
+	(void)state;
+	const struct rdc_tables *t = rdc_tables_builtin();
+	struct { const char *dev, *code; bool may; } cases[] = {
+		{ "gfx1103", "gfx1100", true },    /* 1024 VGPRs against 1536 */
+		{ "gfx1102", "gfx1101", true },
+		{ "gfx1031", "gfx1030", false },   /* the same limits, no condition */
+		{ "gfx1101", "gfx1100", false },
+		{ "gfx1150", "gfx1153", true },    /* point-sample */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct rdc_compat_edge *edges[64], *e = NULL;
+		size_t n = rdc_compat_edges_for(t, cases[i].dev, edges, 64);
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(edges[k]->code, cases[i].code))
+				e = edges[k];
+		if (!e)
+			fail_msg("no edge %s <- %s in the built-in tables", cases[i].dev, cases[i].code);
+		if (rdc_edge_may_hold(t, e) != cases[i].may)
+			fail_msg("%s <- %s: may hold %d, want %d", cases[i].dev, cases[i].code, !cases[i].may,
+				 cases[i].may);
+	}
+	assert_false(rdc_edge_may_hold(t, NULL));
 }
 
 static void test_fixture_bare_codeobj(void **state)
@@ -835,6 +873,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_device),
 		cmocka_unit_test(test_fixture_iota_native_mapped_missing),
 		cmocka_unit_test(test_fixture_vgpr_heavy),
+		cmocka_unit_test(test_edge_may_hold),
 		cmocka_unit_test(test_fixture_bare_codeobj),
 		cmocka_unit_test(test_fixture_vgpr192),
 		cmocka_unit_test(test_edge_conditions),
