@@ -143,6 +143,13 @@ static void keep_co(struct rdc_choice *out, struct rdc_codeobj *co)
  * as for `a`: register file and granules, waves per SIMD, LDS, default wave
  * size, WGPs?  Then a kernel's verdict on the device is the one it has on
  * its own target. */
+/* "ENTRY refused: KERNEL: CHECK: REASON" appended to `why`. */
+static void say_refused(char *why, size_t cap, size_t *wlen, const char *tt, const struct rdc_kernel_verdict *v)
+{
+	rdc_pol_cat(why, cap, wlen, "%s%s refused: %s: %s: %s", *wlen ? "; " : "", tt, v->kernel, v->check,
+		    v->reason);
+}
+
 /* The patches that hold the n kernels of `co` at held_at[] (entry `it`):
  * 0, RDC_E_NOMEM, or another error when they cannot be held alone — then
  * said in `why` with the first held kernel's reason. */
@@ -159,10 +166,11 @@ static int hold_kernels(const struct rdc_pol_item *it, const struct rdc_codeobj 
 	rdc_diag_clear(&hd);
 	int rc = rdc_codeobj_hide_patches(it->data, (size_t)it->size, names, n, hide, n_hide, &hd);
 	free(names);
-	if (rc != 0 && rc != RDC_E_NOMEM)
-		rdc_pol_cat(why, cap, wlen, "%s%s refused: %s: %s: %s; %zu kernel%s of this kind cannot be held "
-			    "alone (%s)", *wlen ? "; " : "", tt, first->kernel, first->check, first->reason, n,
+	if (rc != 0 && rc != RDC_E_NOMEM) {
+		say_refused(why, cap, wlen, tt, first);
+		rdc_pol_cat(why, cap, wlen, "; %zu kernel%s of this kind cannot be held alone (%s)", n,
 			    n == 1 ? "" : "s", hd.msg);
+	}
 	return rc;
 }
 
@@ -171,7 +179,7 @@ static int hold_kernels(const struct rdc_pol_item *it, const struct rdc_codeobj 
  * refusal appends to `why`.
  *
  * Code built for the device itself (`native`), or for a target whose limits
- * are the device's (rdc_pol_same_limits) reached by an edge without condition, runs
+ * are the device's reached by an edge without condition (rdc_pol_own_limits), runs
  * as it would on its own target: the limit checks are reported, not
  * enforced, and only a bad-kernel rule refuses a kernel.  With
  * RDC_POLICY_SYMBOLS such an entry is read from its symbol table
@@ -184,8 +192,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 {
 	char tt[64];
 	rdc_target_format(&it->target, tt, sizeof tt);
-	bool own = native || ((!cond || !strcmp(cond, "none")) &&
-			      rdc_pol_same_limits(dev, rdc_isa_find(t, it->target.proc)));
+	bool own = native || rdc_pol_own_limits(t, dev, it->target.proc, cond);
 	struct rdc_codeobj *co = calloc(1, sizeof *co);
 	if (!co)
 		return RDC_E_NOMEM;
@@ -292,8 +299,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 		if (!ok) {
 			bad++;
 			if (first)
-				rdc_pol_cat(why, cap, wlen, "%s%s refused: %s: %s: %s", *wlen ? "; " : "", tt,
-				    v.kernel, v.check, v.reason);
+				say_refused(why, cap, wlen, tt, &v);
 			first = false;
 		}
 		if (vs)
@@ -304,8 +310,7 @@ int rdc_pol_try_entry(const struct rdc_tables *t, const struct rdc_isa *dev,
 	size_t n_hide = 0;
 	if (held && !bad && held == co->n_kernels) {
 		/* nothing of the entry would run: refused, as before holds */
-		rdc_pol_cat(why, cap, wlen, "%s%s refused: %s: %s: %s", *wlen ? "; " : "", tt, first_held.kernel,
-			    first_held.check, first_held.reason);
+		say_refused(why, cap, wlen, tt, &first_held);
 		for (size_t i = 0; vs && i < co->n_kernels; i++)
 			vs[i].held = false;
 		bad = held;
@@ -680,8 +685,8 @@ long rdc_policy_mapped_by_id(const struct rdc_tables *t, const struct rdc_target
 			 * without condition to the device's limits, no generic
 			 * version to read) and no bad-kernel rule concerns it. */
 			const struct rdc_isa *ci = rdc_isa_find(t, edges[k]->code);
-			bool own = (!cond || !strcmp(cond, "none")) && rdc_pol_same_limits(dev, ci);
-			if (!own || ci->generic || rdc_pol_bad_rules_for(t, dev->name, ci->name))
+			if (!rdc_pol_own_limits(t, dev, edges[k]->code, cond) || ci->generic ||
+			    rdc_pol_bad_rules_for(t, dev->name, ci->name))
 				return -1;
 			return (long)i;
 		}

@@ -182,6 +182,12 @@ bool rdc_pol_same_limits(const struct rdc_isa *a, const struct rdc_isa *b)
 	       rdc_isa_has_wgp(a) == rdc_isa_has_wgp(b);
 }
 
+bool rdc_pol_own_limits(const struct rdc_tables *t, const struct rdc_isa *dev, const char *code_proc,
+			const char *cond)
+{
+	return (!cond || !strcmp(cond, "none")) && rdc_pol_same_limits(dev, rdc_isa_find(t, code_proc));
+}
+
 bool rdc_check_kernel_name(const struct rdc_tables *t, const struct rdc_isa *dev,
 			   const struct rdc_target *code, const struct rdc_kernel *k,
 			   struct rdc_kernel_verdict *v)

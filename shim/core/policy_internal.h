@@ -41,6 +41,11 @@ bool rdc_pol_check_holdable(const char *check);
  * LDS, wave size, WGPs)?  Code for one then runs on the other as on its own
  * target: its limit checks are reported, not enforced. */
 bool rdc_pol_same_limits(const struct rdc_isa *a, const struct rdc_isa *b);
+/* Does code for `code_proc`, reached by an edge with condition `cond`
+ * (NULL or "none": none), run on device `dev` as on its own target: an
+ * edge without condition to the device's own limits? */
+bool rdc_pol_own_limits(const struct rdc_tables *t, const struct rdc_isa *dev, const char *code_proc,
+			const char *cond);
 
 /* policy_isa.c: the per-kernel instruction conditions (point-sample,
  * msaa-load, mad-intra-fwd).  rdc_pol_cond_known: is every word of `cond`

@@ -255,9 +255,7 @@ static int lacking(const struct rdc_tables *t, const char *device_proc, const vo
 	 * device's own limits (its own target, or the same limits by an edge
 	 * without condition) */
 	const struct rdc_isa *dev = limits ? rdc_isa_find(t, device_proc) : NULL;
-	bool plain = !cond || !strcmp(cond, "none");
-	if (dev && (!strcmp(co->target.proc, device_proc) ||
-		    (plain && rdc_pol_same_limits(dev, rdc_isa_find(t, co->target.proc)))))
+	if (dev && (!strcmp(co->target.proc, device_proc) || rdc_pol_own_limits(t, dev, co->target.proc, cond)))
 		dev = NULL;
 	bool sgpr16 = limits && rdc_pol_has_cond(cond, "user-sgpr-16");
 	if ((ik || dev || sgpr16) && at && !(*at = malloc((co->n_kernels ? co->n_kernels : 1) * sizeof **at))) {

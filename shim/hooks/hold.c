@@ -198,12 +198,7 @@ static bool may_hold(const struct rdc_device *d)
 	return v == 2;
 }
 
-bool rdc_hold_denied(const void *stub, const char *api)
-{
-	return rdc_hold_denied_on(stub, -1, api);
-}
-
-bool rdc_hold_denied_on(const void *stub, int ord, const char *api)
+bool rdc_hold_denied(const void *stub, int ord, const char *api)
 {
 	if (!rdc_hold_watching() || rdc_guard_active() || !stub)
 		return false;

@@ -30,16 +30,13 @@ static struct rdc_route *route_of(const void *key)
 }
 
 /* A host stub refused on the current device — a live `deny` rule or a held
- * kernel — is answered before the runtime is asked: as for a function HIP
- * does not know (hipErrorInvalidDeviceFunction).  A held kernel's name is
- * not in the device's code object, and CLR stops the process on a stub it
- * cannot resolve (hook_stubs.c). */
-static bool refused(const void *f, const char *api)
-{
-	return atomic_load_explicit(&rdc_route_active, memory_order_relaxed) && rdc_stub_refused(f, NULL, api);
-}
+ * kernel (rdc_stub_refused) — is answered before the runtime is asked: as
+ * for a function HIP does not know (hipErrorInvalidDeviceFunction).  A held
+ * kernel's name is not in the device's code object, and CLR stops the
+ * process on a stub it cannot resolve (hook_stubs.c). */
 
-/* The same asked after the runtime (the hipFunction_t queries). */
+/* A routed key with a live `deny` rule, asked after the runtime (the
+ * hipFunction_t queries). */
 static bool is_denied(const struct rdc_route *r, const void *key, const char *api)
 {
 	return r->deny && rdc_route_denied(key, api);
@@ -98,7 +95,7 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
 		RDC_REAL(hipOccupancyMaxActiveBlocksPerMultiprocessor);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (refused(f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
+	if (rdc_stub_refused(f, NULL, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk);
 	struct rdc_route *r = route_of(f);
@@ -116,7 +113,7 @@ RDC_HOOK hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
 		RDC_REAL(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (refused(f, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
+	if (rdc_stub_refused(f, NULL, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
 	struct rdc_route *r = route_of(f);
@@ -160,7 +157,7 @@ RDC_HOOK hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const v
 	__typeof__(&hipFuncGetAttributes) real = RDC_REAL(hipFuncGetAttributes);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (refused(func, "hipFuncGetAttributes"))
+	if (rdc_stub_refused(func, NULL, "hipFuncGetAttributes"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(attr, func);
 	struct rdc_route *r = err == hipSuccess && attr ? route_of(func) : NULL;
@@ -265,7 +262,7 @@ RDC_HOOK hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockS
 	__typeof__(&hipOccupancyMaxPotentialBlockSize) real = RDC_REAL(hipOccupancyMaxPotentialBlockSize);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (refused(f, "hipOccupancyMaxPotentialBlockSize"))
+	if (rdc_stub_refused(f, NULL, "hipOccupancyMaxPotentialBlockSize"))
 		return hipErrorInvalidDeviceFunction;
 	hipError_t err = real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
 	return potential(f, err, gridSize, blockSize, dynSharedMemPerBlk, blockSizeLimit,

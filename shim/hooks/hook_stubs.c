@@ -23,7 +23,7 @@
  * else the current one; a multi-device launch asks per entry.
  *
  * Cost: with no route and no hold watch in the process (rdc_route_active
- * 0), each hook is one atomic load and a call of the real function.
+ * 0), each hook is one call that loads one atomic, and the real function.
  */
 #define __HIP_PLATFORM_AMD__ 1
 #include <errno.h>
@@ -64,25 +64,31 @@ hipError_t hipGraphNodeSetParams(hipGraphNode_t node, struct rdc_graph_node_para
 hipError_t hipGraphExecNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
 				     struct rdc_graph_node_params *params);
 
-#define NONE_ACTIVE() (atomic_load_explicit(&rdc_route_active, memory_order_relaxed) == 0)
-
 bool rdc_stub_refused(const void *stub, void *stream, const char *api)
 {
-	if (!stub || rdc_guard_active())
+	if (!atomic_load_explicit(&rdc_route_active, memory_order_relaxed) || !stub || rdc_guard_active())
 		return false;
+	/* the device, asked once for both lookups: the stream's, else the
+	 * current one when the hold watch needs it (a route lookup asks for
+	 * the current device itself, only when the stub has a route) */
 	int ord = -1;
 	const char *on = NULL;
 	if (stream && stream != (void *)hipStreamPerThread) {
 		__typeof__(&hipStreamGetDevice) devof = RDC_REAL(hipStreamGetDevice);
-		int o = -1;
-		const struct rdc_device *d =
-			devof && devof((hipStream_t)stream, &o) == hipSuccess ? rdc_device_by_hip(o) : NULL;
-		if (d) {
-			ord = o;
-			on = d->target.proc;
-		}
+		if (!devof || devof((hipStream_t)stream, &ord) != hipSuccess)
+			ord = -1;
 	}
-	return rdc_route_denied_on(stub, on, api) || rdc_hold_denied_on(stub, ord, api);
+	if (ord < 0 && rdc_hold_watching()) {
+		__typeof__(&hipGetDevice) getdev = RDC_REAL(hipGetDevice);
+		if (!getdev || getdev(&ord) != hipSuccess)
+			ord = -1;
+	}
+	const struct rdc_device *d = ord >= 0 ? rdc_device_by_hip(ord) : NULL;
+	if (d)
+		on = d->target.proc;
+	else
+		ord = -1;
+	return rdc_route_denied_on(stub, on, api) || rdc_hold_denied(stub, ord, api);
 }
 
 /* ---- launches ---------------------------------------------------------------- */
@@ -93,7 +99,7 @@ RDC_HOOK hipError_t hipLaunchKernel_spt(const void *f, dim3 grid, dim3 block, vo
 	__typeof__(&hipLaunchKernel_spt) real = RDC_REAL(hipLaunchKernel_spt);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, stream ? stream : hipStreamPerThread, "hipLaunchKernel_spt"))
+	if (rdc_stub_refused(f, stream ? stream : hipStreamPerThread, "hipLaunchKernel_spt"))
 		f = NULL;
 	return real(f, grid, block, args, shm, stream);
 }
@@ -104,7 +110,7 @@ RDC_HOOK hipError_t hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 bl
 	__typeof__(&hipLaunchCooperativeKernel) real = RDC_REAL(hipLaunchCooperativeKernel);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, stream, "hipLaunchCooperativeKernel"))
+	if (rdc_stub_refused(f, stream, "hipLaunchCooperativeKernel"))
 		f = NULL;
 	return real(f, grid, block, args, shm, stream);
 }
@@ -115,8 +121,7 @@ RDC_HOOK hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 grid, dim
 	__typeof__(&hipLaunchCooperativeKernel_spt) real = RDC_REAL(hipLaunchCooperativeKernel_spt);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() &&
-	    rdc_stub_refused(f, stream ? stream : hipStreamPerThread, "hipLaunchCooperativeKernel_spt"))
+	if (rdc_stub_refused(f, stream ? stream : hipStreamPerThread, "hipLaunchCooperativeKernel_spt"))
 		f = NULL;
 	return real(f, grid, block, args, shm, stream);
 }
@@ -127,7 +132,7 @@ RDC_HOOK hipError_t hipExtLaunchKernel(const void *f, dim3 grid, dim3 block, voi
 	__typeof__(&hipExtLaunchKernel) real = RDC_REAL(hipExtLaunchKernel);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, stream, "hipExtLaunchKernel"))
+	if (rdc_stub_refused(f, stream, "hipExtLaunchKernel"))
 		f = NULL;
 	return real(f, grid, block, args, shm, stream, start, stop, flags);
 }
@@ -139,7 +144,7 @@ RDC_HOOK hipError_t hipLaunchByPtr(const void *f)
 	__typeof__(&hipLaunchByPtr) real = RDC_REAL(hipLaunchByPtr);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, NULL, "hipLaunchByPtr"))
+	if (rdc_stub_refused(f, NULL, "hipLaunchByPtr"))
 		f = NULL;
 	return real(f);
 }
@@ -151,7 +156,7 @@ static hipError_t multi(hipLaunchParams *list, int n, unsigned int flags, const 
 			hipError_t (*real)(hipLaunchParams *, int, unsigned int))
 {
 	hipLaunchParams copy[RDC_MAX_DEVICES];
-	if (NONE_ACTIVE() || !list || n <= 0 || n > RDC_MAX_DEVICES)
+	if (!list || n <= 0 || n > RDC_MAX_DEVICES)
 		return real(list, n, flags);   /* more entries than devices: HIP refuses it */
 	for (int i = 0; i < n; i++)
 		if (rdc_stub_refused(list[i].func, list[i].stream, api)) {
@@ -181,7 +186,7 @@ RDC_HOOK hipError_t hipGetFuncBySymbol(hipFunction_t *fn, const void *f)
 	__typeof__(&hipGetFuncBySymbol) real = RDC_REAL(hipGetFuncBySymbol);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, NULL, "hipGetFuncBySymbol"))
+	if (rdc_stub_refused(f, NULL, "hipGetFuncBySymbol"))
 		f = NULL;
 	return real(fn, f);
 }
@@ -191,7 +196,7 @@ RDC_HOOK hipError_t hipFuncSetAttribute(const void *f, hipFuncAttribute attr, in
 	__typeof__(&hipFuncSetAttribute) real = RDC_REAL(hipFuncSetAttribute);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, NULL, "hipFuncSetAttribute"))
+	if (rdc_stub_refused(f, NULL, "hipFuncSetAttribute"))
 		f = NULL;
 	return real(f, attr, value);
 }
@@ -201,7 +206,7 @@ RDC_HOOK hipError_t hipFuncSetCacheConfig(const void *f, hipFuncCache_t config)
 	__typeof__(&hipFuncSetCacheConfig) real = RDC_REAL(hipFuncSetCacheConfig);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, NULL, "hipFuncSetCacheConfig"))
+	if (rdc_stub_refused(f, NULL, "hipFuncSetCacheConfig"))
 		f = NULL;
 	return real(f, config);
 }
@@ -211,7 +216,7 @@ RDC_HOOK hipError_t hipFuncSetSharedMemConfig(const void *f, hipSharedMemConfig 
 	__typeof__(&hipFuncSetSharedMemConfig) real = RDC_REAL(hipFuncSetSharedMemConfig);
 	if (!real)
 		return hipErrorNotInitialized;
-	if (!NONE_ACTIVE() && rdc_stub_refused(f, NULL, "hipFuncSetSharedMemConfig"))
+	if (rdc_stub_refused(f, NULL, "hipFuncSetSharedMemConfig"))
 		f = NULL;
 	return real(f, config);
 }
@@ -223,7 +228,7 @@ RDC_HOOK hipError_t hipFuncSetSharedMemConfig(const void *f, hipSharedMemConfig 
 static const hipKernelNodeParams *kparams(const hipKernelNodeParams *p, hipKernelNodeParams *tmp,
 					  const char *api)
 {
-	if (NONE_ACTIVE() || !p || !rdc_stub_refused(p->func, NULL, api))
+	if (!p || !rdc_stub_refused(p->func, NULL, api))
 		return p;
 	*tmp = *p;
 	tmp->func = NULL;
@@ -259,7 +264,7 @@ RDC_HOOK hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t exec, hipGrap
 static struct rdc_graph_node_params *nparams(struct rdc_graph_node_params *p,
 					     struct rdc_graph_node_params *tmp, const char *api)
 {
-	if (NONE_ACTIVE() || !p || p->type != 0 || !rdc_stub_refused(p->u.kernel.func, NULL, api))
+	if (!p || p->type != 0 || !rdc_stub_refused(p->u.kernel.func, NULL, api))
 		return p;
 	*tmp = *p;
 	tmp->u.kernel.func = NULL;

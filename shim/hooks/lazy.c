@@ -80,9 +80,17 @@ static size_t n_done_objs;
 bool rdc_hip_eager_loading(void)
 {
 	/* clr hip_platform.cpp __hipRegisterFunction: deferred unless the
-	 * variable is set and atoi() of it is 0 */
-	const char *v = getenv("HIP_ENABLE_DEFERRED_LOADING");
-	return v && atoi(v) == 0;
+	 * variable is set and atoi() of it is 0; read once, at the first
+	 * registration, as HIP reads it (a static initialiser), not at each of
+	 * the thousands of kernels a library registers */
+	static atomic_int eager;   /* 0 not read yet, 1 no, 2 yes */
+	int v = atomic_load_explicit(&eager, memory_order_relaxed);
+	if (!v) {
+		const char *e = getenv("HIP_ENABLE_DEFERRED_LOADING");
+		v = e && atoi(e) == 0 ? 2 : 1;
+		atomic_store_explicit(&eager, v, memory_order_relaxed);
+	}
+	return v == 2;
 }
 
 bool rdc_lazy_enabled(void)

@@ -123,8 +123,8 @@ bool rdc_route_denied_on(const void *key, const char *dev, const char *api);
 
 /* Is host stub `stub` refused on the device of `stream` (NULL: the
  * current device; HIP launches on the stream's device) by a deny route or
- * a hold (hold.c)?  Said once per kernel, as the asking hook `api`.  Only
- * call when rdc_route_active is non-zero (hook_stubs.c). */
+ * a hold (hold.c)?  Said once per kernel, as the asking hook `api`.  One
+ * atomic load when no route and no hold watch is on (hook_stubs.c). */
 bool rdc_stub_refused(const void *stub, void *stream, const char *api);
 
 /* The current HIP device's true processor into buf; false if unknown. */

@@ -777,11 +777,10 @@ void rdc_hold_note(const void *bundle, const char *proc, char **names, size_t n)
  * answers for its stubs are dropped (an object loaded later at the same
  * addresses starts afresh). */
 void rdc_hold_forget(const void *bundle);
-/* Is host stub `stub` a held kernel on the current device?  Then the hook
- * (`api`) answers as for a function the runtime does not know. */
-bool rdc_hold_denied(const void *stub, const char *api);
-/* The same on HIP device ordinal `ord` (-1: the current device). */
-bool rdc_hold_denied_on(const void *stub, int ord, const char *api);
+/* Is host stub `stub` a held kernel on HIP device ordinal `ord` (-1: the
+ * current device)?  Then the hook (`api`) answers as for a function the
+ * runtime does not know. */
+bool rdc_hold_denied(const void *stub, int ord, const char *api);
 /* Fat binaries left to the runtime's reading (lazy.c), and deciding those
  * of one loaded object now, before a kernel of it is launched. */
 size_t rdc_lazy_noted_count(void);
